@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { SERVICE_CONFIG, ServiceConfigModule } from '@app/config';
+import { HealthModule, LoggingModule } from '@app/common';
+import { PersistenceModule } from '@app/persistence';
+import { QueueInfrastructureModule } from '@app/queues';
+
+@Module({
+  imports: [
+    ServiceConfigModule,
+    LoggingModule.forRoot('api', SERVICE_CONFIG),
+    PersistenceModule,
+    QueueInfrastructureModule,
+    HealthModule,
+  ],
+})
+export class ApiModule {}

@@ -1,0 +1,15 @@
+import 'reflect-metadata';
+import { loadOrExit, loadServiceConfig } from '@app/config';
+import { createFastifyApp } from '@app/common';
+import { WorkerModule } from './worker.module';
+
+async function bootstrap(): Promise<void> {
+  const config = loadOrExit(() => loadServiceConfig());
+  const app = await createFastifyApp(WorkerModule);
+  await app.listen(config.workerPort, '0.0.0.0');
+  process.stdout.write(
+    `${JSON.stringify({ level: 30, name: 'worker', msg: `worker health on http://127.0.0.1:${config.workerPort}/health/ready (queues on ${config.queueBackend})` })}\n`,
+  );
+}
+
+void bootstrap();

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { SERVICE_CONFIG, ServiceConfigModule } from '@app/config';
+import { HealthModule, LoggingModule } from '@app/common';
+import { PersistenceModule } from '@app/persistence';
+import { QueueInfrastructureModule } from '@app/queues';
+
+/** The worker serves no API: only health on WORKER_PORT, beside its BullMQ processors. */
+@Module({
+  imports: [
+    ServiceConfigModule,
+    LoggingModule.forRoot('worker', SERVICE_CONFIG),
+    PersistenceModule,
+    QueueInfrastructureModule,
+    HealthModule,
+  ],
+})
+export class WorkerModule {}

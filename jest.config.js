@@ -1,0 +1,25 @@
+/** Unit tests live beside the code (*.spec.ts); e2e and integration suites in test/ (*.e2e-spec.ts). */
+const swc = JSON.parse(require('fs').readFileSync(`${__dirname}/.swcrc`, 'utf8'));
+
+const moduleNameMapper = {
+  '^@app/(config|domain|persistence|gateway-client|queues|common)$': '<rootDir>/libs/$1/src',
+  '^@app/(config|domain|persistence|gateway-client|queues|common)/(.*)$': '<rootDir>/libs/$1/src/$2',
+};
+const shared = {
+  rootDir: __dirname,
+  transform: { '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }] },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper,
+  testEnvironment: 'node',
+  setupFiles: ['<rootDir>/test/support/setup-env.ts'],
+};
+
+module.exports = {
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testTimeout: 30_000,
+  projects: [
+    { ...shared, displayName: 'unit', roots: ['<rootDir>/apps', '<rootDir>/libs'], testMatch: ['**/*.spec.ts'] },
+    { ...shared, displayName: 'e2e', roots: ['<rootDir>/test'], testMatch: ['**/*.e2e-spec.ts'] },
+  ],
+};

@@ -1,0 +1,45 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { IncomingMessage } from 'node:http';
+import { LoggerModule } from 'nestjs-pino';
+import { REDACTED_LOG_PATHS } from '@app/config';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** JSON logs with a request id (taken from X-Request-Id when sane) and secrets redacted. */
+@Module({})
+export class LoggingModule {
+  /** `configToken` names a provider whose value carries the validated `logLevel`. */
+  static forRoot(name: string, configToken: symbol): DynamicModule {
+    return {
+      module: LoggingModule,
+      imports: [
+        LoggerModule.forRootAsync({
+          inject: [configToken],
+          useFactory: ({ logLevel: level }: { logLevel: string }) => ({
+            pinoHttp: {
+              name,
+              level,
+              redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
+              genReqId: (req: IncomingMessage) => {
+                const given = req.headers['x-request-id'];
+                return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+              },
+              autoLogging: {
+                ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health'),
+              },
+              serializers: {
+                req: (req: { id: string; method: string; url: string }) => ({
+                  id: req.id,
+                  method: req.method,
+                  // Query strings can carry references but never secrets; keep only the path.
+                  url: req.url.split('?')[0],
+                }),
+              },
+            },
+          }),
+        }),
+      ],
+    };
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Small typed readers for environment variables. Each one records a problem instead of
+ * throwing, so that a bad start names every wrong variable at once.
+ */
+export type Env = Record<string, string | undefined>;
+
+export class EnvReader {
+  readonly problems: string[] = [];
+
+  constructor(private readonly env: Env) {}
+
+  private raw(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  }
+
+  string(name: string, fallback?: string): string {
+    const value = this.raw(name) ?? fallback;
+    if (value === undefined) {
+      this.problems.push(`${name} is required`);
+      return '';
+    }
+    return value;
+  }
+
+  optionalString(name: string): string | undefined {
+    return this.raw(name);
+  }
+
+  int(name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      this.problems.push(`${name} must be an integer between ${min} and ${max} (got "${value}")`);
+      return fallback;
+    }
+    return Number(value);
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(value.toLowerCase())) return true;
+    if (['0', 'false', 'no', 'off'].includes(value.toLowerCase())) return false;
+    this.problems.push(`${name} must be true/false or 1/0 (got "${value}")`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(value)) {
+      this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${value}")`);
+      return fallback;
+    }
+    return value as T;
+  }
+
+  url(name: string, protocols: readonly string[], fallback?: string): string {
+    const value = this.raw(name) ?? fallback;
+    if (value === undefined) {
+      this.problems.push(`${name} is required`);
+      return '';
+    }
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      this.problems.push(`${name} must be a URL (${protocols.join(' or ')})`);
+      return value;
+    }
+    if (!protocols.includes(parsed.protocol.replace(/:$/, ''))) {
+      this.problems.push(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
+    }
+    return value.replace(/\/+$/, '');
+  }
+
+  list(name: string, fallback: string[]): string[] {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const items = value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0);
+    if (items.length === 0) this.problems.push(`${name} must list at least one value`);
+    return items;
+  }
+}
+
+export class ConfigValidationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration: ${problems.join('; ')}`);
+    this.name = 'ConfigValidationError';
+  }
+}

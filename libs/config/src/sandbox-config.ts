@@ -1,0 +1,52 @@
+import { SANDBOX_DEFAULTS } from './service-config';
+import { ConfigValidationError, Env, EnvReader } from './env-parsers';
+
+export interface SandboxMerchant {
+  consumerKey: string;
+  consumerSecret: string;
+}
+
+export interface SandboxConfig {
+  port: number;
+  logLevel: string;
+  /** Base URL the sandbox advertises in redirect_url (its own hosted page). */
+  publicUrl: string;
+  merchants: SandboxMerchant[];
+  controlEnabled: boolean;
+  pushDelayMs: number;
+  ipnRateLimitMs: number;
+  tokenLifetimeSeconds: number;
+}
+
+/** SANDBOX_MERCHANTS is a comma-separated list of key:secret pairs. */
+export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
+  const r = new EnvReader(env);
+  const port = r.int('SANDBOX_PORT', SANDBOX_DEFAULTS.port, 0, 65535);
+  const merchants = r
+    .list('SANDBOX_MERCHANTS', [
+      `${SANDBOX_DEFAULTS.consumerKey}:${SANDBOX_DEFAULTS.consumerSecret}`,
+    ])
+    .map((pair) => {
+      const [consumerKey, consumerSecret] = pair.split(':');
+      if (!consumerKey || !consumerSecret) {
+        r.problems.push('SANDBOX_MERCHANTS must be a comma-separated list of key:secret pairs');
+      }
+      return { consumerKey: consumerKey ?? '', consumerSecret: consumerSecret ?? '' };
+    });
+  const config: SandboxConfig = {
+    port,
+    logLevel: r.oneOf(
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      'info',
+    ),
+    publicUrl: r.url('SANDBOX_PUBLIC_URL', ['http', 'https'], `http://127.0.0.1:${port}`),
+    merchants,
+    controlEnabled: r.bool('SANDBOX_CONTROL', false),
+    pushDelayMs: r.int('SANDBOX_PUSH_DELAY_MS', 3000, 0, 600_000),
+    ipnRateLimitMs: r.int('SANDBOX_IPN_RATE_LIMIT_MS', 8000, 0, 600_000),
+    tokenLifetimeSeconds: r.int('SANDBOX_TOKEN_LIFETIME_SECONDS', 3600, 1, 86_400),
+  };
+  if (r.problems.length > 0) throw new ConfigValidationError(r.problems);
+  return config;
+}

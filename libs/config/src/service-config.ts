@@ -1,0 +1,112 @@
+import { ConfigValidationError, Env, EnvReader } from './env-parsers';
+
+/** Defaults that make a bare `npm start` talk to the built-in sandbox gateway. */
+export const SANDBOX_DEFAULTS = {
+  port: 3001,
+  baseUrl: 'http://127.0.0.1:3001/pesapalv3/api',
+  consumerKey: 'sandbox-consumer-key',
+  consumerSecret: 'sandbox-consumer-secret',
+} as const;
+
+export type QueueBackend = 'redis' | 'postgres';
+export type NodeEnvironment = 'development' | 'test' | 'production';
+
+export interface ServiceConfig {
+  nodeEnv: NodeEnvironment;
+  port: number;
+  workerPort: number;
+  logLevel: string;
+  databaseUrl: string;
+  redisUrl: string;
+  queueBackend: QueueBackend;
+  queuePrefix: string;
+  runMigrationsOnStart: boolean;
+  gateway: {
+    baseUrl: string;
+    consumerKey: string;
+    consumerSecret: string;
+    timeoutMs: number;
+    mobileMoneyNetworks: string[];
+  };
+  publicBaseUrl: string;
+  ipnPathSecret: string;
+  ipnNotificationMethod: 'GET' | 'POST';
+  currencies: string[];
+  shopApiKeys: string[];
+  adminApiKeys: string[];
+  defaultReturnUrl: string | undefined;
+  pollHorizonHours: number;
+  orderWebhookUrl: string | undefined;
+  orderWebhookSecrets: string[];
+}
+
+/** Reads and validates the api's and worker's environment; throws one error naming every bad variable. */
+export function loadServiceConfig(env: Env = process.env): ServiceConfig {
+  const r = new EnvReader(env);
+  const nodeEnv = r.oneOf<NodeEnvironment>(
+    'NODE_ENV',
+    ['development', 'test', 'production'],
+    'development',
+  );
+  const production = nodeEnv === 'production';
+  const devDefault = <T>(value: T): T | undefined => (production ? undefined : value);
+
+  const config: ServiceConfig = {
+    nodeEnv,
+    port: r.int('PORT', 3000, 0, 65535),
+    workerPort: r.int('WORKER_PORT', 3002, 0, 65535),
+    logLevel: r.oneOf(
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      'info',
+    ),
+    databaseUrl: r.url(
+      'DATABASE_URL',
+      ['postgres', 'postgresql'],
+      'postgres://postgres@127.0.0.1:5432/pesapal_checkout',
+    ),
+    redisUrl: r.url('REDIS_URL', ['redis', 'rediss'], 'redis://127.0.0.1:6379'),
+    queueBackend: r.oneOf<QueueBackend>('QUEUE_BACKEND', ['redis', 'postgres'], 'redis'),
+    queuePrefix: r.string('QUEUE_PREFIX', 'pesapal'),
+    runMigrationsOnStart: r.bool('RUN_MIGRATIONS', true),
+    gateway: {
+      baseUrl: r.url('PESAPAL_BASE_URL', ['http', 'https'], SANDBOX_DEFAULTS.baseUrl),
+      consumerKey: r.string('PESAPAL_CONSUMER_KEY', devDefault(SANDBOX_DEFAULTS.consumerKey)),
+      consumerSecret: r.string(
+        'PESAPAL_CONSUMER_SECRET',
+        devDefault(SANDBOX_DEFAULTS.consumerSecret),
+      ),
+      timeoutMs: r.int('PESAPAL_TIMEOUT_MS', 10_000, 100, 120_000),
+      mobileMoneyNetworks: r.list('MOBILE_MONEY_NETWORKS', ['MPESA', 'AIRTELKE']),
+    },
+    publicBaseUrl: r.url('PUBLIC_BASE_URL', ['http', 'https'], 'http://127.0.0.1:3000'),
+    ipnPathSecret: r.string('IPN_PATH_SECRET', devDefault('dev-ipn-secret')),
+    ipnNotificationMethod: r.oneOf('IPN_NOTIFICATION_METHOD', ['GET', 'POST'] as const, 'POST'),
+    currencies: r.list('CURRENCIES', ['KES', 'UGX', 'TZS', 'USD']),
+    shopApiKeys: r.list('SHOP_API_KEYS', production ? [] : ['shop_dev_key']),
+    adminApiKeys: r.list('ADMIN_API_KEYS', production ? [] : ['admin_dev_key']),
+    defaultReturnUrl: r.optionalString('DEFAULT_RETURN_URL'),
+    pollHorizonHours: r.int('POLL_HORIZON_HOURS', 72, 1, 24 * 90),
+    orderWebhookUrl: r.optionalString('ORDER_WEBHOOK_URL'),
+    orderWebhookSecrets: r.list('ORDER_WEBHOOK_SECRET', []),
+  };
+
+  if (production) {
+    if (config.shopApiKeys.length === 0) r.problems.push('SHOP_API_KEYS is required in production');
+    if (config.adminApiKeys.length === 0)
+      r.problems.push('ADMIN_API_KEYS is required in production');
+    if (!config.publicBaseUrl.startsWith('https://'))
+      r.problems.push('PUBLIC_BASE_URL must use https in production');
+  }
+  if (config.ipnPathSecret && !/^[A-Za-z0-9_-]{8,}$/.test(config.ipnPathSecret)) {
+    r.problems.push('IPN_PATH_SECRET must be at least 8 characters of A-Z a-z 0-9 _ -');
+  }
+  if (config.orderWebhookUrl && config.orderWebhookSecrets.length === 0) {
+    r.problems.push('ORDER_WEBHOOK_SECRET is required when ORDER_WEBHOOK_URL is set');
+  }
+  const overlap = config.shopApiKeys.filter((key) => config.adminApiKeys.includes(key));
+  if (overlap.length > 0) r.problems.push('SHOP_API_KEYS and ADMIN_API_KEYS must not share a key');
+
+  if (r.problems.length > 0) throw new ConfigValidationError(r.problems);
+  return config;
+}

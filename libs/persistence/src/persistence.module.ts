@@ -1,0 +1,53 @@
+import { Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { buildDataSourceOptions } from './data-source-options';
+import { ENTITIES } from './entities';
+import { runMigrationsWithLock } from './migrate-with-lock';
+
+/** Migrations run before the app serves: OnApplicationBootstrap completes before listen(). */
+class MigrationsOnStart implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Migrations');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.runMigrationsOnStart) return;
+    const applied = await runMigrationsWithLock(this.dataSource);
+    this.logger.log(
+      applied.length > 0
+        ? `applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`
+        : 'schema is up to date',
+    );
+  }
+}
+
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [SERVICE_CONFIG],
+      useFactory: (config: ServiceConfig) => ({
+        ...buildDataSourceOptions(config.databaseUrl),
+        // Keep retrying quietly at start: readiness reports the database until it answers.
+        retryAttempts: 10,
+        retryDelay: 1000,
+      }),
+    }),
+    TypeOrmModule.forFeature(ENTITIES),
+  ],
+  providers: [
+    {
+      provide: MigrationsOnStart,
+      inject: [DataSource, SERVICE_CONFIG],
+      useFactory: (dataSource: DataSource, config: ServiceConfig) =>
+        new MigrationsOnStart(dataSource, config),
+    },
+  ],
+  exports: [TypeOrmModule],
+})
+export class PersistenceModule {}

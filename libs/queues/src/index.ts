@@ -1,0 +1,3 @@
+export * from './queue-backend';
+export * from './redis-client';
+export * from './queue-infrastructure.module';

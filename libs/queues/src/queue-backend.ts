@@ -1,0 +1,40 @@
+import { ConnectionOptions, createPostgresBackend, setDefaultBackendFactory } from 'bullmq';
+import { ServiceConfig } from '@app/config';
+
+let postgresBackendInstalled = false;
+
+/**
+ * BullMQ runs on Redis by default; with QUEUE_BACKEND=postgres (no Redis on the machine) it runs on
+ * BullMQ's own PostgreSQL backend in the service's database. The factory is process-wide, so it is
+ * installed once, before any queue or worker is built.
+ */
+export function queueConnectionFor(config: ServiceConfig): ConnectionOptions {
+  if (config.queueBackend === 'postgres') {
+    if (!postgresBackendInstalled) {
+      setDefaultBackendFactory(createPostgresBackend);
+      postgresBackendInstalled = true;
+    }
+    return {
+      connectionString: config.databaseUrl,
+      migrate: true,
+      schema: 'bullmq',
+    } as unknown as ConnectionOptions;
+  }
+  return redisOptionsFromUrl(config.redisUrl, { maxRetriesPerRequest: null });
+}
+
+export function redisOptionsFromUrl(
+  url: string,
+  extra: Record<string, unknown> = {},
+): ConnectionOptions {
+  const parsed = new URL(url);
+  return {
+    host: parsed.hostname,
+    port: parsed.port ? Number(parsed.port) : 6379,
+    username: parsed.username ? decodeURIComponent(parsed.username) : undefined,
+    password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
+    db: parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0,
+    tls: parsed.protocol === 'rediss:' ? {} : undefined,
+    ...extra,
+  };
+}

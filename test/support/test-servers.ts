@@ -1,0 +1,35 @@
+import { createConnection } from 'node:net';
+
+/** True when something accepts TCP connections on host:port within the timeout. */
+export function portAnswers(port: number, host = '127.0.0.1', timeoutMs = 500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host });
+    const done = (answer: boolean): void => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+export interface TestRun {
+  runId: string;
+  adminDatabaseUrl: string;
+  databaseUrl: string;
+  databaseName: string;
+  queueBackend: 'redis' | 'postgres';
+  redisUrl: string;
+  queuePrefix: string;
+  embeddedPostgresDir?: string;
+}
+
+/** The global setup writes the run's description here; setup-env and teardown read it back. */
+export const TEST_RUN_ENV = 'PESAPAL_TEST_RUN';
+
+export function currentTestRun(): TestRun {
+  const raw = process.env[TEST_RUN_ENV];
+  if (!raw) throw new Error('no test run: jest globalSetup did not run');
+  return JSON.parse(raw) as TestRun;
+}
