@@ -1,0 +1,24 @@
+/** Branded strings: the compiler keeps the gateway's many identifiers from being mixed up. */
+type Brand<T, B extends string> = T & { readonly __brand: B };
+
+/** The gateway's uuid for an order; the key most operations need. */
+export type OrderTrackingId = Brand<string, 'OrderTrackingId'>;
+/** The shop's own order id, sent to the gateway as `id` (1–50 characters). */
+export type MerchantReference = Brand<string, 'MerchantReference'>;
+/** The reference push answers with; it does not echo the id we sent. */
+export type PushMerchantReference = Brand<string, 'PushMerchantReference'>;
+/** The gateway's receipt for a payment: 22 digits for cards, alphanumeric for mobile money. */
+export type ConfirmationCode = Brand<string, 'ConfirmationCode'>;
+/** The gateway's uuid for a registered notification URL, sent as notification_id. */
+export type IpnId = Brand<string, 'IpnId'>;
+
+export const OrderTrackingId = (value: string): OrderTrackingId => value as OrderTrackingId;
+export const MerchantReference = (value: string): MerchantReference => value as MerchantReference;
+export const PushMerchantReference = (value: string): PushMerchantReference =>
+  value as PushMerchantReference;
+export const ConfirmationCode = (value: string): ConfirmationCode => value as ConfirmationCode;
+export const IpnId = (value: string): IpnId => value as IpnId;
+
+/** The gateway declines ids of 51–150 characters with a generic message; we stop them first. */
+export const MERCHANT_REFERENCE_MAX_LENGTH = 50;
+export const MERCHANT_REFERENCE_PATTERN = /^[A-Za-z0-9._:/-]{1,50}$/;

@@ -1,0 +1,5 @@
+export * from './money';
+export * from './identifiers';
+export * from './payment-outcome';
+export * from './order-status';
+export * from './refund-status';
