@@ -1,5 +1,9 @@
 import { MigrationInterface } from 'typeorm';
 import { Init1763800000000 } from './1763800000000-Init';
+import { PaymentsSchema1763800100000 } from './1763800100000-PaymentsSchema';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
-export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [Init1763800000000];
+export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
+  Init1763800000000,
+  PaymentsSchema1763800100000,
+];

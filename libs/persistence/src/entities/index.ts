@@ -1,7 +1,37 @@
 import { EntitySchema } from 'typeorm';
+import { IdempotencyKeyEntity } from './idempotency-key.entity';
+import { IpnNotificationEntity } from './ipn-notification.entity';
+import { IpnRegistrationEntity } from './ipn-registration.entity';
+import { OrderEventEntity } from './order-event.entity';
+import { OrderEntity } from './order.entity';
+import { OutboxEventEntity } from './outbox-event.entity';
+import { RefundEntity } from './refund.entity';
+import { SubscriptionChargeEntity } from './subscription-charge.entity';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+
+export * from './columns';
+export * from './idempotency-key.entity';
+export * from './ipn-notification.entity';
+export * from './ipn-registration.entity';
+export * from './order-event.entity';
+export * from './order.entity';
+export * from './outbox-event.entity';
+export * from './refund.entity';
+export * from './subscription-charge.entity';
+export * from './webhook-delivery.entity';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type EntityTarget = Function | EntitySchema;
 
 /** Every entity the service maps; the data source and the drift check use this one list. */
-export const ENTITIES: EntityTarget[] = [];
+export const ENTITIES: EntityTarget[] = [
+  OrderEntity,
+  OrderEventEntity,
+  IpnRegistrationEntity,
+  IpnNotificationEntity,
+  RefundEntity,
+  OutboxEventEntity,
+  WebhookDeliveryEntity,
+  SubscriptionChargeEntity,
+  IdempotencyKeyEntity,
+];

@@ -1,0 +1,60 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { INSTANT } from './columns';
+
+export type NotificationStatus =
+  | 'received' // stored, not yet queued (e.g. Redis was down)
+  | 'queued'
+  | 'applied' // looked up and applied (or found nothing to change)
+  | 'unmatched' // names no order we know yet; retried later
+  | 'ignored' // malformed or not an IPN; kept for an admin to see
+  | 'failed'; // retries exhausted
+
+/** The inbox: every notification is stored before it is acknowledged, then verified by lookup. */
+@Entity({ name: 'ipn_notifications' })
+@Index('idx_ipn_notifications_status_due', ['status', 'nextAttemptAt'])
+@Index('idx_ipn_notifications_tracking', ['orderTrackingId'])
+@Index('idx_ipn_notifications_received', ['receivedAt'])
+export class IpnNotificationEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'order_tracking_id', type: 'varchar', length: 100, nullable: true })
+  orderTrackingId!: string | null;
+
+  @Column({ name: 'merchant_reference', type: 'varchar', length: 150, nullable: true })
+  merchantReference!: string | null;
+
+  @Column({ name: 'notification_type', type: 'varchar', length: 32, nullable: true })
+  notificationType!: string | null;
+
+  @Column({ name: 'http_method', type: 'varchar', length: 8 })
+  httpMethod!: string;
+
+  /** The payload as received (bounded by the route's body limit), for inspection and replay. */
+  @Column({ type: 'jsonb', default: () => `'{}'` })
+  payload!: Record<string, unknown>;
+
+  @Column({ name: 'remote_address', type: 'varchar', length: 64, nullable: true })
+  remoteAddress!: string | null;
+
+  @Column({ type: 'varchar', length: 16, default: 'received' })
+  status!: NotificationStatus;
+
+  @Column({ name: 'order_id', type: 'uuid', nullable: true })
+  orderId!: string | null;
+
+  @Column({ type: 'integer', default: 0 })
+  attempts!: number;
+
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError!: string | null;
+
+  @Column({ name: 'received_at', type: INSTANT, default: () => 'now()' })
+  receivedAt!: Date;
+
+  @Column({ name: 'next_attempt_at', type: INSTANT, nullable: true })
+  nextAttemptAt!: Date | null;
+
+  @Column({ name: 'processed_at', type: INSTANT, nullable: true })
+  processedAt!: Date | null;
+}

@@ -1,0 +1,26 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { INSTANT } from './columns';
+
+/** The notification URL registered at the gateway, once per URL and method, reused across deploys. */
+@Entity({ name: 'ipn_registrations' })
+@Index('uq_ipn_registrations_url_method', ['url', 'method'], { unique: true })
+export class IpnRegistrationEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ type: 'text' })
+  url!: string;
+
+  @Column({ type: 'varchar', length: 4 })
+  method!: 'GET' | 'POST';
+
+  @Column({ name: 'ipn_id', type: 'varchar', length: 64 })
+  ipnId!: string;
+
+  /** The instant the gateway reports for the registration, converted to UTC. */
+  @Column({ name: 'gateway_created_at', type: INSTANT, nullable: true })
+  gatewayCreatedAt!: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: INSTANT })
+  createdAt!: Date;
+}

@@ -1,0 +1,62 @@
+import {
+  JoinColumn,
+  ManyToOne,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
+import { INSTANT } from './columns';
+import { OrderEntity } from './order.entity';
+
+export type EventSource = 'api' | 'ipn' | 'poll' | 'return' | 'admin' | 'worker';
+
+/**
+ * The order's timeline: every change appends one row, with the gateway record that caused it.
+ * A status change to a given state happens at most once per order (a unique partial index), so
+ * duplicate or concurrent notifications cannot record a transition twice.
+ */
+@Entity({ name: 'order_events' })
+@Index('idx_order_events_order', ['orderId', 'createdAt'])
+@Index('uq_order_events_transition', ['orderId', 'toStatus'], {
+  unique: true,
+  where: `"type" = 'status_changed'`,
+})
+export class OrderEventEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'order_id', type: 'uuid' })
+  orderId!: string;
+
+  @ManyToOne(() => OrderEntity, { onDelete: 'RESTRICT', createForeignKeyConstraints: true })
+  @JoinColumn({ name: 'order_id', foreignKeyConstraintName: 'fk_order_events_order' })
+  order?: OrderEntity;
+
+  /** e.g. created, submitted, submission_failed, status_changed, flagged_for_review, refund_requested */
+  @Column({ type: 'varchar', length: 48 })
+  type!: string;
+
+  @Column({ name: 'from_status', type: 'varchar', length: 16, nullable: true })
+  fromStatus!: string | null;
+
+  @Column({ name: 'to_status', type: 'varchar', length: 16, nullable: true })
+  toStatus!: string | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  source!: string;
+
+  /** Who acted: an admin key's name, or null for the service itself. */
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  actor!: string | null;
+
+  @Column({ name: 'gateway_record', type: 'jsonb', nullable: true })
+  gatewayRecord!: unknown;
+
+  @Column({ type: 'jsonb', default: () => `'{}'` })
+  details!: Record<string, unknown>;
+
+  @CreateDateColumn({ name: 'created_at', type: INSTANT })
+  createdAt!: Date;
+}

@@ -1,0 +1,190 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+  VersionColumn,
+} from 'typeorm';
+import type { OrderStatus } from '@app/domain';
+import { AMOUNT_COLUMN, INSTANT } from './columns';
+
+export type CheckoutKind = 'hosted' | 'mobile_money';
+/** Where the order stands with the gateway's order-creation call (recorded before it is made). */
+export type SubmissionStatus = 'submitting' | 'submitted' | 'rejected' | 'unknown';
+
+export interface BillingAddress {
+  email?: string;
+  phone?: string;
+  firstName?: string;
+  middleName?: string;
+  lastName?: string;
+  countryCode?: string;
+  line1?: string;
+  line2?: string;
+  city?: string;
+  state?: string;
+  postalCode?: string;
+  zipCode?: string;
+}
+
+export interface SubscriptionTerms {
+  accountNumber: string;
+  startDate: string;
+  endDate: string;
+  frequency: string;
+}
+
+@Entity({ name: 'orders' })
+@Index('idx_orders_status_created', ['status', 'createdAt'])
+@Index('idx_orders_due_poll', ['nextPollAt'], { where: `"status" IN ('pending', 'failed')` })
+export class OrderEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  /** The shop's reference, sent to the gateway as the order id. */
+  @Index('uq_orders_merchant_reference', { unique: true })
+  @Column({ name: 'merchant_reference', type: 'varchar', length: 50 })
+  merchantReference!: string;
+
+  @Index('uq_orders_order_tracking_id', { unique: true })
+  @Column({ name: 'order_tracking_id', type: 'varchar', length: 64, nullable: true })
+  orderTrackingId!: string | null;
+
+  /** Push answers with a generated reference that does not echo ours; either one finds the order. */
+  @Index('uq_orders_push_merchant_reference', { unique: true })
+  @Column({ name: 'push_merchant_reference', type: 'varchar', length: 100, nullable: true })
+  pushMerchantReference!: string | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  kind!: CheckoutKind;
+
+  @Column({ type: 'varchar', length: 16, default: 'pending' })
+  status!: OrderStatus;
+
+  @Column({ name: 'submission_status', type: 'varchar', length: 16, default: 'submitting' })
+  submissionStatus!: SubmissionStatus;
+
+  @Column({ ...AMOUNT_COLUMN })
+  amount!: string;
+
+  @Column({ type: 'varchar', length: 3 })
+  currency!: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  description!: string;
+
+  @Column({ type: 'jsonb', default: () => `'{}'` })
+  customer!: BillingAddress;
+
+  @Index('idx_orders_customer_email')
+  @Column({ name: 'customer_email', type: 'varchar', length: 254, nullable: true })
+  customerEmail!: string | null;
+
+  @Index('idx_orders_customer_phone')
+  @Column({ name: 'customer_phone', type: 'varchar', length: 32, nullable: true })
+  customerPhone!: string | null;
+
+  @Column({ name: 'return_url', type: 'text', nullable: true })
+  returnUrl!: string | null;
+
+  @Column({ name: 'cancel_url', type: 'text', nullable: true })
+  cancelUrl!: string | null;
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  branch!: string | null;
+
+  @Column({ name: 'redirect_mode', type: 'varchar', length: 32, nullable: true })
+  redirectMode!: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  subscription!: SubscriptionTerms | null;
+
+  /** The subscriber's account number: recurring notifications name it instead of our reference. */
+  @Index('idx_orders_account_number')
+  @Column({ name: 'account_number', type: 'varchar', length: 100, nullable: true })
+  accountNumber!: string | null;
+
+  @Column({ name: 'ipn_id', type: 'varchar', length: 64, nullable: true })
+  ipnId!: string | null;
+
+  @Column({ name: 'redirect_url', type: 'text', nullable: true })
+  redirectUrl!: string | null;
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  msisdn!: string | null;
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  network!: string | null;
+
+  @Column({ name: 'business_number', type: 'varchar', length: 64, nullable: true })
+  businessNumber!: string | null;
+
+  @Column({ name: 'push_account_number', type: 'varchar', length: 100, nullable: true })
+  pushAccountNumber!: string | null;
+
+  @Index('idx_orders_confirmation_code')
+  @Column({ name: 'confirmation_code', type: 'varchar', length: 100, nullable: true })
+  confirmationCode!: string | null;
+
+  @Column({ name: 'payment_method', type: 'varchar', length: 64, nullable: true })
+  paymentMethod!: string | null;
+
+  @Column({ name: 'payment_account', type: 'varchar', length: 64, nullable: true })
+  paymentAccount!: string | null;
+
+  /** What the gateway reports as paid; compared with amount/currency before completing. */
+  @Column({ name: 'paid_amount', ...AMOUNT_COLUMN, nullable: true })
+  paidAmount!: string | null;
+
+  @Column({ name: 'paid_currency', type: 'varchar', length: 3, nullable: true })
+  paidCurrency!: string | null;
+
+  /** The gateway's reason for a failure, e.g. request_terminated_by_user. */
+  @Column({ name: 'failure_reason', type: 'varchar', length: 100, nullable: true })
+  failureReason!: string | null;
+
+  @Column({ name: 'gateway_error', type: 'jsonb', nullable: true })
+  gatewayError!: { code: string | null; messages: string[] } | null;
+
+  @Column({ name: 'needs_review', type: 'boolean', default: false })
+  needsReview!: boolean;
+
+  @Column({ name: 'review_reason', type: 'text', nullable: true })
+  reviewReason!: string | null;
+
+  @Column({ name: 'paid_at', type: INSTANT, nullable: true })
+  paidAt!: Date | null;
+
+  @Column({ name: 'failed_at', type: INSTANT, nullable: true })
+  failedAt!: Date | null;
+
+  @Column({ name: 'cancelled_at', type: INSTANT, nullable: true })
+  cancelledAt!: Date | null;
+
+  @Column({ name: 'reversed_at', type: INSTANT, nullable: true })
+  reversedAt!: Date | null;
+
+  @Column({ name: 'expired_at', type: INSTANT, nullable: true })
+  expiredAt!: Date | null;
+
+  /** When the poller should next look this order up; null once it is final. */
+  @Column({ name: 'next_poll_at', type: INSTANT, nullable: true })
+  nextPollAt!: Date | null;
+
+  @Column({ name: 'poll_attempts', type: 'integer', default: 0 })
+  pollAttempts!: number;
+
+  @Column({ name: 'last_checked_at', type: INSTANT, nullable: true })
+  lastCheckedAt!: Date | null;
+
+  @VersionColumn()
+  version!: number;
+
+  @CreateDateColumn({ name: 'created_at', type: INSTANT })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: INSTANT })
+  updatedAt!: Date;
+}

@@ -1,0 +1,40 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { INSTANT } from './columns';
+
+/**
+ * Merchant events (order.completed, refund.accepted, ...) written in the same transaction as the
+ * state change they announce, then relayed to the delivery queue: a crash between the two neither
+ * drops nor invents an event. The id is the event id the shop sees, stable across retries.
+ */
+@Entity({ name: 'outbox_events' })
+@Index('idx_outbox_events_unrelayed', ['createdAt'], { where: '"relayed_at" IS NULL' })
+@Index('idx_outbox_events_order', ['orderId'])
+export class OutboxEventEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'order_id', type: 'uuid', nullable: true })
+  orderId!: string | null;
+
+  @Column({ type: 'varchar', length: 48 })
+  type!: string;
+
+  @Column({ type: 'jsonb' })
+  payload!: Record<string, unknown>;
+
+  @CreateDateColumn({ name: 'created_at', type: INSTANT })
+  createdAt!: Date;
+
+  /** Set once the event is on the delivery queue. */
+  @Column({ name: 'relayed_at', type: INSTANT, nullable: true })
+  relayedAt!: Date | null;
+
+  @Column({ name: 'delivered_at', type: INSTANT, nullable: true })
+  deliveredAt!: Date | null;
+
+  @Column({ type: 'integer', default: 0 })
+  attempts!: number;
+
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError!: string | null;
+}

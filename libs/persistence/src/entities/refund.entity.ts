@@ -1,0 +1,85 @@
+import {
+  JoinColumn,
+  ManyToOne,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import type { RefundStatus } from '@app/domain';
+import { AMOUNT_COLUMN, INSTANT } from './columns';
+import { OrderEntity } from './order.entity';
+
+/**
+ * The gateway accepts one refund per confirmation code and refuses every later one, so the rule
+ * is a unique constraint here: the row is written before the call and a second one cannot exist.
+ */
+@Entity({ name: 'refunds' })
+@Index('idx_refunds_status_created', ['status', 'createdAt'])
+export class RefundEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Index('uq_refunds_order', { unique: true })
+  @Column({ name: 'order_id', type: 'uuid' })
+  orderId!: string;
+
+  @ManyToOne(() => OrderEntity, { onDelete: 'RESTRICT', createForeignKeyConstraints: true })
+  @JoinColumn({ name: 'order_id', foreignKeyConstraintName: 'fk_refunds_order' })
+  order?: OrderEntity;
+
+  @Index('uq_refunds_confirmation_code', { unique: true })
+  @Column({ name: 'confirmation_code', type: 'varchar', length: 100 })
+  confirmationCode!: string;
+
+  @Column({ ...AMOUNT_COLUMN })
+  amount!: string;
+
+  @Column({ type: 'varchar', length: 3 })
+  currency!: string;
+
+  @Column({ name: 'is_partial', type: 'boolean' })
+  isPartial!: boolean;
+
+  @Column({ type: 'text' })
+  reason!: string;
+
+  @Column({ name: 'requested_by', type: 'varchar', length: 100 })
+  requestedBy!: string;
+
+  /** The name of the admin key that asked for it (audit). */
+  @Column({ name: 'admin_key_name', type: 'varchar', length: 100 })
+  adminKeyName!: string;
+
+  @Column({ type: 'varchar', length: 16, default: 'requested' })
+  status!: RefundStatus;
+
+  @Column({ name: 'gateway_status', type: 'varchar', length: 16, nullable: true })
+  gatewayStatus!: string | null;
+
+  @Column({ name: 'gateway_message', type: 'text', nullable: true })
+  gatewayMessage!: string | null;
+
+  @Column({ name: 'resolution_note', type: 'text', nullable: true })
+  resolutionNote!: string | null;
+
+  @Column({ name: 'resolved_by', type: 'varchar', length: 100, nullable: true })
+  resolvedBy!: string | null;
+
+  @Column({ name: 'accepted_at', type: INSTANT, nullable: true })
+  acceptedAt!: Date | null;
+
+  @Column({ name: 'reversed_at', type: INSTANT, nullable: true })
+  reversedAt!: Date | null;
+
+  @Column({ name: 'rejected_at', type: INSTANT, nullable: true })
+  rejectedAt!: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: INSTANT })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: INSTANT })
+  updatedAt!: Date;
+}
