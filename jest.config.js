@@ -2,8 +2,8 @@
 const swc = JSON.parse(require('fs').readFileSync(`${__dirname}/.swcrc`, 'utf8'));
 
 const moduleNameMapper = {
-  '^@app/(config|domain|persistence|gateway-client|queues|common)$': '<rootDir>/libs/$1/src',
-  '^@app/(config|domain|persistence|gateway-client|queues|common)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src',
+  '^@app/([a-z-]+)/(.*)$': '<rootDir>/libs/$1/src/$2',
 };
 const shared = {
   rootDir: __dirname,
