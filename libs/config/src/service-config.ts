@@ -36,6 +36,10 @@ export interface ServiceConfig {
   adminApiKeys: string[];
   defaultReturnUrl: string | undefined;
   pollHorizonHours: number;
+  /** Gaps between lookups of a silent order; the last one repeats until the horizon. */
+  pollScheduleSeconds: number[];
+  /** How often the worker sweeps Postgres for due polls, unqueued notifications and outbox rows. */
+  sweepIntervalMs: number;
   orderWebhookUrl: string | undefined;
   orderWebhookSecrets: string[];
 }
@@ -87,6 +91,15 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     adminApiKeys: r.list('ADMIN_API_KEYS', production ? [] : ['admin_dev_key']),
     defaultReturnUrl: r.optionalString('DEFAULT_RETURN_URL'),
     pollHorizonHours: r.int('POLL_HORIZON_HOURS', 72, 1, 24 * 90),
+    pollScheduleSeconds: r
+      .list('POLL_SCHEDULE_SECONDS', ['30', '60', '120', '300', '600', '1800', '3600'])
+      .map((step) => {
+        if (!/^\d+$/.test(step) || Number(step) < 1) {
+          r.problems.push(`POLL_SCHEDULE_SECONDS must list whole seconds (got "${step}")`);
+        }
+        return Number(step);
+      }),
+    sweepIntervalMs: r.int('SWEEP_INTERVAL_MS', 15_000, 100, 3_600_000),
     orderWebhookUrl: r.optionalString('ORDER_WEBHOOK_URL'),
     orderWebhookSecrets: r.list('ORDER_WEBHOOK_SECRET', []),
   };

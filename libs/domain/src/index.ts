@@ -3,3 +3,4 @@ export * from './identifiers';
 export * from './payment-outcome';
 export * from './order-status';
 export * from './refund-status';
+export * from './poll-schedule';
