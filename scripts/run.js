@@ -209,6 +209,11 @@ function printWhereEachListens() {
 async function main() {
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
+  // A shell between npm and us may die on SIGTERM without passing it on: treat that as a stop.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void shutdown(0);
+  }, 1000).unref();
 
   buildIfNeeded();
   const postgres = await resolvePostgres();
