@@ -2,3 +2,4 @@ export * from './data-source-options';
 export * from './migrate-with-lock';
 export * from './persistence.module';
 export * from './entities';
+export * from './repositories';

@@ -1,4 +1,4 @@
-import { Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { Global, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { Inject } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -6,6 +6,7 @@ import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { buildDataSourceOptions } from './data-source-options';
 import { ENTITIES } from './entities';
 import { runMigrationsWithLock } from './migrate-with-lock';
+import { OrderRepository } from './repositories';
 
 /** Migrations run before the app serves: OnApplicationBootstrap completes before listen(). */
 class MigrationsOnStart implements OnApplicationBootstrap {
@@ -27,6 +28,7 @@ class MigrationsOnStart implements OnApplicationBootstrap {
   }
 }
 
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
@@ -41,6 +43,7 @@ class MigrationsOnStart implements OnApplicationBootstrap {
     TypeOrmModule.forFeature(ENTITIES),
   ],
   providers: [
+    OrderRepository,
     {
       provide: MigrationsOnStart,
       inject: [DataSource, SERVICE_CONFIG],
@@ -48,6 +51,6 @@ class MigrationsOnStart implements OnApplicationBootstrap {
         new MigrationsOnStart(dataSource, config),
     },
   ],
-  exports: [TypeOrmModule],
+  exports: [TypeOrmModule, OrderRepository],
 })
 export class PersistenceModule {}

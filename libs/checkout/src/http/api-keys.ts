@@ -1,0 +1,48 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+export interface ApiKeyIdentity {
+  /** Safe to log and store: "alice" for an entry "alice:key", else "key-<fingerprint>". */
+  name: string;
+  /** Stable per key, never the key itself (idempotency scopes use it). */
+  fingerprint: string;
+}
+
+export function fingerprintOf(key: string): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 16);
+}
+
+/**
+ * A key list entry is either "secret" or "name:secret". Lookup compares in constant time so that
+ * response timing says nothing about how much of a guessed key matched.
+ */
+export class ApiKeyRing {
+  private readonly entries: { secret: Buffer; identity: ApiKeyIdentity }[];
+
+  constructor(configured: string[]) {
+    this.entries = configured.map((entry) => {
+      const separator = entry.indexOf(':');
+      const secret = separator > 0 ? entry.slice(separator + 1) : entry;
+      const fingerprint = fingerprintOf(secret);
+      const name = separator > 0 ? entry.slice(0, separator) : `key-${fingerprint.slice(0, 8)}`;
+      return { secret: Buffer.from(secret), identity: { name, fingerprint } };
+    });
+  }
+
+  identify(presented: string): ApiKeyIdentity | undefined {
+    const candidate = Buffer.from(presented);
+    let found: ApiKeyIdentity | undefined;
+    for (const entry of this.entries) {
+      const same =
+        entry.secret.length === candidate.length && timingSafeEqual(entry.secret, candidate);
+      if (same) found = entry.identity;
+    }
+    return found;
+  }
+}
+
+/** Reads "Authorization: Bearer <key>"; anything else is no key at all. */
+export function bearerKey(header: string | string[] | undefined): string | undefined {
+  if (typeof header !== 'string') return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}

@@ -1,0 +1,125 @@
+import { OrderEntity, OrderEventEntity, RefundEntity } from '@app/persistence';
+
+/** The order as the shop sees it, in API answers and in merchant webhooks alike. */
+export interface OrderView {
+  reference: string;
+  order_tracking_id: string | null;
+  push_merchant_reference: string | null;
+  kind: string;
+  status: string;
+  amount: string;
+  currency: string;
+  description: string;
+  confirmation_code: string | null;
+  payment_method: string | null;
+  payment_account: string | null;
+  paid_amount: string | null;
+  paid_currency: string | null;
+  paid_at: string | null;
+  failure_reason: string | null;
+  needs_review: boolean;
+  review_reason: string | null;
+  redirect_url: string | null;
+  business_number: string | null;
+  account_number: string | null;
+  created_at: string;
+  updated_at: string;
+  refund: RefundView | null;
+}
+
+export interface RefundView {
+  id: string;
+  status: string;
+  amount: string;
+  currency: string;
+  partial: boolean;
+  reason: string;
+  requested_by: string;
+  gateway_status: string | null;
+  gateway_message: string | null;
+  created_at: string;
+  accepted_at: string | null;
+  reversed_at: string | null;
+  rejected_at: string | null;
+}
+
+export interface TimelineEntry {
+  type: string;
+  from_status: string | null;
+  to_status: string | null;
+  source: string;
+  actor: string | null;
+  at: string;
+  details: Record<string, unknown>;
+  gateway_record: unknown;
+}
+
+const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
+
+/** Card numbers arrive masked already; phone numbers are masked here to their last 3 digits. */
+export function maskAccount(account: string | null): string | null {
+  if (!account) return null;
+  if (/[*xX]/.test(account)) return account;
+  const digits = account.replace(/\D/g, '');
+  if (digits.length < 6) return account;
+  return `${'*'.repeat(Math.max(digits.length - 3, 0))}${digits.slice(-3)}`;
+}
+
+export function toRefundView(refund: RefundEntity): RefundView {
+  return {
+    id: refund.id,
+    status: refund.status,
+    amount: refund.amount,
+    currency: refund.currency,
+    partial: refund.isPartial,
+    reason: refund.reason,
+    requested_by: refund.requestedBy,
+    gateway_status: refund.gatewayStatus,
+    gateway_message: refund.gatewayMessage,
+    created_at: refund.createdAt.toISOString(),
+    accepted_at: iso(refund.acceptedAt),
+    reversed_at: iso(refund.reversedAt),
+    rejected_at: iso(refund.rejectedAt),
+  };
+}
+
+export function toOrderView(order: OrderEntity, refund: RefundEntity | null = null): OrderView {
+  return {
+    reference: order.merchantReference,
+    order_tracking_id: order.orderTrackingId,
+    push_merchant_reference: order.pushMerchantReference,
+    kind: order.kind,
+    status: order.status,
+    amount: order.amount,
+    currency: order.currency,
+    description: order.description,
+    confirmation_code: order.confirmationCode,
+    payment_method: order.paymentMethod,
+    payment_account: maskAccount(order.paymentAccount),
+    paid_amount: order.paidAmount,
+    paid_currency: order.paidCurrency,
+    paid_at: iso(order.paidAt),
+    failure_reason: order.failureReason,
+    needs_review: order.needsReview,
+    review_reason: order.reviewReason,
+    redirect_url: order.redirectUrl,
+    business_number: order.businessNumber,
+    account_number: order.pushAccountNumber,
+    created_at: order.createdAt.toISOString(),
+    updated_at: order.updatedAt.toISOString(),
+    refund: refund ? toRefundView(refund) : null,
+  };
+}
+
+export function toTimelineEntry(event: OrderEventEntity): TimelineEntry {
+  return {
+    type: event.type,
+    from_status: event.fromStatus,
+    to_status: event.toStatus,
+    source: event.source,
+    actor: event.actor,
+    at: event.createdAt.toISOString(),
+    details: event.details,
+    gateway_record: event.gatewayRecord ?? null,
+  };
+}

@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { OrderEntity } from '../entities/order.entity';
+import { OrderEventEntity } from '../entities/order-event.entity';
+import { RefundEntity } from '../entities/refund.entity';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Reads of orders by any of their names, and the row lock every state change takes. */
+@Injectable()
+export class OrderRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private orders(manager?: EntityManager) {
+    return (manager ?? this.dataSource.manager).getRepository(OrderEntity);
+  }
+
+  findById(id: string, manager?: EntityManager): Promise<OrderEntity | null> {
+    return UUID.test(id) ? this.orders(manager).findOneBy({ id }) : Promise.resolve(null);
+  }
+
+  /**
+   * The shop's reference, the gateway's order_tracking_id and push's generated reference all name
+   * the same order; any one of them finds it.
+   */
+  findByAnyReference(reference: string, manager?: EntityManager): Promise<OrderEntity | null> {
+    return this.orders(manager)
+      .createQueryBuilder('o')
+      .where(
+        'o.merchant_reference = :reference OR o.order_tracking_id = :reference OR o.push_merchant_reference = :reference',
+        { reference },
+      )
+      .orderBy('o.created_at', 'ASC')
+      .getOne();
+  }
+
+  findByMerchantReference(reference: string, manager?: EntityManager) {
+    return this.orders(manager).findOneBy({ merchantReference: reference });
+  }
+
+  findByTrackingId(orderTrackingId: string, manager?: EntityManager) {
+    return this.orders(manager).findOneBy({ orderTrackingId });
+  }
+
+  /** The first order of a subscription, found by the account number recurring notifications name. */
+  findBySubscriptionAccount(accountNumber: string, manager?: EntityManager) {
+    return this.orders(manager).findOne({
+      where: { accountNumber },
+      order: { createdAt: 'ASC' },
+    });
+  }
+
+  /** Locks the order row for the rest of the transaction: state changes are serialised per order. */
+  lockById(id: string, manager: EntityManager): Promise<OrderEntity | null> {
+    return manager
+      .getRepository(OrderEntity)
+      .createQueryBuilder('o')
+      .setLock('pessimistic_write')
+      .where('o.id = :id', { id })
+      .getOne();
+  }
+
+  timeline(orderId: string): Promise<OrderEventEntity[]> {
+    return this.dataSource.manager
+      .getRepository(OrderEventEntity)
+      .find({ where: { orderId }, order: { createdAt: 'ASC' } });
+  }
+
+  refundFor(orderId: string, manager?: EntityManager): Promise<RefundEntity | null> {
+    return (manager ?? this.dataSource.manager).getRepository(RefundEntity).findOneBy({ orderId });
+  }
+}

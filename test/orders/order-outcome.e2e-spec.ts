@@ -1,0 +1,180 @@
+import { DataSource } from 'typeorm';
+import { Money } from '@app/domain';
+import { OrderJournal } from '@app/checkout/orders/order-journal';
+import { OrderOutcomeService } from '@app/checkout/orders/order-outcome.service';
+import {
+  OrderEntity,
+  OrderEventEntity,
+  OrderRepository,
+  OutboxEventEntity,
+  RefundEntity,
+} from '@app/persistence';
+import { givenOrder, lookupFor } from '../support/builders';
+import { openTestDataSource } from '../support/database';
+
+describe('applying lookup outcomes to orders (real Postgres)', () => {
+  let dataSource: DataSource;
+  let outcomes: OrderOutcomeService;
+
+  beforeAll(async () => {
+    dataSource = await openTestDataSource();
+    outcomes = new OrderOutcomeService(
+      dataSource,
+      new OrderRepository(dataSource),
+      new OrderJournal(),
+    );
+  });
+  afterAll(() => dataSource.destroy());
+
+  const eventsOf = (orderId: string) =>
+    dataSource.getRepository(OrderEventEntity).find({ where: { orderId } });
+  const outboxOf = (orderId: string) =>
+    dataSource.getRepository(OutboxEventEntity).find({ where: { orderId } });
+  const reload = (orderId: string) =>
+    dataSource.getRepository(OrderEntity).findOneByOrFail({ id: orderId });
+
+  it('completes a pending order with the payment details, one event and one merchant event', async () => {
+    const order = await givenOrder(dataSource);
+    const result = await outcomes.apply(order.id, lookupFor(order, 'completed'), 'ipn');
+    expect(result.kind).toBe('transitioned');
+    const saved = await reload(order.id);
+    expect(saved).toMatchObject({
+      status: 'completed',
+      confirmationCode: '1234567890123456789012',
+      paymentMethod: 'Visa',
+      paidAmount: '1500.00',
+      paidCurrency: 'KES',
+      nextPollAt: null,
+    });
+    expect(saved.paidAt?.toISOString()).toBe('2026-01-02T09:30:00.000Z');
+    const events = await eventsOf(order.id);
+    expect(events.map((e) => [e.type, e.fromStatus, e.toStatus, e.source])).toEqual([
+      ['status_changed', 'pending', 'completed', 'ipn'],
+    ]);
+    expect(events[0].gatewayRecord).toMatchObject({ status_code: 1 });
+    expect((await outboxOf(order.id)).map((e) => e.type)).toEqual(['order.completed']);
+  });
+
+  it('applies 100 concurrent identical outcomes as one transition and one event', async () => {
+    const order = await givenOrder(dataSource);
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        outcomes.apply(order.id, lookupFor(order, 'completed'), 'ipn'),
+      ),
+    );
+    expect(results.filter((r) => r.kind === 'transitioned')).toHaveLength(1);
+    expect(results.filter((r) => r.kind === 'unchanged')).toHaveLength(99);
+    expect(await eventsOf(order.id)).toHaveLength(1);
+    expect(await outboxOf(order.id)).toHaveLength(1);
+  });
+
+  it('never moves a completed order back when an older pending or failed result arrives late', async () => {
+    const order = await givenOrder(dataSource);
+    await outcomes.apply(order.id, lookupFor(order, 'completed'), 'ipn');
+    await outcomes.apply(order.id, lookupFor(order, 'pending'), 'poll');
+    await outcomes.apply(order.id, lookupFor(order, 'failed'), 'poll');
+    expect((await reload(order.id)).status).toBe('completed');
+    expect(await eventsOf(order.id)).toHaveLength(1);
+  });
+
+  it('lets a failed order complete later and keeps the decline reason on the failure event', async () => {
+    const order = await givenOrder(dataSource, { kind: 'mobile_money' });
+    await outcomes.apply(
+      order.id,
+      lookupFor(order, 'failed', { paymentStatusCode: 'request_terminated_by_user' }),
+      'ipn',
+    );
+    expect((await reload(order.id)).failureReason).toBe('request_terminated_by_user');
+    await outcomes.apply(order.id, lookupFor(order, 'completed'), 'poll');
+    const saved = await reload(order.id);
+    expect(saved.status).toBe('completed');
+    expect(saved.failureReason).toBeNull();
+    expect((await eventsOf(order.id)).map((e) => e.toStatus)).toEqual(['failed', 'completed']);
+    expect((await outboxOf(order.id)).map((e) => e.type).sort()).toEqual([
+      'order.completed',
+      'order.failed',
+    ]);
+  });
+
+  it('flags instead of completing when the gateway reports another amount, naming both', async () => {
+    const order = await givenOrder(dataSource);
+    const result = await outcomes.apply(
+      order.id,
+      lookupFor(order, 'completed', { amount: Money.of('15.00', 'KES') }),
+      'ipn',
+    );
+    expect(result.kind).toBe('flagged');
+    const saved = await reload(order.id);
+    expect(saved.status).toBe('pending');
+    expect(saved.needsReview).toBe(true);
+    expect(saved.reviewReason).toContain('amount: ours 1500.00, gateway 15.00');
+    await outcomes.apply(
+      order.id,
+      lookupFor(order, 'completed', { amount: Money.of('15.00', 'KES') }),
+      'poll',
+    );
+    expect((await eventsOf(order.id)).map((e) => e.type)).toEqual(['flagged_for_review']);
+  });
+
+  it('flags a lookup in another currency or for another merchant reference', async () => {
+    const order = await givenOrder(dataSource);
+    await outcomes.apply(
+      order.id,
+      lookupFor(order, 'completed', { currency: 'USD', amount: Money.of('1500', 'USD') }),
+      'ipn',
+    );
+    expect((await reload(order.id)).reviewReason).toContain('currency: ours KES, gateway USD');
+
+    const other = await givenOrder(dataSource);
+    await outcomes.apply(
+      other.id,
+      lookupFor(other, 'completed', { merchantReference: 'someone-else' as never }),
+      'ipn',
+    );
+    const saved = await reload(other.id);
+    expect(saved.status).toBe('pending');
+    expect(saved.reviewReason).toContain('gateway someone-else');
+  });
+
+  it('marks an accepted refund reversed when the gateway reports the payment reversed', async () => {
+    const order = await givenOrder(dataSource);
+    await outcomes.apply(order.id, lookupFor(order, 'completed'), 'ipn');
+    await dataSource.getRepository(RefundEntity).insert({
+      orderId: order.id,
+      confirmationCode: `cc-${order.id}`,
+      amount: '1500.00',
+      currency: 'KES',
+      isPartial: false,
+      reason: 'customer asked',
+      requestedBy: 'alice',
+      adminKeyName: 'ops',
+      status: 'accepted',
+    });
+    await outcomes.apply(order.id, lookupFor(order, 'reversed'), 'poll');
+    expect((await reload(order.id)).status).toBe('reversed');
+    const refund = await dataSource
+      .getRepository(RefundEntity)
+      .findOneByOrFail({ orderId: order.id });
+    expect(refund.status).toBe('reversed');
+    expect((await outboxOf(order.id)).map((e) => e.type).sort()).toEqual([
+      'order.completed',
+      'order.reversed',
+      'refund.reversed',
+    ]);
+  });
+
+  it('learns the tracking id of an order whose creation answer was lost', async () => {
+    const order = await givenOrder(dataSource, {
+      orderTrackingId: null,
+      submissionStatus: 'unknown',
+    });
+    const lookup = lookupFor(
+      { ...order, orderTrackingId: 'b0b8e2a4-3c1d-4e5f-8a9b-0c1d2e3f4a5b' },
+      'pending',
+    );
+    await outcomes.apply(order.id, lookup, 'poll');
+    const saved = await reload(order.id);
+    expect(saved.orderTrackingId).toBe('b0b8e2a4-3c1d-4e5f-8a9b-0c1d2e3f4a5b');
+    expect(saved.submissionStatus).toBe('submitted');
+  });
+});
