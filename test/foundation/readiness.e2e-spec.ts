@@ -1,0 +1,67 @@
+import { currentTestRun } from '../support/test-servers';
+import { bootApi, readiness, RunningApi, waitForReadiness } from './boot-api';
+import { TcpProxy } from './tcp-proxy';
+
+/**
+ * Readiness follows the real servers: the api reaches Postgres and Redis through proxies the test
+ * can cut, and /health/ready must turn 503 naming the lost server and recover by itself.
+ */
+const run = currentTestRun();
+const postgresTarget = new URL(run.databaseUrl);
+const redisTarget = new URL(run.redisUrl);
+const withRedis = run.queueBackend === 'redis';
+
+describe('GET /health/ready follows Postgres and Redis', () => {
+  const postgresProxy = new TcpProxy(postgresTarget.hostname, Number(postgresTarget.port || 5432));
+  const redisProxy = new TcpProxy(redisTarget.hostname, Number(redisTarget.port || 6379));
+  let api: RunningApi;
+
+  beforeAll(async () => {
+    await postgresProxy.open();
+    await redisProxy.open();
+    const databaseUrl = new URL(run.databaseUrl);
+    databaseUrl.port = String(postgresProxy.port);
+    api = await bootApi({
+      DATABASE_URL: databaseUrl.toString(),
+      REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`,
+      QUEUE_BACKEND: run.queueBackend,
+    });
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await postgresProxy.close();
+    await redisProxy.close();
+  });
+
+  it('answers 200 when both servers answer', async () => {
+    const answer = await readiness(api.baseUrl);
+    expect(answer.status).toBe(200);
+    expect(answer.body.info?.postgres?.status).toBe('up');
+    expect(answer.body.info?.redis?.status).toBe('up');
+  });
+
+  (withRedis ? it : it.skip)('turns 503 naming redis with a reason, then recovers', async () => {
+    await redisProxy.close();
+    const down = await waitForReadiness(api.baseUrl, 503);
+    expect(down.body.error?.redis?.status).toBe('down');
+    expect(down.body.error?.redis?.message).toEqual(expect.stringMatching(/\S/));
+    expect(down.body.error?.postgres).toBeUndefined();
+
+    await redisProxy.open();
+    const back = await waitForReadiness(api.baseUrl, 200);
+    expect(back.body.info?.redis?.status).toBe('up');
+  });
+
+  it('turns 503 naming postgres with a reason, then recovers', async () => {
+    await postgresProxy.close();
+    const down = await waitForReadiness(api.baseUrl, 503);
+    expect(down.body.error?.postgres?.status).toBe('down');
+    expect(down.body.error?.postgres?.message).toEqual(expect.stringMatching(/\S/));
+    expect(down.body.error?.redis).toBeUndefined();
+
+    await postgresProxy.open();
+    const back = await waitForReadiness(api.baseUrl, 200);
+    expect(back.body.info?.postgres?.status).toBe('up');
+  });
+});
