@@ -3,6 +3,13 @@ import { SERVICE_CONFIG, ServiceConfigModule } from '@app/config';
 import { HealthModule, LoggingModule } from '@app/common';
 import { PersistenceModule } from '@app/persistence';
 import { QueueInfrastructureModule } from '@app/queues';
+import {
+  AdminModule,
+  IpnModule,
+  MerchantEventsModule,
+  OrdersModule,
+  RefundsModule,
+} from '@app/checkout';
 
 @Module({
   imports: [
@@ -11,6 +18,11 @@ import { QueueInfrastructureModule } from '@app/queues';
     PersistenceModule,
     QueueInfrastructureModule,
     HealthModule,
+    OrdersModule,
+    IpnModule,
+    RefundsModule,
+    AdminModule,
+    MerchantEventsModule,
   ],
 })
 export class ApiModule {}

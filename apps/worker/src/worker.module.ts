@@ -3,6 +3,13 @@ import { SERVICE_CONFIG, ServiceConfigModule } from '@app/config';
 import { HealthModule, LoggingModule } from '@app/common';
 import { PersistenceModule } from '@app/persistence';
 import { QueueInfrastructureModule } from '@app/queues';
+import {
+  AdminWorkerModule,
+  IpnWorkerModule,
+  MerchantEventsWorkerModule,
+  OrdersWorkerModule,
+  RefundsWorkerModule,
+} from '@app/checkout';
 
 /** The worker serves no API: only health on WORKER_PORT, beside its BullMQ processors. */
 @Module({
@@ -12,6 +19,11 @@ import { QueueInfrastructureModule } from '@app/queues';
     PersistenceModule,
     QueueInfrastructureModule,
     HealthModule,
+    OrdersWorkerModule,
+    IpnWorkerModule,
+    RefundsWorkerModule,
+    AdminWorkerModule,
+    MerchantEventsWorkerModule,
   ],
 })
 export class WorkerModule {}

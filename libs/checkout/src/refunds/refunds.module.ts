@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** The refunds feature's HTTP side (controllers and their services), imported by apps/api. */
+@Module({})
+export class RefundsModule {}
