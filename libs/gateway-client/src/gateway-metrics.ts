@@ -1,0 +1,40 @@
+import { Counter, Histogram, register } from 'prom-client';
+
+const CALLS = 'gateway_client_calls_total';
+const DURATION = 'gateway_client_call_duration_seconds';
+
+export interface GatewayMetrics {
+  calls: Counter<'operation' | 'outcome'>;
+  duration: Histogram<'operation' | 'outcome'>;
+}
+
+let metrics: GatewayMetrics | undefined;
+
+/**
+ * Registered once on the default registry; a second client (or a test module loaded twice)
+ * reuses the registered metrics instead of failing on a duplicate name.
+ */
+export function gatewayMetrics(): GatewayMetrics {
+  if (metrics) return metrics;
+  const existingCalls = register.getSingleMetric(CALLS) as GatewayMetrics['calls'] | undefined;
+  const existingDuration = register.getSingleMetric(DURATION) as
+    GatewayMetrics['duration'] | undefined;
+  metrics = {
+    calls:
+      existingCalls ??
+      new Counter({
+        name: CALLS,
+        help: 'Calls to the payment gateway by operation and outcome (success or error kind).',
+        labelNames: ['operation', 'outcome'],
+      }),
+    duration:
+      existingDuration ??
+      new Histogram({
+        name: DURATION,
+        help: 'Duration of calls to the payment gateway, retries included.',
+        labelNames: ['operation', 'outcome'],
+        buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+      }),
+  };
+  return metrics;
+}
