@@ -1,14 +1,23 @@
 import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
 import { loadOrExit, loadSandboxConfig } from '@app/config';
-import { createFastifyApp } from '@app/common';
-import { SandboxModule } from './sandbox.module';
+import { createSandboxApp, sandboxConfigOf } from './sandbox-app';
 
 async function bootstrap(): Promise<void> {
   const config = loadOrExit(() => loadSandboxConfig());
-  const app = await createFastifyApp(SandboxModule, { bufferLogs: false });
+  const app = await createSandboxApp(config);
   await app.listen(config.port, '0.0.0.0');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  // With port 0 the advertised redirect_url must name the port actually chosen.
+  if (config.port === 0 && !process.env.SANDBOX_PUBLIC_URL) {
+    sandboxConfigOf(app).publicUrl = `http://127.0.0.1:${port}`;
+  }
   process.stdout.write(
-    `${JSON.stringify({ level: 30, name: 'sandbox', msg: `sandbox gateway on http://127.0.0.1:${config.port}/pesapalv3/api` })}\n`,
+    `${JSON.stringify({
+      level: 30,
+      name: 'sandbox',
+      msg: `sandbox gateway on http://127.0.0.1:${port}/pesapalv3/api (control API ${config.controlEnabled ? 'on' : 'off'})`,
+    })}\n`,
   );
 }
 

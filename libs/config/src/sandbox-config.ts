@@ -16,6 +16,12 @@ export interface SandboxConfig {
   pushDelayMs: number;
   ipnRateLimitMs: number;
   tokenLifetimeSeconds: number;
+  /** A receiver slower than this is abandoned for the attempt (then retried). */
+  ipnDeliveryTimeoutMs: number;
+  /** Attempts per notification until a 200 acknowledgement. */
+  ipnMaxAttempts: number;
+  /** Wait before the first retry; doubles on each further retry. */
+  ipnRetryBaseMs: number;
 }
 
 /** SANDBOX_MERCHANTS is a comma-separated list of key:secret pairs. */
@@ -46,6 +52,9 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
     pushDelayMs: r.int('SANDBOX_PUSH_DELAY_MS', 3000, 0, 600_000),
     ipnRateLimitMs: r.int('SANDBOX_IPN_RATE_LIMIT_MS', 8000, 0, 600_000),
     tokenLifetimeSeconds: r.int('SANDBOX_TOKEN_LIFETIME_SECONDS', 3600, 1, 86_400),
+    ipnDeliveryTimeoutMs: r.int('SANDBOX_IPN_TIMEOUT_MS', 5000, 50, 120_000),
+    ipnMaxAttempts: r.int('SANDBOX_IPN_MAX_ATTEMPTS', 5, 1, 50),
+    ipnRetryBaseMs: r.int('SANDBOX_IPN_RETRY_BASE_MS', 2000, 0, 600_000),
   };
   if (r.problems.length > 0) throw new ConfigValidationError(r.problems);
   return config;

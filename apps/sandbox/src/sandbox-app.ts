@@ -1,0 +1,40 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { loadSandboxConfig, SandboxConfig } from '@app/config';
+import { useAppLogger } from '@app/common';
+import { TrafficService } from './control/traffic.service';
+import { GatewayExceptionFilter } from './http/gateway-exception.filter';
+import { keepRawBodies } from './http/raw-body';
+import { SANDBOX_CONFIG } from './sandbox-config.token';
+import { SandboxModule } from './sandbox.module';
+
+/**
+ * Builds the sandbox gateway (not listening). Configuration comes from the environment
+ * (loadSandboxConfig), then `overrides`. Used by main.ts and by tests (test/support/sandbox.ts).
+ */
+export async function createSandboxApp(
+  overrides: Partial<SandboxConfig> = {},
+): Promise<NestFastifyApplication> {
+  const config: SandboxConfig = { ...loadSandboxConfig(), ...overrides };
+  const app = await NestFactory.create<NestFastifyApplication>(
+    SandboxModule.forRoot(config),
+    // The real gateway is ASP.NET: paths match in any case.
+    new FastifyAdapter({
+      bodyLimit: 1024 * 1024,
+      routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+    }),
+    { bodyParser: false, bufferLogs: true },
+  );
+  useAppLogger(app);
+  app.enableShutdownHooks();
+  app.useGlobalFilters(new GatewayExceptionFilter());
+  const fastify = app.getHttpAdapter().getInstance();
+  keepRawBodies(fastify);
+  fastify.addHook('preHandler', app.get(TrafficService).preHandler);
+  return app;
+}
+
+/** The live configuration object of an app, e.g. to set publicUrl once the port is known. */
+export function sandboxConfigOf(app: NestFastifyApplication): SandboxConfig {
+  return app.get<SandboxConfig>(SANDBOX_CONFIG);
+}
