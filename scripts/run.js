@@ -18,6 +18,7 @@ const {
 const ROOT = join(__dirname, '..');
 const LOCAL_PG_PORT = 5432;
 const LOCAL_REDIS_PORT = 6379;
+const EMBEDDED_PG_PORT = Number(process.env.EMBEDDED_POSTGRES_PORT || 54320);
 const DATABASE_NAME = 'pesapal_checkout';
 const STOP_GRACE_MS = 10_000;
 
@@ -58,8 +59,14 @@ function buildIfNeeded() {
 
 function startEmbeddedPostgres() {
   return new Promise((resolve, reject) => {
-    const helper = spawn(process.execPath, [join(__dirname, 'run-embedded-postgres.js')], {
+    const helper = spawn(process.execPath, [join(__dirname, 'embedded-postgres-server.js')], {
       cwd: ROOT,
+      env: {
+        ...process.env,
+        EMBEDDED_PG_DIR: join(ROOT, '.data', 'postgres'),
+        EMBEDDED_PG_PORT: String(EMBEDDED_PG_PORT),
+        EMBEDDED_PG_PERSISTENT: '1',
+      },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       detached: true,
     });
@@ -89,7 +96,9 @@ async function resolvePostgres() {
     await ensureDatabase(url);
     return { url, how: `the local server on 127.0.0.1:${LOCAL_PG_PORT}` };
   }
-  say(`no Postgres answers on 127.0.0.1:${LOCAL_PG_PORT}: starting embedded PostgreSQL`);
+  say(
+    `no Postgres answers on 127.0.0.1:${LOCAL_PG_PORT}: starting embedded PostgreSQL on port ${EMBEDDED_PG_PORT}`,
+  );
   const serverUrl = await startEmbeddedPostgres();
   const url = `${serverUrl}/${DATABASE_NAME}`;
   await ensureDatabase(url);

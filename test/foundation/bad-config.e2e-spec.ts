@@ -1,0 +1,29 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+function startApi(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/api/src/main.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stderr }));
+  });
+}
+
+describe('configuration at start', () => {
+  it('a malformed variable stops the api with exactly one line naming it', async () => {
+    const { code, stderr } = await startApi({ PORT: 'abc' });
+    expect(code).toBe(1);
+    const lines = stderr.split('\n').filter((line) => line.trim() !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/\bPORT\b/);
+    expect(lines[0]).toContain('"abc"');
+  });
+});
