@@ -152,14 +152,14 @@ export class GatewayClient {
     }
   }
 
-  listIpns(): Promise<IpnRegistration[]> {
+  async listIpns(): Promise<IpnRegistration[]> {
     return this.call(
       { operation: 'listIpns', method: 'GET', path: '/URLSetup/GetIpnList' },
       parseIpnList,
     );
   }
 
-  submitOrder(request: OrderRequest): Promise<SubmittedOrder> {
+  async submitOrder(request: OrderRequest): Promise<SubmittedOrder> {
     const body = buildOrderBody(request, this.options);
     return this.call(
       { operation: 'submitOrder', method: 'POST', path: '/Transactions/SubmitOrderRequest', body },
@@ -167,7 +167,7 @@ export class GatewayClient {
     );
   }
 
-  pushMobileMoney(request: PushRequest): Promise<PushedOrder> {
+  async pushMobileMoney(request: PushRequest): Promise<PushedOrder> {
     const body = buildPushBody(request, this.options);
     return this.call(
       { operation: 'pushMobileMoney', method: 'POST', path: '/transactions/stk', body },
@@ -175,19 +175,21 @@ export class GatewayClient {
     );
   }
 
-  getTransactionStatus(orderTrackingId: OrderTrackingId): Promise<TransactionLookup> {
+  async getTransactionStatus(orderTrackingId: OrderTrackingId): Promise<TransactionLookup> {
     return this.lookup('getTransactionStatus', orderTrackingId);
   }
 
-  getTransactionByMerchantReference(reference: MerchantReference): Promise<TransactionLookup> {
+  async getTransactionByMerchantReference(
+    reference: MerchantReference,
+  ): Promise<TransactionLookup> {
     return this.lookup('getTransactionByMerchantReference', reference);
   }
 
-  queryStatusByConfirmationCode(code: ConfirmationCode): Promise<TransactionLookup> {
+  async queryStatusByConfirmationCode(code: ConfirmationCode): Promise<TransactionLookup> {
     return this.lookup('queryStatusByConfirmationCode', code);
   }
 
-  cancelOrder(orderTrackingId: OrderTrackingId): Promise<GatewayAcknowledgement> {
+  async cancelOrder(orderTrackingId: OrderTrackingId): Promise<GatewayAcknowledgement> {
     this.requireText('cancelOrder', 'orderTrackingId', orderTrackingId);
     const body = JSON.stringify({ order_tracking_id: orderTrackingId });
     return this.call(
@@ -196,7 +198,7 @@ export class GatewayClient {
     );
   }
 
-  requestRefund(request: RefundRequest): Promise<GatewayAcknowledgement> {
+  async requestRefund(request: RefundRequest): Promise<GatewayAcknowledgement> {
     this.requireText('requestRefund', 'confirmationCode', request.confirmationCode);
     this.requireText('requestRefund', 'username', request.username);
     this.requireText('requestRefund', 'remarks', request.remarks);
@@ -216,7 +218,7 @@ export class GatewayClient {
     );
   }
 
-  private lookup(operation: LookupOperation, value: string): Promise<TransactionLookup> {
+  private async lookup(operation: LookupOperation, value: string): Promise<TransactionLookup> {
     const { path, parameter } = LOOKUPS[operation];
     this.requireText(operation, parameter, value);
     return this.call(
