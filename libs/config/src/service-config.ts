@@ -42,6 +42,10 @@ export interface ServiceConfig {
   sweepIntervalMs: number;
   orderWebhookUrl: string | undefined;
   orderWebhookSecrets: string[];
+  /** First retry delay of a merchant webhook; it doubles per attempt, capped at an hour. */
+  merchantWebhookBackoffMs: number;
+  /** How long one webhook POST may take before it counts as failed. */
+  merchantWebhookTimeoutMs: number;
 }
 
 /** Reads and validates the api's and worker's environment; throws one error naming every bad variable. */
@@ -102,6 +106,8 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     sweepIntervalMs: r.int('SWEEP_INTERVAL_MS', 15_000, 100, 3_600_000),
     orderWebhookUrl: r.optionalString('ORDER_WEBHOOK_URL'),
     orderWebhookSecrets: r.list('ORDER_WEBHOOK_SECRET', []),
+    merchantWebhookBackoffMs: r.int('MERCHANT_WEBHOOK_BACKOFF_MS', 2000, 10, 3_600_000),
+    merchantWebhookTimeoutMs: r.int('MERCHANT_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
   };
 
   if (production) {
