@@ -10,6 +10,8 @@ export const QUEUES = {
   registration: 'ipn-registration',
   merchantEvents: 'merchant-events',
   maintenance: 'maintenance',
+  // Its own queue so that the admin worker's processor never picks up another feature's sweep.
+  reconciliation: 'reconciliation',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -35,7 +37,7 @@ export const JOB_QUEUE: { [N in JobName]: QueueName } = {
   'register-ipn': QUEUES.registration,
   'deliver-event': QUEUES.merchantEvents,
   sweep: QUEUES.maintenance,
-  reconcile: QUEUES.maintenance,
+  reconcile: QUEUES.reconciliation,
 };
 
 const RETRYING: JobsOptions = {
