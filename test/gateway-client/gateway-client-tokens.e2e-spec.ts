@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
+import { OrderTrackingId } from '@app/domain';
+import { InMemoryTokenStore, RedisTokenStore, tokenStoreKey } from '@app/gateway-client';
+import { RunningSandbox, SANDBOX_CREDENTIALS, startSandbox } from '../support/sandbox';
+import { clientFor } from './client-under-test';
+
+const UNKNOWN_ORDER = OrderTrackingId('00000000-0000-4000-8000-000000000000');
+
+/** A well-formed JWT the gateway never issued: exp far ahead, so only the gateway can refuse it. */
+function forgedToken(): string {
+  const part = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const now = Math.floor(Date.now() / 1000);
+  return `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ uid: 'x', iat: now, exp: now + 3600 })}.forged`;
+}
+
+describe('GatewayClient against the sandbox: tokens', () => {
+  let sandbox: RunningSandbox;
+  const tokenRequests = async (): Promise<number> =>
+    (await sandbox.control.requests()).counts.RequestToken;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ tokenLifetimeSeconds: 2 });
+  });
+  afterAll(() => sandbox.close());
+  beforeEach(() => sandbox.control.resetRequests());
+
+  it('asks for exactly one token for 100 concurrent calls on a cold client', async () => {
+    const client = clientFor(sandbox);
+    const lookups = await Promise.all(
+      Array.from({ length: 100 }, () => client.getTransactionStatus(UNKNOWN_ORDER)),
+    );
+    expect(lookups.every((lookup) => lookup.kind === 'not_found')).toBe(true);
+    const counts = (await sandbox.control.requests()).counts;
+    expect(counts.RequestToken).toBe(1);
+    expect(counts.GetTransactionStatus).toBe(100);
+  });
+
+  it('refreshes a token that expires mid-run exactly once, then reuses the new one', async () => {
+    // Lifetime 2 s: the margin is capped at half of it, so the token is renewed after ~1 s.
+    const client = clientFor(sandbox);
+    await client.listIpns();
+    await Promise.all(Array.from({ length: 20 }, () => client.listIpns()));
+    expect(await tokenRequests()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await Promise.all(Array.from({ length: 50 }, () => client.listIpns()));
+    expect(await tokenRequests()).toBe(2);
+  });
+
+  it('replaces a token the gateway refuses (HTTP 500, status null) once, and retries the call', async () => {
+    const store = new InMemoryTokenStore();
+    const key = `refused-${randomUUID()}`;
+    const forged = forgedToken();
+    await store.set(key, {
+      token: forged,
+      expiresAt: Date.now() + 3_600_000,
+      issuedAt: Date.now(),
+    });
+    const client = clientFor(sandbox, { tokenStore: store, tokenStoreKey: key });
+    const lookups = await Promise.all(
+      Array.from({ length: 10 }, () => client.getTransactionStatus(UNKNOWN_ORDER)),
+    );
+    expect(lookups.every((lookup) => lookup.kind === 'not_found')).toBe(true);
+    const counts = (await sandbox.control.requests()).counts;
+    expect(counts.RequestToken).toBe(1);
+    expect(counts.GetTransactionStatus).toBe(20);
+    expect((await store.get(key))?.token).not.toBe(forged);
+  });
+
+  it('shares one token between two clients (two processes) through one Redis store', async () => {
+    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
+      maxRetriesPerRequest: 1,
+    });
+    try {
+      const key = tokenStoreKey(
+        `${process.env.QUEUE_PREFIX ?? 'test'}:${randomUUID()}`,
+        sandbox.baseUrl,
+        SANDBOX_CREDENTIALS.consumerKey,
+      );
+      expect(key).not.toContain(SANDBOX_CREDENTIALS.consumerSecret);
+      expect(key).not.toContain(SANDBOX_CREDENTIALS.consumerKey);
+      const first = clientFor(sandbox, {
+        tokenStore: new RedisTokenStore(redis),
+        tokenStoreKey: key,
+      });
+      const second = clientFor(sandbox, {
+        tokenStore: new RedisTokenStore(redis),
+        tokenStoreKey: key,
+      });
+      // Both cold at once: the Redis lock lets one of them log in.
+      await Promise.all([
+        ...Array.from({ length: 10 }, () => first.listIpns()),
+        ...Array.from({ length: 10 }, () => second.listIpns()),
+      ]);
+      expect(await tokenRequests()).toBe(1);
+      expect(await redis.pttl(key)).toBeGreaterThan(0);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('falls back to its own memory when Redis is absent or unreachable', async () => {
+    const unreachable = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    unreachable.on('error', () => undefined);
+    try {
+      for (const store of [new RedisTokenStore(null), new RedisTokenStore(unreachable)]) {
+        await sandbox.control.resetRequests();
+        const client = clientFor(sandbox, { tokenStore: store });
+        await Promise.all(Array.from({ length: 5 }, () => client.listIpns()));
+        await client.listIpns();
+        expect(await tokenRequests()).toBe(1);
+      }
+    } finally {
+      unreachable.disconnect();
+    }
+  });
+});
