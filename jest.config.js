@@ -1,13 +1,24 @@
 /** Unit tests live beside the code (*.spec.ts); e2e and integration suites in test/ (*.e2e-spec.ts). */
 const swc = JSON.parse(require('fs').readFileSync(`${__dirname}/.swcrc`, 'utf8'));
 
+const esm = {
+  jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' },
+  module: { type: 'commonjs' },
+};
+const ESM_ONLY = ['content-disposition'];
+
 const moduleNameMapper = {
   '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src',
   '^@app/([a-z-]+)/(.*)$': '<rootDir>/libs/$1/src/$2',
 };
 const shared = {
   rootDir: __dirname,
-  transform: { '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }],
+    '^.+\\.js$': ['@swc/jest', { ...esm, swcrc: false }],
+  },
+  // ES-module-only packages that CommonJS dependencies require (Node 20's jest cannot load them).
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   testEnvironment: 'node',
@@ -19,7 +30,12 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30_000,
   projects: [
-    { ...shared, displayName: 'unit', roots: ['<rootDir>/apps', '<rootDir>/libs'], testMatch: ['**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      roots: ['<rootDir>/apps', '<rootDir>/libs'],
+      testMatch: ['**/*.spec.ts'],
+    },
     { ...shared, displayName: 'e2e', roots: ['<rootDir>/test'], testMatch: ['**/*.e2e-spec.ts'] },
   ],
 };

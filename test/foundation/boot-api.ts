@@ -1,5 +1,4 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createFastifyApp } from '@app/common';
 
 export interface RunningApi {
   app: NestFastifyApplication;
@@ -8,13 +7,13 @@ export interface RunningApi {
 }
 
 /**
- * Boots the real api module on a free port. The environment is applied first and the module is
+ * Boots the real api (as main.ts builds it) on a free port. The environment is applied first and the module is
  * loaded afterwards, because configuration is read from process.env when the app is built.
  */
 export async function bootApi(env: Record<string, string>): Promise<RunningApi> {
   Object.assign(process.env, env);
-  const { ApiModule } = await import('../../apps/api/src/api.module');
-  const app = await createFastifyApp(ApiModule);
+  const { createApiApp } = await import('../../apps/api/src/api-app');
+  const app = await createApiApp();
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address();
   if (!address || typeof address === 'string') throw new Error('api did not bind a TCP port');
