@@ -107,6 +107,7 @@ export class RedisTokenStore implements TokenStore {
   private async attempt<T>(command: (redis: Redis) => Promise<T>): Promise<T | undefined> {
     if (!this.redis) return undefined;
     try {
+      await readyOrGiveUp(this.redis);
       const result = await command(this.redis);
       this.degraded = false;
       return result;
@@ -121,6 +122,30 @@ export class RedisTokenStore implements TokenStore {
       return undefined;
     }
   }
+}
+
+const READY_WAIT_MS = 1000;
+
+/**
+ * The connection refuses commands until ready (no offline queue); a call right after start
+ * waits briefly for it instead of logging in on its own.
+ */
+async function readyOrGiveUp(redis: Redis): Promise<void> {
+  if (
+    redis.status === 'ready' ||
+    !['connecting', 'connect', 'reconnecting'].includes(redis.status)
+  ) {
+    return;
+  }
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, READY_WAIT_MS);
+    redis.once('ready', done);
+  });
 }
 
 function readStoredToken(text: string): StoredToken | null {
