@@ -1,0 +1,249 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { canMoveRefund, ConfirmationCode, Money, RefundStatus } from '@app/domain';
+import {
+  GatewayAcknowledgement,
+  GatewayClient,
+  GatewayError,
+  GatewayUnavailableError,
+  GatewayMalformedResponseError,
+} from '@app/gateway-client';
+import { OrderEntity, OrderRepository, RefundEntity } from '@app/persistence';
+import { ApiKeyIdentity } from '../http/api-keys';
+import { CheckoutError } from '../http/checkout-error';
+import { MerchantEventType, OrderJournal } from '../orders/order-journal';
+import { AdminRefundView, toAdminRefundView } from './refund-admin-view';
+import { checkRefund } from './refund-policy';
+
+export interface RefundInput {
+  amount: string;
+  reason: string;
+  requestedBy: string;
+  confirmPartial: boolean;
+}
+
+/** What the gateway's answer (or silence) means for the refund record. */
+type GatewayVerdict =
+  | { status: 'accepted'; gatewayStatus: '200'; message: string }
+  | { status: 'rejected'; gatewayStatus: string; message: string }
+  | { status: 'unknown'; gatewayStatus: null; message: string };
+
+const EVENT_OF: Record<'accepted' | 'rejected' | 'reversed', MerchantEventType> = {
+  accepted: 'refund.accepted',
+  rejected: 'refund.rejected',
+  reversed: 'refund.reversed',
+};
+
+/**
+ * One refund per payment, made visible and safe: the refund row is written under the order's row
+ * lock before the gateway is called (a unique index backs the rule up), so concurrent requests
+ * produce exactly one gateway call and the others a 409 naming the refund that exists.
+ */
+@Injectable()
+export class RefundService {
+  private readonly logger = new Logger(RefundService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly orders: OrderRepository,
+    private readonly journal: OrderJournal,
+    private readonly gateway: GatewayClient,
+  ) {}
+
+  async request(
+    reference: string,
+    input: RefundInput,
+    caller: ApiKeyIdentity,
+  ): Promise<AdminRefundView> {
+    const { order, refund } = await this.record(reference, input, caller);
+    const verdict = await this.ask(refund);
+    const settled = await this.settle(order.id, refund.id, verdict, caller.name);
+    return toAdminRefundView(settled, order);
+  }
+
+  /** An admin records an outcome learnt elsewhere (a timeout left it unknown, or the dashboard). */
+  async resolve(
+    refundId: string,
+    to: 'accepted' | 'rejected' | 'reversed',
+    note: string,
+    caller: ApiKeyIdentity,
+  ): Promise<AdminRefundView> {
+    const found = await this.findRefund(refundId);
+    return this.dataSource.transaction(async (manager) => {
+      const order = await this.orders.lockById(found.orderId, manager);
+      const refund = await manager.getRepository(RefundEntity).findOneByOrFail({ id: found.id });
+      if (!order) throw CheckoutError.notFound('order', found.orderId);
+      if (!canMoveRefund(refund.status, to)) {
+        throw CheckoutError.conflict(
+          'refund_transition_not_allowed',
+          `a ${refund.status} refund cannot become ${to}`,
+          { refund: toAdminRefundView(refund, order) },
+        );
+      }
+      const from = refund.status;
+      this.stamp(refund, to, new Date());
+      refund.resolutionNote = note;
+      refund.resolvedBy = caller.name;
+      await manager.getRepository(RefundEntity).save(refund);
+      await this.journal.record(manager, order, {
+        type: `refund_${to}`,
+        source: 'admin',
+        actor: caller.name,
+        details: { refund_id: refund.id, from, to, note, resolved_manually: true },
+      });
+      await this.journal.announce(manager, order, EVENT_OF[to], refund);
+      return toAdminRefundView(refund, order);
+    });
+  }
+
+  async findRefund(refundId: string): Promise<RefundEntity> {
+    const uuid = /^[0-9a-f-]{36}$/i.test(refundId);
+    const refund = uuid
+      ? await this.dataSource.getRepository(RefundEntity).findOneBy({ id: refundId })
+      : null;
+    if (!refund) throw CheckoutError.notFound('refund', refundId);
+    return refund;
+  }
+
+  /** Checks the rules and writes the refund row and its timeline event, under the order's lock. */
+  private async record(
+    reference: string,
+    input: RefundInput,
+    caller: ApiKeyIdentity,
+  ): Promise<{ order: OrderEntity; refund: RefundEntity }> {
+    const found = await this.orders.findByAnyReference(reference);
+    if (!found) throw CheckoutError.notFound('order', reference);
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        const order = await this.orders.lockById(found.id, manager);
+        if (!order) throw CheckoutError.notFound('order', reference);
+        await this.refuseIfExists(order, manager);
+        const allowed = checkRefund(order, {
+          amount: input.amount,
+          confirmPartial: input.confirmPartial,
+        });
+        const refunds = manager.getRepository(RefundEntity);
+        const refund = await refunds.save(
+          refunds.create({
+            orderId: order.id,
+            confirmationCode: order.confirmationCode as string,
+            amount: allowed.amount.toDecimalString(),
+            currency: allowed.amount.currency,
+            isPartial: allowed.partial,
+            reason: input.reason,
+            requestedBy: input.requestedBy,
+            adminKeyName: caller.name,
+            status: 'requested',
+          }),
+        );
+        await this.journal.record(manager, order, {
+          type: 'refund_requested',
+          source: 'admin',
+          actor: caller.name,
+          details: {
+            refund_id: refund.id,
+            amount: refund.amount,
+            currency: refund.currency,
+            partial: refund.isPartial,
+            reason: refund.reason,
+            requested_by: refund.requestedBy,
+          },
+        });
+        return { order, refund };
+      });
+    } catch (error) {
+      // The lock makes this rare; the unique index still settles any race the lock missed.
+      if (isUniqueViolation(error)) await this.refuseIfExists(found);
+      throw error;
+    }
+  }
+
+  private async refuseIfExists(order: OrderEntity, manager?: EntityManager): Promise<void> {
+    const existing = await this.orders.refundFor(order.id, manager);
+    if (!existing) return;
+    throw CheckoutError.conflict(
+      'refund_already_requested',
+      'this payment already has a refund; the gateway accepts only one per payment',
+      { refund: toAdminRefundView(existing, order) },
+    );
+  }
+
+  /** The one gateway call. Anything that may have reached the gateway leaves the outcome unknown. */
+  private async ask(refund: RefundEntity): Promise<GatewayVerdict> {
+    let answer: GatewayAcknowledgement;
+    try {
+      answer = await this.gateway.requestRefund({
+        confirmationCode: refund.confirmationCode as ConfirmationCode,
+        amount: Money.of(refund.amount, refund.currency),
+        username: refund.requestedBy,
+        remarks: refund.reason,
+      });
+    } catch (error) {
+      if (
+        error instanceof GatewayUnavailableError ||
+        error instanceof GatewayMalformedResponseError
+      ) {
+        this.logger.warn({ refundId: refund.id, kind: error.kind }, 'refund outcome unknown');
+        return { status: 'unknown', gatewayStatus: null, message: error.message };
+      }
+      if (error instanceof GatewayError) {
+        // Refused before the refund was processed (credentials, parameters): nothing happened.
+        return {
+          status: 'rejected',
+          gatewayStatus: error.code ?? error.kind,
+          message: error.message,
+        };
+      }
+      throw error;
+    }
+    return answer.accepted
+      ? { status: 'accepted', gatewayStatus: '200', message: answer.message }
+      : { status: 'rejected', gatewayStatus: '500', message: answer.message };
+  }
+
+  private settle(
+    orderId: string,
+    refundId: string,
+    verdict: GatewayVerdict,
+    actor: string,
+  ): Promise<RefundEntity> {
+    return this.dataSource.transaction(async (manager) => {
+      const order = await this.orders.lockById(orderId, manager);
+      const refunds = manager.getRepository(RefundEntity);
+      const refund = await refunds.findOneByOrFail({ id: refundId });
+      if (!order || !canMoveRefund(refund.status, verdict.status)) return refund;
+      this.stamp(refund, verdict.status, new Date());
+      refund.gatewayStatus = verdict.gatewayStatus;
+      refund.gatewayMessage = verdict.message;
+      await refunds.save(refund);
+      await this.journal.record(manager, order, {
+        type: verdict.status === 'unknown' ? 'refund_outcome_unknown' : `refund_${verdict.status}`,
+        source: 'admin',
+        actor,
+        details: {
+          refund_id: refund.id,
+          gateway_status: verdict.gatewayStatus,
+          gateway_message: verdict.message,
+        },
+      });
+      if (verdict.status !== 'unknown') {
+        await this.journal.announce(manager, order, EVENT_OF[verdict.status], refund);
+      }
+      return refund;
+    });
+  }
+
+  private stamp(refund: RefundEntity, to: RefundStatus, now: Date): void {
+    refund.status = to;
+    if (to === 'accepted') refund.acceptedAt = now;
+    if (to === 'rejected') refund.rejectedAt = now;
+    if (to === 'reversed') refund.reversedAt = now;
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (
+    error instanceof QueryFailedError &&
+    (error.driverError as { code?: string } | undefined)?.code === '23505'
+  );
+}
