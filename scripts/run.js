@@ -28,11 +28,15 @@ const ports = {
   worker: Number(process.env.WORKER_PORT || 3002),
 };
 
-const APPS = [
-  { name: 'sandbox', entry: 'dist/apps/sandbox/apps/sandbox/src/main.js' },
-  { name: 'api', entry: 'dist/apps/api/apps/api/src/main.js' },
-  { name: 'worker', entry: 'dist/apps/worker/apps/worker/src/main.js' },
-];
+/** The built entry file of each app, taken from its start:<app> script so both start the same. */
+function entryOf(name) {
+  const script = require('../package.json').scripts[`start:${name}`];
+  const match = /node\s+(\S+\.js)/.exec(script ?? '');
+  if (!match) throw new Error(`package.json script start:${name} does not run "node <file>.js"`);
+  return match[1];
+}
+
+const APPS = ['sandbox', 'api', 'worker'].map((name) => ({ name, entry: entryOf(name) }));
 
 const children = new Map();
 let embeddedPostgres = null;
