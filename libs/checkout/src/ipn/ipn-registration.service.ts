@@ -1,0 +1,87 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { IpnId } from '@app/domain';
+import { GatewayClient } from '@app/gateway-client';
+import { IpnRegistrationEntity } from '@app/persistence';
+
+/** The path the gateway notifies; its secret segment keeps the URL from being guessed. */
+export function ipnPath(config: ServiceConfig): string {
+  return `/v1/ipn/${config.ipnPathSecret}`;
+}
+
+export function ipnUrl(config: ServiceConfig): string {
+  return `${config.publicBaseUrl}${ipnPath(config)}`;
+}
+
+/**
+ * Our notification URL is registered once per URL and method and its ipn_id kept in Postgres,
+ * so a new deployment (or replica) reuses it instead of hitting the 8-second registration limit.
+ */
+@Injectable()
+export class IpnRegistrationService {
+  private readonly logger = new Logger(IpnRegistrationService.name);
+  private cached: IpnId | undefined;
+  private registering: Promise<IpnId> | undefined;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly gateway: GatewayClient,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {}
+
+  get url(): string {
+    return ipnUrl(this.config);
+  }
+
+  get method(): 'GET' | 'POST' {
+    return this.config.ipnNotificationMethod;
+  }
+
+  /** The ipn_id to send as notification_id: stored, or registered now (one call at a time). */
+  async currentIpnId(): Promise<IpnId> {
+    if (this.cached) return this.cached;
+    const stored = await this.stored();
+    if (stored) {
+      this.cached = stored.ipnId as IpnId;
+      return this.cached;
+    }
+    this.registering ??= this.register().finally(() => (this.registering = undefined));
+    return this.registering;
+  }
+
+  /** Registers (the gateway answers the original ipn_id for a known URL) and stores the answer. */
+  async register(): Promise<IpnId> {
+    const registration = await this.gateway.registerIpn(this.url, this.method);
+    await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(IpnRegistrationEntity)
+      .values({
+        url: this.url,
+        method: this.method,
+        ipnId: registration.ipnId,
+        gatewayCreatedAt: registration.createdAt,
+      })
+      .orUpdate(['ipn_id', 'gateway_created_at'], ['url', 'method'])
+      .execute();
+    this.logger.log(
+      { url: this.url, method: this.method, ipnId: registration.ipnId },
+      'IPN URL registered',
+    );
+    this.cached = registration.ipnId;
+    return registration.ipnId;
+  }
+
+  list(): Promise<IpnRegistrationEntity[]> {
+    return this.dataSource
+      .getRepository(IpnRegistrationEntity)
+      .find({ order: { createdAt: 'ASC' } });
+  }
+
+  private stored(): Promise<IpnRegistrationEntity | null> {
+    return this.dataSource
+      .getRepository(IpnRegistrationEntity)
+      .findOneBy({ url: this.url, method: this.method });
+  }
+}
