@@ -65,12 +65,10 @@ export class TokenService {
     const exp = iat + this.config.tokenLifetimeSeconds;
     const issuer = `${this.config.publicUrl}/`;
     const token = this.sign({ uid: merchant.uid, nbf: iat, exp, iat, iss: issuer, aud: issuer });
-    const expiry = gatewayNow(
-      new Date(issued.at.getTime() + this.config.tokenLifetimeSeconds * 1000),
-    );
+    const expiry = new Date(issued.at.getTime() + this.config.tokenLifetimeSeconds * 1000);
     return ok({
       token,
-      expiryDate: utcSevenDigits({ at: expiry.at, fraction: issued.fraction }),
+      expiryDate: utcSevenDigits({ at: expiry, fraction: issued.fraction }),
       error: null,
       status: '200',
       message: SUCCESS_MESSAGE,
