@@ -5,6 +5,7 @@ import { IpnRegistrationEntity } from './ipn-registration.entity';
 import { OrderEventEntity } from './order-event.entity';
 import { OrderEntity } from './order.entity';
 import { OutboxEventEntity } from './outbox-event.entity';
+import { ReconciliationReportEntity } from './reconciliation-report.entity';
 import { RefundEntity } from './refund.entity';
 import { SubscriptionChargeEntity } from './subscription-charge.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -16,6 +17,7 @@ export * from './ipn-registration.entity';
 export * from './order-event.entity';
 export * from './order.entity';
 export * from './outbox-event.entity';
+export * from './reconciliation-report.entity';
 export * from './refund.entity';
 export * from './subscription-charge.entity';
 export * from './webhook-delivery.entity';
@@ -34,4 +36,5 @@ export const ENTITIES: EntityTarget[] = [
   WebhookDeliveryEntity,
   SubscriptionChargeEntity,
   IdempotencyKeyEntity,
+  ReconciliationReportEntity,
 ];
