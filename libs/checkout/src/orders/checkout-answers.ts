@@ -1,0 +1,50 @@
+import { OrderEntity } from '@app/persistence';
+
+/** What POST /v1/checkouts answers (and replays): the hosted page to send the customer to. */
+export interface HostedCheckoutAnswer {
+  reference: string;
+  order_tracking_id: string | null;
+  status: string;
+  redirect_url: string | null;
+  amount: string;
+  currency: string;
+  created_at: string;
+}
+
+/** What POST /v1/checkouts/mobile-money answers: the prompt went out; manual payment details. */
+export interface MobileMoneyCheckoutAnswer {
+  reference: string;
+  order_tracking_id: string | null;
+  push_merchant_reference: string | null;
+  status: string;
+  business_number: string | null;
+  account_number: string | null;
+  amount: string;
+  currency: string;
+  created_at: string;
+}
+
+export type CheckoutAnswer = HostedCheckoutAnswer | MobileMoneyCheckoutAnswer;
+
+export function checkoutAnswerOf(order: OrderEntity): CheckoutAnswer {
+  const common = {
+    reference: order.merchantReference,
+    order_tracking_id: order.orderTrackingId,
+    status: order.status,
+  };
+  const money = {
+    amount: order.amount,
+    currency: order.currency,
+    created_at: order.createdAt.toISOString(),
+  };
+  if (order.kind === 'mobile_money') {
+    return {
+      ...common,
+      push_merchant_reference: order.pushMerchantReference,
+      business_number: order.businessNumber,
+      account_number: order.pushAccountNumber,
+      ...money,
+    };
+  }
+  return { ...common, redirect_url: order.redirectUrl, ...money };
+}

@@ -1,0 +1,94 @@
+import { ServiceConfig } from '@app/config';
+import { Money } from '@app/domain';
+import { compareCalendarDates, gatewayToday, toGatewayCalendarDate } from '@app/gateway-client';
+import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+
+/**
+ * The configured lists the DTOs check against. class-validator builds constraints without Nest's
+ * injector, so OrdersModule hands the validated config over once at start.
+ */
+const configured = {
+  currencies: ['KES', 'UGX', 'TZS', 'USD'],
+  networks: ['MPESA', 'AIRTELKE'],
+};
+
+export function useCheckoutRules(config: ServiceConfig): void {
+  configured.currencies = config.currencies.map((c) => c.toUpperCase());
+  configured.networks = config.gateway.mobileMoneyNetworks;
+}
+
+export const configuredCurrencies = (): readonly string[] => configured.currencies;
+export const configuredNetworks = (): readonly string[] => configured.networks;
+
+/** A JSON number goes through String(n): 10.5 → "10.5"; 1e21 or 0.001 then fail the decimal rule. */
+export function amountText(value: unknown): string | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : null;
+  return typeof value === 'string' ? value.trim() : null;
+}
+
+function rule(
+  name: string,
+  message: string,
+  test: (value: unknown, args: ValidationArguments) => boolean,
+  options?: ValidationOptions,
+): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: { message, ...options },
+      validator: { validate: test },
+    });
+}
+
+export const IsPositiveAmount = (): PropertyDecorator =>
+  rule('isPositiveAmount', 'must be a positive amount with at most 2 decimals', (value) => {
+    const text = amountText(value);
+    return text !== null && Money.isValidDecimal(text) && Money.of(text, 'XXX').isPositive();
+  });
+
+export const IsConfiguredCurrency = (): PropertyDecorator =>
+  rule(
+    'isConfiguredCurrency',
+    'must be one of the configured currencies',
+    (value) => typeof value === 'string' && configured.currencies.includes(value.toUpperCase()),
+  );
+
+export const IsConfiguredNetwork = (): PropertyDecorator =>
+  rule(
+    'isConfiguredNetwork',
+    'must be one of the configured mobile money networks',
+    (value) =>
+      typeof value === 'string' &&
+      configured.networks.some((network) => network.toUpperCase() === value.toUpperCase()),
+  );
+
+/** The gateway needs a way to reach the customer: an email, a phone, or both. */
+export const HasEmailOrPhone = (): PropertyDecorator =>
+  rule('hasEmailOrPhone', 'must include an email or a phone', (value) => {
+    const customer = value as { email?: unknown; phone?: unknown } | null;
+    return (
+      typeof customer === 'object' &&
+      customer !== null &&
+      (typeof customer.email === 'string' || typeof customer.phone === 'string')
+    );
+  });
+
+/** Start dates are compared on the gateway's (East Africa) calendar, as the gateway does. */
+export const IsFutureDate = (): PropertyDecorator =>
+  rule('isFutureDate', 'must be in the future', (value) => {
+    const date = typeof value === 'string' ? toGatewayCalendarDate(value) : null;
+    return date !== null && compareCalendarDates(date, gatewayToday()) > 0;
+  });
+
+/** The gateway accepts an end before the start; we refuse it. */
+export const IsAfterField = (field: string): PropertyDecorator =>
+  rule(`isAfter_${field}`, `must be after ${field}`, (value, args) => {
+    const other = (args.object as Record<string, unknown>)[field];
+    const end = typeof value === 'string' ? toGatewayCalendarDate(value) : null;
+    const start = typeof other === 'string' ? toGatewayCalendarDate(other) : null;
+    // An unreadable start is reported on the start field itself.
+    if (!start) return true;
+    return end !== null && compareCalendarDates(end, start) > 0;
+  });

@@ -1,0 +1,207 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  IsEmail,
+  IsIn,
+  IsISO8601,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Length,
+  Matches,
+  ValidateNested,
+} from 'class-validator';
+import { MERCHANT_REFERENCE_PATTERN } from '@app/domain';
+import {
+  HasEmailOrPhone,
+  IsAfterField,
+  IsConfiguredCurrency,
+  IsConfiguredNetwork,
+  IsFutureDate,
+  IsPositiveAmount,
+} from './checkout-rules';
+
+const PHONE = /^\+?\d{9,15}$/;
+const URL_RULES = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+const upper = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.toUpperCase() : value;
+
+export class CustomerDto {
+  @ApiPropertyOptional({ example: 'amina@example.com' })
+  @IsOptional()
+  @IsEmail({}, { message: 'must be an email address' })
+  @Length(3, 254)
+  email?: string;
+
+  @ApiPropertyOptional({ example: '+254712345678', description: '9–15 digits, optional +' })
+  @IsOptional()
+  @IsString()
+  @Matches(PHONE, { message: 'must be 9–15 digits with an optional leading +' })
+  phone?: string;
+
+  @ApiPropertyOptional({ example: 'Amina' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  first_name?: string;
+
+  @ApiPropertyOptional({ example: 'W.' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  middle_name?: string;
+
+  @ApiPropertyOptional({ example: 'Otieno' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  last_name?: string;
+
+  @ApiPropertyOptional({ example: 'KE', description: 'ISO 3166-1 alpha-2' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z]{2}$/, { message: 'must be an ISO 3166-1 alpha-2 code' })
+  country_code?: string;
+
+  @ApiPropertyOptional({ example: 'Moi Avenue 12' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  line_1?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  line_2?: string;
+
+  @ApiPropertyOptional({ example: 'Nairobi' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  city?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  state?: string;
+
+  @ApiPropertyOptional({ example: '00100' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 20)
+  postal_code?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @Length(1, 20)
+  zip_code?: string;
+}
+
+export class SubscriptionDto {
+  @ApiProperty({ example: 'SUB-0001', description: "The subscriber's id in the shop" })
+  @IsString()
+  @Length(1, 100)
+  account_number!: string;
+
+  @ApiProperty({ example: '2030-01-01', description: 'ISO 8601 date, in the future' })
+  @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date' })
+  @IsFutureDate()
+  start_date!: string;
+
+  @ApiProperty({ example: '2030-12-31', description: 'ISO 8601 date, after start_date' })
+  @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date' })
+  @IsAfterField('start_date')
+  end_date!: string;
+
+  @ApiProperty({ example: 'MONTHLY', enum: ['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'] })
+  @Transform(upper)
+  @IsIn(['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'])
+  frequency!: string;
+}
+
+/** POST /v1/checkouts: a payment on the gateway's hosted page. */
+export class CreateCheckoutDto {
+  @ApiProperty({
+    oneOf: [{ type: 'string' }, { type: 'number' }],
+    example: '1500.00',
+    description: 'Greater than 0, at most 2 decimals; a decimal string is preferred',
+  })
+  @IsPositiveAmount()
+  amount!: string | number;
+
+  @ApiProperty({ example: 'KES', description: 'ISO 4217, one of the configured CURRENCIES' })
+  @Transform(upper)
+  @IsString()
+  @IsConfiguredCurrency()
+  currency!: string;
+
+  @ApiProperty({ example: 'Two bags of coffee', minLength: 1, maxLength: 100 })
+  @IsString()
+  @Length(1, 100)
+  @Matches(/\S/, { message: 'must not be blank' })
+  description!: string;
+
+  @ApiPropertyOptional({
+    example: 'ORDER-2041',
+    description:
+      "The shop's own order id (1–50 of A-Z a-z 0-9 . _ : / -); generated when absent. Re-using it with the same amount returns the existing order; with another amount, 409.",
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(MERCHANT_REFERENCE_PATTERN, {
+    message: 'must be 1–50 characters of A-Z a-z 0-9 . _ : / -',
+  })
+  reference?: string;
+
+  @ApiProperty({ type: CustomerDto, description: 'At least an email or a phone' })
+  @IsObject()
+  @HasEmailOrPhone()
+  @ValidateNested()
+  @Type(() => CustomerDto)
+  customer!: CustomerDto;
+
+  @ApiPropertyOptional({ example: 'https://shop.example/thank-you' })
+  @IsOptional()
+  @IsUrl(URL_RULES, { message: 'must be an http(s) URL' })
+  return_url?: string;
+
+  @ApiPropertyOptional({ example: 'https://shop.example/cart' })
+  @IsOptional()
+  @IsUrl(URL_RULES, { message: 'must be an http(s) URL' })
+  cancel_url?: string;
+
+  @ApiPropertyOptional({ example: 'Nairobi CBD' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  branch?: string;
+
+  @ApiPropertyOptional({ example: 'TOP_WINDOW', enum: ['TOP_WINDOW', 'PARENT_WINDOW'] })
+  @IsOptional()
+  @IsIn(['TOP_WINDOW', 'PARENT_WINDOW'])
+  redirect_mode?: 'TOP_WINDOW' | 'PARENT_WINDOW';
+
+  @ApiPropertyOptional({ type: SubscriptionDto, description: 'Makes the payment recurring' })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SubscriptionDto)
+  subscription?: SubscriptionDto;
+}
+
+/** POST /v1/checkouts/mobile-money: a PIN prompt pushed to the customer's phone. */
+export class CreateMobileMoneyCheckoutDto extends CreateCheckoutDto {
+  @ApiProperty({ example: '+254712345678', description: 'The number to prompt' })
+  @IsString()
+  @Matches(PHONE, { message: 'must be 9–15 digits with an optional leading +' })
+  phone!: string;
+
+  @ApiProperty({ example: 'MPESA', description: 'One of MOBILE_MONEY_NETWORKS' })
+  @IsString()
+  @IsConfiguredNetwork()
+  network!: string;
+}

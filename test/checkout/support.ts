@@ -1,0 +1,38 @@
+import request from 'supertest';
+import { RunningService } from '../support/service';
+
+let sequence = 0;
+
+/** A unique shop reference per call (suites share one database per run). */
+export function uniqueReference(prefix = 'T'): string {
+  sequence += 1;
+  return `${prefix}-${Date.now().toString(36)}-${process.pid}-${sequence}`;
+}
+
+/** A valid hosted checkout body; override any field (undefined removes it). */
+export function hostedBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    amount: '1500.00',
+    currency: 'KES',
+    description: 'Two bags of coffee',
+    reference: uniqueReference(),
+    customer: { email: 'amina@example.com', phone: '+254712345678', first_name: 'Amina' },
+    return_url: 'https://shop.example/thank-you',
+    cancel_url: 'https://shop.example/cart',
+    ...overrides,
+  };
+  for (const [key, value] of Object.entries(body)) if (value === undefined) delete body[key];
+  return body;
+}
+
+export function pushBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return hostedBody({ phone: '+254712345678', network: 'MPESA', ...overrides });
+}
+
+export const postCheckout = (service: RunningService, body: object, path = '/v1/checkouts') =>
+  request(service.apiUrl).post(path).set(service.shopAuth).send(body);
+
+export const getOrder = (service: RunningService, reference: string) =>
+  request(service.apiUrl)
+    .get(`/v1/orders/${encodeURIComponent(reference)}`)
+    .set(service.shopAuth);
