@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { IpnRegistrationEntity, OrderEntity } from '@app/persistence';
+import { IpnRegistrationService } from '@app/checkout/ipn/ipn-registration.service';
+import { RunningService, startService } from '../support/service';
+import { getOrder, hostedBody, postCheckout, pushBody } from './support';
+
+describe('checkouts: gateway failures mapped (sandbox fault injection)', () => {
+  let service: RunningService;
+  let dataSource: DataSource;
+  const row = (reference: unknown) =>
+    dataSource.getRepository(OrderEntity).findOneByOrFail({ merchantReference: String(reference) });
+
+  beforeAll(async () => {
+    // ZZZ passes our list but not the gateway's; a short timeout keeps the timeout cases quick.
+    service = await startService({
+      env: { PESAPAL_TIMEOUT_MS: '500', CURRENCIES: 'KES,USD,ZZZ' },
+    });
+    dataSource = service.apiApp.get(DataSource);
+  });
+  afterAll(() => service?.close());
+  afterEach(() => service.sandbox.control.reset());
+
+  it('an unknown notification id (InvalidIpnId) answers 502 with the gateway code; the row is kept as rejected', async () => {
+    const ipn = service.apiApp.get(IpnRegistrationService);
+    // A stored registration the gateway never issued: the first order sends it.
+    await dataSource.getRepository(IpnRegistrationEntity).save({
+      url: ipn.url,
+      method: ipn.method,
+      ipnId: randomUUID(),
+      gatewayCreatedAt: new Date(),
+    });
+    const body = hostedBody();
+    const answer = await postCheckout(service, body);
+    expect(answer.status).toBe(502);
+    expect(answer.body.error).toMatchObject({
+      code: 'gateway_error',
+      gateway: { kind: 'rejected', code: 'InvalidIpnId', messages: expect.any(Array) },
+    });
+    const order = await row(body.reference);
+    expect(order).toMatchObject({
+      submissionStatus: 'rejected',
+      status: 'failed',
+      gatewayError: { code: 'InvalidIpnId' },
+      nextPollAt: null,
+    });
+    // The same reference again gives the same answer without asking the gateway.
+    await service.sandbox.control.resetRequests();
+    const again = await postCheckout(service, body);
+    expect(again.status).toBe(502);
+    expect(again.body.error.gateway.code).toBe('InvalidIpnId');
+    expect((await service.sandbox.control.requests()).counts.SubmitOrderRequest ?? 0).toBe(0);
+    await ipn.register();
+  });
+
+  it('a business rejection (currency the gateway does not take) answers 502 with its messages', async () => {
+    const body = hostedBody({ currency: 'ZZZ' });
+    const answer = await postCheckout(service, body);
+    expect(answer.status).toBe(502);
+    expect(answer.body.error.gateway.kind).toBe('rejected');
+    expect(answer.body.error.gateway.messages.length).toBeGreaterThan(0);
+    expect((await row(body.reference)).submissionStatus).toBe('rejected');
+  });
+
+  it('a gateway timeout answers 504 and keeps the row as unknown, due for repair', async () => {
+    await service.sandbox.control.fault('SubmitOrderRequest', 'timeout', { delayMs: 3000 });
+    const body = hostedBody();
+    const started = Date.now();
+    const answer = await postCheckout(service, body);
+    expect(answer.status).toBe(504);
+    expect(answer.body.error.code).toBe('gateway_timeout');
+    const order = await row(body.reference);
+    expect(order.submissionStatus).toBe('unknown');
+    expect(order.status).toBe('pending');
+    expect(order.nextPollAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(order.nextPollAt!.getTime()).toBeGreaterThanOrEqual(started - 1000);
+    const view = await getOrder(service, String(body.reference));
+    expect(view.body.timeline.map((e: { type: string }) => e.type)).toEqual([
+      'created',
+      'submission_unknown',
+    ]);
+
+    // Once the gateway answers again, a retry names the same order (no second one).
+    await service.sandbox.control.reset();
+    const retry = await postCheckout(service, body);
+    expect(retry.status).toBe(200);
+    expect(retry.body.order_tracking_id).toEqual(expect.any(String));
+    expect((await row(body.reference)).submissionStatus).toBe('submitted');
+  });
+
+  it('a timed-out push answers 504 and is never pushed twice by a retry', async () => {
+    await service.sandbox.control.fault('Stk', 'timeout', { delayMs: 3000 });
+    const body = pushBody();
+    const answer = await postCheckout(service, body, '/v1/checkouts/mobile-money');
+    expect(answer.status).toBe(504);
+    expect((await row(body.reference)).submissionStatus).toBe('unknown');
+    await service.sandbox.control.reset();
+    const retry = await postCheckout(service, body, '/v1/checkouts/mobile-money');
+    expect(retry.status).toBe(409);
+    expect(retry.body.error.code).toBe('checkout_outcome_unknown');
+    expect((await service.sandbox.control.requests()).counts.Stk ?? 0).toBe(0);
+  });
+
+  it('a gateway answering 500 is a 502 and the row stays recoverable', async () => {
+    await service.sandbox.control.fault('SubmitOrderRequest', 'http500');
+    const body = hostedBody();
+    const answer = await postCheckout(service, body);
+    expect(answer.status).toBe(502);
+    expect(answer.body.error.gateway.kind).toBe('unavailable');
+    expect((await row(body.reference)).submissionStatus).toBe('unknown');
+  });
+
+  it('an Idempotency-Key retry after a timeout reaches the same order', async () => {
+    await service.sandbox.control.fault('SubmitOrderRequest', 'timeout', { delayMs: 3000 });
+    const body = hostedBody({ reference: undefined });
+    const first = await postCheckout(service, body).set('Idempotency-Key', 'retry-after-timeout');
+    expect(first.status).toBe(504);
+    await service.sandbox.control.reset();
+    const second = await postCheckout(service, body).set('Idempotency-Key', 'retry-after-timeout');
+    expect(second.status).toBe(200);
+    const third = await postCheckout(service, body).set('Idempotency-Key', 'retry-after-timeout');
+    expect(third.body).toEqual(second.body);
+    expect((await service.sandbox.control.requests()).counts.SubmitOrderRequest).toBe(1);
+  });
+});
