@@ -40,6 +40,14 @@ export interface ServiceConfig {
   pollScheduleSeconds: number[];
   /** How often the worker sweeps Postgres for due polls, unqueued notifications and outbox rows. */
   sweepIntervalMs: number;
+  /** Overall cap on gateway lookups started by the workers (BullMQ limiter, all processes). */
+  lookupsPerSecond: number;
+  /** Per order, a second lookup waits this long after the first: a burst of notifications costs two. */
+  orderLookupIntervalMs: number;
+  /** First wait before a notification naming no known order is tried again (doubles each time). */
+  unmatchedRetryMs: number;
+  /** BullMQ job lock: a job held by a worker that died is picked up again after this long. */
+  jobLockMs: number;
   orderWebhookUrl: string | undefined;
   orderWebhookSecrets: string[];
   /** First retry delay of a merchant webhook; it doubles per attempt, capped at an hour. */
@@ -104,6 +112,10 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
         return Number(step);
       }),
     sweepIntervalMs: r.int('SWEEP_INTERVAL_MS', 15_000, 100, 3_600_000),
+    lookupsPerSecond: r.int('GATEWAY_LOOKUPS_PER_SECOND', 1000, 1, 100_000),
+    orderLookupIntervalMs: r.int('ORDER_LOOKUP_INTERVAL_MS', 1000, 0, 600_000),
+    unmatchedRetryMs: r.int('IPN_UNMATCHED_RETRY_MS', 5000, 10, 3_600_000),
+    jobLockMs: r.int('JOB_LOCK_MS', 30_000, 500, 600_000),
     orderWebhookUrl: r.optionalString('ORDER_WEBHOOK_URL'),
     orderWebhookSecrets: r.list('ORDER_WEBHOOK_SECRET', []),
     merchantWebhookBackoffMs: r.int('MERCHANT_WEBHOOK_BACKOFF_MS', 2000, 10, 3_600_000),

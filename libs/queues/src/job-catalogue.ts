@@ -16,8 +16,12 @@ export const QUEUES = {
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 export interface JobData {
-  /** Verify one stored notification by looking its order up. */
-  'verify-notification': { notificationId: string };
+  /**
+   * Verify one stored notification by looking its order up. orderKey (the tracking id it names)
+   * de-duplicates: one job per order waits, one more may follow the active one. attempt > 0 when
+   * the sweeper queues the row again.
+   */
+  'verify-notification': { notificationId: string; orderKey: string; attempt: number };
   /** Look a pending order up now (poll schedule, return redirect, admin sync). */
   'sync-order': { orderId: string; source: 'poll' | 'return' | 'admin' | 'ipn' };
   /** Register (or re-read) the service's IPN URL at the gateway. */
@@ -50,11 +54,16 @@ const RETRYING: JobsOptions = {
 
 export function jobOptions<N extends JobName>(name: N, data: JobData[N]): JobsOptions {
   switch (name) {
-    case 'verify-notification':
+    case 'verify-notification': {
+      const notification = data as JobData['verify-notification'];
       return {
         ...RETRYING,
-        jobId: `notification-${(data as JobData['verify-notification']).notificationId}`,
+        jobId: `notification-${notification.notificationId}-${notification.attempt}`,
+        // Every notification's row covers it; the queue only needs one lookup per order at a time.
+        removeOnComplete: true,
+        deduplication: { id: `verify-order-${notification.orderKey}`, keepLastIfActive: true },
       };
+    }
     case 'sync-order':
       return { ...RETRYING, attempts: 3 };
     case 'register-ipn':

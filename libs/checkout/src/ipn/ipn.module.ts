@@ -1,5 +1,10 @@
 import { Module } from '@nestjs/common';
+import { IpnInbox } from './ipn-inbox';
+import { IpnRoute } from './ipn-route';
+import { NotificationQueue } from './notification-queue';
 
-/** The ipn feature's HTTP side (controllers and their services), imported by apps/api. */
-@Module({})
+/** The ipn feature's HTTP side: the gateway's notification endpoint and its inbox, in apps/api. */
+@Module({
+  providers: [IpnInbox, NotificationQueue, IpnRoute],
+})
 export class IpnModule {}

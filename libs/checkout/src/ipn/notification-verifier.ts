@@ -1,0 +1,146 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { OrderTrackingId } from '@app/domain';
+import { GatewayClient } from '@app/gateway-client';
+import { IpnNotificationEntity, OrderEntity, OrderRepository } from '@app/persistence';
+import { JobData } from '@app/queues';
+import { OrderOutcomeService } from '../orders/order-outcome.service';
+import { OrderSyncService } from '../orders/order-sync.service';
+import { LookupThrottle } from './lookup-throttle';
+import { RunLater } from './queue-workers';
+import { RecurringChargeRecorder } from './recurring-charge.recorder';
+
+const OPEN = `('received', 'queued', 'unmatched')`;
+const MAX_UNMATCHED_WAIT_MS = 3_600_000;
+
+/**
+ * Verifies a stored notification: finds the order it names, looks it up at the gateway and
+ * applies the answer. A lookup covers every notification of that order received before it
+ * started, so a burst is marked applied by the one or two lookups it caused.
+ */
+@Injectable()
+export class NotificationVerifier {
+  private readonly logger = new Logger(NotificationVerifier.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly orders: OrderRepository,
+    private readonly sync: OrderSyncService,
+    private readonly outcomes: OrderOutcomeService,
+    private readonly gateway: GatewayClient,
+    private readonly throttle: LookupThrottle,
+    private readonly recurring: RecurringChargeRecorder,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {}
+
+  async verify(data: JobData['verify-notification']): Promise<RunLater | void> {
+    const row = await this.inbox().findOneBy({ id: data.notificationId });
+    if (!row || !['received', 'queued', 'unmatched'].includes(row.status)) return;
+    const trackingId = row.orderTrackingId ?? '';
+    const reference = row.merchantReference ?? '';
+
+    if (row.notificationType === 'RECURRING') {
+      const first = await this.orders.findBySubscriptionAccount(reference);
+      if (first && first.orderTrackingId !== trackingId) {
+        await this.recurring.record(first, trackingId as OrderTrackingId);
+        await this.finish(row.id, first.id);
+        return;
+      }
+    }
+
+    const order =
+      (await this.orders.findByAnyReference(trackingId)) ??
+      (await this.orders.findByAnyReference(reference));
+    if (!order) return this.unmatched(row);
+
+    const wait = await this.throttle.reserve(order.id);
+    if (wait > 0) return { runLaterMs: wait };
+    const startedAt = await this.databaseNow();
+    await this.sync.sync(order, 'ipn');
+    await this.cover(order, startedAt, row.id);
+  }
+
+  /** Marks the job's row failed once BullMQ has used every attempt (the job is dead-lettered). */
+  async exhausted(notificationId: string, error: Error): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE ipn_notifications SET status = 'failed', last_error = $2, processed_at = now()
+        WHERE id = $1 AND status IN ${OPEN}`,
+      [notificationId, error.message.slice(0, 500)],
+    );
+  }
+
+  /**
+   * Nothing of ours carries these references (yet: the creation answer may still be on its way).
+   * The first time it waits; later tries look the named tracking id up and adopt the order if the
+   * gateway's record carries one of our merchant references. Kept until the poll horizon.
+   */
+  private async unmatched(row: IpnNotificationEntity): Promise<void> {
+    const attempts = row.attempts + 1;
+    if (attempts > 1 && row.orderTrackingId) {
+      const lookup = await this.gateway.getTransactionStatus(
+        row.orderTrackingId as OrderTrackingId,
+      );
+      if (lookup.kind !== 'not_found') {
+        const ours = await this.orders.findByAnyReference(lookup.record.merchantReference);
+        if (ours) {
+          await this.outcomes.apply(ours.id, lookup, 'ipn');
+          await this.finish(row.id, ours.id);
+          return;
+        }
+      }
+    }
+    const abandoned =
+      Date.now() - row.receivedAt.getTime() > this.config.pollHorizonHours * 3_600_000;
+    const waitMs = Math.min(
+      this.config.unmatchedRetryMs * 2 ** (attempts - 1),
+      MAX_UNMATCHED_WAIT_MS,
+    );
+    await this.dataSource.query(
+      `UPDATE ipn_notifications
+          SET status = $2, attempts = $3, last_error = $4,
+              next_attempt_at = CASE WHEN $2 = 'failed' THEN NULL
+                                     ELSE now() + make_interval(secs => $5::double precision) END
+        WHERE id = $1 AND status IN ${OPEN}`,
+      [
+        row.id,
+        abandoned ? 'failed' : 'unmatched',
+        attempts,
+        abandoned ? 'never matched an order of ours' : 'no order of ours carries these references',
+        waitMs / 1000,
+      ],
+    );
+    this.logger.log({ notificationId: row.id, attempts }, 'notification names no known order');
+  }
+
+  private async cover(order: OrderEntity, startedAt: Date, notificationId: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE ipn_notifications
+          SET status = 'applied', order_id = $1, processed_at = now(), attempts = attempts + 1,
+              next_attempt_at = NULL
+        WHERE status IN ${OPEN}
+          AND (id = $4 OR (order_tracking_id = $2 AND received_at <= $3))`,
+      [order.id, order.orderTrackingId ?? '', startedAt, notificationId],
+    );
+  }
+
+  private async finish(notificationId: string, orderId: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE ipn_notifications
+          SET status = 'applied', order_id = $2, processed_at = now(), attempts = attempts + 1,
+              next_attempt_at = NULL, last_error = NULL
+        WHERE id = $1`,
+      [notificationId, orderId],
+    );
+  }
+
+  /** Rows are stamped by the database clock, so coverage is decided on it too. */
+  private async databaseNow(): Promise<Date> {
+    const rows = (await this.dataSource.query('SELECT now() AS now')) as { now: Date }[];
+    return new Date(rows[0].now);
+  }
+
+  private inbox() {
+    return this.dataSource.getRepository(IpnNotificationEntity);
+  }
+}

@@ -1,0 +1,147 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { JobData, jobOptions, queueConnectionFor, QUEUES } from '@app/queues';
+import { NotificationQueue } from '../ipn/notification-queue';
+
+const BATCH = 500;
+
+/**
+ * Postgres, not Redis, holds every schedule: each sweep (every SWEEP_INTERVAL_MS, in every worker)
+ * claims due polls and stuck inbox rows with a lease (FOR UPDATE SKIP LOCKED, so concurrent sweeps
+ * split the work) and queues them. A lost job, a restarted worker or a flushed Redis only delays
+ * the work until the lease runs out.
+ */
+@Injectable()
+export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(OrderSweeper.name);
+  private readonly syncQueue: Queue;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly notifications: NotificationQueue,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {
+    this.syncQueue = new Queue(QUEUES.orderSync, {
+      connection: queueConnectionFor(config),
+      prefix: config.queuePrefix,
+    });
+    this.syncQueue.on('error', () => undefined);
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.sweep(), this.config.sweepIntervalMs);
+    void this.sweep();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+    await this.syncQueue.close().catch(() => undefined);
+  }
+
+  /** One pass; overlapping calls share the pass under way. */
+  sweep(): Promise<void> {
+    this.running ??= this.pass().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async pass(): Promise<void> {
+    try {
+      const polls = await this.queueDuePolls();
+      const notifications = await this.requeueNotifications();
+      if (polls + notifications > 0) {
+        this.logger.log({ polls, notifications }, 'sweep queued due work');
+      }
+    } catch (error) {
+      this.logger.warn(`sweep failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** The lease outlives a job's retries, so a claimed poll is not claimed again meanwhile. */
+  private leaseSeconds(): number {
+    return Math.max(60, (this.config.jobLockMs / 1000) * 2);
+  }
+
+  private async queueDuePolls(): Promise<number> {
+    const rows = (await this.dataSource.query(
+      `WITH due AS (
+         SELECT o.id FROM orders o
+          WHERE (o.status IN ('pending', 'failed')
+                 AND (o.next_poll_at <= now()
+                      OR (o.next_poll_at IS NULL
+                          AND (o.submission_status = 'unknown'
+                               OR o.created_at <= now() - make_interval(secs => $1::double precision)))))
+             OR (o.status = 'completed'
+                 AND EXISTS (SELECT 1 FROM refunds r
+                              WHERE r.order_id = o.id AND r.status IN ('accepted', 'unknown'))
+                 AND (o.next_poll_at <= now() OR (o.next_poll_at IS NULL AND NOT o.needs_review)))
+          ORDER BY o.next_poll_at NULLS FIRST
+          LIMIT $2
+          FOR UPDATE OF o SKIP LOCKED)
+       UPDATE orders o
+          SET next_poll_at = now() + make_interval(secs => $3::double precision)
+         FROM due WHERE o.id = due.id
+       RETURNING o.id, o.poll_attempts`,
+      [this.config.pollScheduleSeconds[0] ?? 30, BATCH, this.leaseSeconds()],
+    )) as unknown[];
+    const claimed = returnedRows<{ id: string; poll_attempts: number }>(rows);
+    if (claimed.length === 0) return 0;
+    await this.syncQueue.addBulk(
+      claimed.map((row) => {
+        const data: JobData['sync-order'] = { orderId: row.id, source: 'poll' };
+        return {
+          name: 'sync-order',
+          data,
+          opts: { ...jobOptions('sync-order', data), jobId: `poll-${row.id}-${row.poll_attempts}` },
+        };
+      }),
+    );
+    return claimed.length;
+  }
+
+  private async requeueNotifications(): Promise<number> {
+    const rows = (await this.dataSource.query(
+      `WITH due AS (
+         SELECT id FROM ipn_notifications
+          WHERE status IN ('received', 'queued', 'unmatched') AND next_attempt_at <= now()
+          ORDER BY next_attempt_at
+          LIMIT $1
+          FOR UPDATE SKIP LOCKED)
+       UPDATE ipn_notifications n
+          SET next_attempt_at = now() + make_interval(secs => $2::double precision)
+         FROM due WHERE n.id = due.id
+       RETURNING n.id, n.order_tracking_id, n.attempts`,
+      [BATCH, this.leaseSeconds()],
+    )) as unknown[];
+    const claimed = returnedRows<{
+      id: string;
+      order_tracking_id: string | null;
+      attempts: number;
+    }>(rows);
+    let queued = 0;
+    for (const row of claimed) {
+      const ok = await this.notifications.add({
+        notificationId: row.id,
+        orderKey: row.order_tracking_id ?? row.id,
+        attempt: row.attempts,
+      });
+      if (ok) queued += 1;
+    }
+    return queued;
+  }
+}
+
+/** pg answers an UPDATE ... RETURNING through TypeORM as [rows, affected]. */
+function returnedRows<T>(result: unknown[]): T[] {
+  return (Array.isArray(result[0]) ? result[0] : result) as T[];
+}
