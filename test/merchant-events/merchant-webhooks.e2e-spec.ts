@@ -19,6 +19,7 @@ import { QUEUES, QueueInfrastructureModule } from '@app/queues';
 import { givenOrder } from '../support/builders';
 import { openTestDataSource } from '../support/database';
 import { currentTestRun } from '../support/test-servers';
+import { TcpProxy } from '../foundation/tcp-proxy';
 import { WebhookReceiver, startWebhookReceiver, verifySignature } from './webhook-receiver';
 
 const NEW_SECRET = 'whsec_new_0c1d2e3f';
@@ -91,6 +92,18 @@ describe('merchant webhooks: outbox relay, signed delivery, retries, admin (real
     return { order, eventId: event.id };
   }
 
+  /** Stops the worker and starts another one on the environment given (and a fresh queue prefix). */
+  async function restartWorker(env: Record<string, string | undefined>, prefix: string) {
+    await worker?.close();
+    worker = undefined;
+    for (const [name, value] of Object.entries(env)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    process.env.QUEUE_PREFIX = `${run.queuePrefix}_${prefix}`;
+    worker = await bootWorker();
+  }
+
   const admin = (path: string, init: RequestInit = {}, key = ADMIN_KEY) =>
     fetch(`${apiUrl}${path}`, {
       ...init,
@@ -109,6 +122,7 @@ describe('merchant webhooks: outbox relay, signed delivery, retries, admin (real
       ORDER_WEBHOOK_URL: receiver.url,
       ORDER_WEBHOOK_SECRET: `${NEW_SECRET},${OLD_SECRET}`,
       MERCHANT_WEBHOOK_BACKOFF_MS: '100',
+      MERCHANT_WEBHOOK_TIMEOUT_MS: '1000',
       SWEEP_INTERVAL_MS: '200',
       ADMIN_API_KEYS: `ops:${ADMIN_KEY}`,
       SHOP_API_KEYS: SHOP_KEY,
@@ -313,12 +327,50 @@ describe('merchant webhooks: outbox relay, signed delivery, retries, admin (real
     expect((await admin('/v1/admin/events?delivered=maybe')).status).toBe(400);
   });
 
+  it('gives up on a receiver that does not answer in time and retries it', async () => {
+    const { eventId } = await orderChanged('order.expired', (order) =>
+      receiver.hangFirst(order.merchantReference, 1),
+    );
+    await waitFor(
+      'delivered_at',
+      async () => (await outbox().findOneByOrFail({ id: eventId })).deliveredAt,
+    );
+    const attempts = await deliveriesOf(eventId);
+    expect(attempts.map((a) => [a.responseStatus, a.error])).toEqual([
+      [null, 'timed out after 1000 ms'],
+      [200, null],
+    ]);
+    expect(attempts[0].durationMs).toBeGreaterThanOrEqual(900);
+  });
+
+  it('keeps rows unrelayed while Redis is down and relays them when it returns', async () => {
+    const redis = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    const proxy = new TcpProxy(redis.hostname, Number(redis.port || 6379));
+    await proxy.open();
+    try {
+      await restartWorker({ REDIS_URL: `redis://127.0.0.1:${proxy.port}` }, 'mev_redis');
+      await proxy.close();
+      const { eventId } = await orderChanged('order.completed');
+      await pause(2000);
+      const waiting = await outbox().findOneByOrFail({ id: eventId });
+      expect(waiting.relayedAt).toBeNull();
+      expect(receiver.forEvent(eventId)).toHaveLength(0);
+
+      await proxy.open();
+      await waitFor(
+        'delivery after Redis returns',
+        async () => (await outbox().findOneByOrFail({ id: eventId })).deliveredAt,
+        30_000,
+      );
+      expect(receiver.forEvent(eventId)).toHaveLength(1);
+    } finally {
+      await restartWorker({ REDIS_URL: redis.toString() }, 'mev_after_redis');
+      await proxy.close();
+    }
+  }, 60_000);
+
   it('marks events skipped, not lost, while no ORDER_WEBHOOK_URL is configured', async () => {
-    await worker!.close();
-    worker = undefined;
-    delete process.env.ORDER_WEBHOOK_URL;
-    process.env.QUEUE_PREFIX = `${run.queuePrefix}_mev_nourl`;
-    worker = await bootWorker();
+    await restartWorker({ ORDER_WEBHOOK_URL: undefined }, 'mev_nourl');
 
     const before = receiver.received.length;
     const { order, eventId } = await orderChanged('refund.accepted');

@@ -7,6 +7,7 @@ export interface ReceivedWebhook {
   body: string;
   eventId: string;
   orderReference: string | null;
+  /** The status we answered; 0 when we never answered. */
   answered: number;
 }
 
@@ -19,12 +20,18 @@ export interface WebhookReceiver {
   received: ReceivedWebhook[];
   forEvent(eventId: string): ReceivedWebhook[];
   failFirst(orderReference: string, times: number): void;
+  /** Never answers the first N deliveries for the order (the sender must time out). */
+  hangFirst(orderReference: string, times: number): void;
   close(): Promise<void>;
 }
+
+const eventIdOf = (headers: IncomingHttpHeaders) =>
+  String(headers['pesapal-checkout-event-id'] ?? '');
 
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const failuresLeft = new Map<string, number>();
+  const hangsLeft = new Map<string, number>();
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -37,13 +44,25 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       } catch {
         // Recorded as it came; the test asserts on the body.
       }
+      const hangs = orderReference ? (hangsLeft.get(orderReference) ?? 0) : 0;
+      if (hangs > 0 && orderReference) {
+        hangsLeft.set(orderReference, hangs - 1);
+        received.push({
+          headers: request.headers,
+          body,
+          eventId: eventIdOf(request.headers),
+          orderReference,
+          answered: 0,
+        });
+        return;
+      }
       const left = orderReference ? (failuresLeft.get(orderReference) ?? 0) : 0;
       const status = left > 0 ? 503 : 200;
       if (left > 0 && orderReference) failuresLeft.set(orderReference, left - 1);
       received.push({
         headers: request.headers,
         body,
-        eventId: String(request.headers['pesapal-checkout-event-id'] ?? ''),
+        eventId: eventIdOf(request.headers),
         orderReference,
         answered: status,
       });
@@ -58,7 +77,12 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     received,
     forEvent: (eventId) => received.filter((r) => r.eventId === eventId),
     failFirst: (orderReference, times) => failuresLeft.set(orderReference, times),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    hangFirst: (orderReference, times) => hangsLeft.set(orderReference, times),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -8,6 +8,7 @@ import { OrderRepository, OutboxEventEntity, WebhookDeliveryEntity } from '@app/
 import { JobData, QUEUES } from '@app/queues';
 import { CheckoutError } from '../http/checkout-error';
 import { deliveryJobOptions } from './delivery-job';
+import { logQueueErrorsOnce } from './queue-errors';
 import { withTimeout } from './with-timeout';
 import {
   MerchantEventView,
@@ -44,7 +45,9 @@ export class MerchantEventsAdminService {
     @InjectQueue(QUEUES.merchantEvents)
     private readonly queue: Queue<JobData['deliver-event'], unknown, 'deliver-event'>,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
-  ) {}
+  ) {
+    logQueueErrorsOnce(queue, this.logger, 'merchant-events queue');
+  }
 
   async list(filter: MerchantEventFilter): Promise<MerchantEventPage> {
     const query = this.dataSource

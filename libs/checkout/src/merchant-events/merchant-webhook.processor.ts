@@ -1,5 +1,5 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Inject, Logger } from '@nestjs/common';
+import { Inject, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
@@ -8,6 +8,7 @@ import { JobData, QUEUES } from '@app/queues';
 import { isRedelivery } from './delivery-job';
 import { GAVE_UP_PREFIX, SKIPPED_NO_URL } from './delivery-state';
 import { merchantWebhookBackoff } from './webhook-backoff';
+import { logQueueErrorsOnce } from './queue-errors';
 import { displayUrl, postWebhook } from './webhook-sender';
 import { webhookBody } from './webhook-signature';
 
@@ -29,7 +30,7 @@ export class WebhookAttemptFailed extends Error {
   concurrency: 8,
   settings: { backoffStrategy: merchantWebhookBackoff },
 })
-export class MerchantWebhookProcessor extends WorkerHost {
+export class MerchantWebhookProcessor extends WorkerHost implements OnApplicationBootstrap {
   private readonly logger = new Logger(MerchantWebhookProcessor.name);
 
   constructor(
@@ -37,6 +38,10 @@ export class MerchantWebhookProcessor extends WorkerHost {
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {
     super();
+  }
+
+  onApplicationBootstrap(): void {
+    logQueueErrorsOnce(this.worker, this.logger, 'merchant-events worker');
   }
 
   async process(job: Job<JobData['deliver-event']>): Promise<DeliveryOutcome> {

@@ -11,6 +11,7 @@ import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { JobData, QUEUES } from '@app/queues';
 import { deliveryJobOptions } from './delivery-job';
+import { logQueueErrorsOnce } from './queue-errors';
 import { withTimeout } from './with-timeout';
 
 /** Rows per transaction: small enough that a batch holds its locks only briefly. */
@@ -43,6 +44,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {
     this.intervalMs = Math.min(config.sweepIntervalMs, MAX_RELAY_INTERVAL_MS);
+    logQueueErrorsOnce(queue, this.logger, 'merchant-events queue');
   }
 
   onApplicationBootstrap(): void {

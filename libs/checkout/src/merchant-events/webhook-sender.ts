@@ -29,15 +29,15 @@ export function displayUrl(url: string): string {
 }
 
 function describeFailure(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error) {
-    if (error.name === 'TimeoutError' || error.name === 'AbortError') {
-      return `timed out after ${timeoutMs} ms`;
-    }
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const detail = cause?.code ?? cause?.message;
-    return detail ? `${error.message}: ${detail}` : error.message;
+  // fetch rejects with a DOMException on timeout, which is not always an Error instance.
+  const failure = (error ?? {}) as { name?: string; message?: string; cause?: unknown };
+  if (failure.name === 'TimeoutError' || failure.name === 'AbortError') {
+    return `timed out after ${timeoutMs} ms`;
   }
-  return String(error);
+  const cause = failure.cause as { code?: string; message?: string } | undefined;
+  const detail = cause?.code ?? cause?.message;
+  const message = failure.message ?? String(error);
+  return detail ? `${message}: ${detail}` : message;
 }
 
 /**
