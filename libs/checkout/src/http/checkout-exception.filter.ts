@@ -99,6 +99,12 @@ export class CheckoutExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
+      const response = exception.getResponse();
+      // Bodies that are not Nest's default {statusCode, message} (terminus's readiness report)
+      // are already meant for the client: pass them through untouched.
+      if (typeof response === 'object' && response !== null && !('statusCode' in response)) {
+        return [status, response as ErrorBody];
+      }
       return [status, { error: { code: httpCode(status), message: exception.message } }];
     }
     return [500, { error: { code: 'internal_error', message: 'internal error' } }];

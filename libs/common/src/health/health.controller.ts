@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
+import { PostgresHealthIndicator } from './postgres.health';
 import { RedisHealthIndicator } from './redis.health';
 
 @ApiTags('health')
@@ -8,7 +9,7 @@ import { RedisHealthIndicator } from './redis.health';
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
-    private readonly database: TypeOrmHealthIndicator,
+    private readonly database: PostgresHealthIndicator,
     private readonly redis: RedisHealthIndicator,
   ) {}
 
@@ -23,7 +24,7 @@ export class HealthController {
   @HealthCheck()
   ready() {
     return this.health.check([
-      () => this.database.pingCheck('postgres', { timeout: 1000 }),
+      () => this.database.check('postgres'),
       () => this.redis.check('redis'),
     ]);
   }
