@@ -69,10 +69,11 @@ export function jobOptions<N extends JobName>(name: N, data: JobData[N]): JobsOp
     case 'register-ipn':
       return { ...RETRYING, attempts: 20, backoff: { type: 'fixed', delay: 9000 } };
     case 'deliver-event':
-      // About a day of retries: 2 s doubling, capped by the processor at one hour between tries.
+      // A day of retries: 2 s doubling reaches the one-hour cap after ~1.1 h (11 retries); 23
+      // hourly retries more make 24 h, so 35 attempts in all.
       return {
         ...RETRYING,
-        attempts: 30,
+        attempts: 35,
         jobId: `event-${(data as JobData['deliver-event']).eventId}`,
         backoff: { type: 'merchant-webhook' },
       };
