@@ -10,8 +10,8 @@ const DEFAULT_BASE_MS = 2000;
 
 /**
  * Exponential from the job's base delay (MERCHANT_WEBHOOK_BACKOFF_MS, carried in the job's
- * backoff options), capped at an hour: with 2 s and 30 attempts the last try is about 19 hours
- * after the first, so a shop that is down for most of a day still gets its events.
+ * backoff options), capped at an hour: with 2 s and the catalogue's 35 attempts the last try is a day after the
+ * first, so a shop that is down for a day still gets its events.
  */
 export function merchantWebhookBackoff(
   attemptsMade: number,
