@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, QueryFailedError } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { nextPollAt } from '@app/domain';
 import { GatewayError, PushedOrder, SubmittedOrder } from '@app/gateway-client';
@@ -135,12 +136,20 @@ export class CheckoutSubmission {
     return this.dataSource.transaction(async (manager) => {
       const row = (await this.orders.lockById(order.id, manager)) ?? order;
       const firstAnswer = row.submissionStatus !== 'submitted';
-      Object.assign(row, fields);
-      row.orderTrackingId = orderTrackingId;
-      row.submissionStatus = 'submitted';
-      row.gatewayError = null;
-      if (row.status === 'pending') row.nextPollAt = this.firstPoll(row.createdAt, new Date());
-      await manager.getRepository(OrderEntity).save(row);
+      const changes: Partial<OrderEntity> = {
+        ...fields,
+        orderTrackingId,
+        submissionStatus: 'submitted',
+        gatewayError: null,
+        ...(row.status === 'pending'
+          ? { nextPollAt: this.firstPoll(row.createdAt, new Date()) }
+          : {}),
+      };
+      // A plain UPDATE of the locked row: save() would read it once more to diff it.
+      await manager
+        .getRepository(OrderEntity)
+        .update({ id: row.id }, changes as QueryDeepPartialEntity<OrderEntity>);
+      Object.assign(row, changes);
       if (firstAnswer) {
         await this.journal.record(manager, row, { type: 'submitted', source: 'api', details });
       }

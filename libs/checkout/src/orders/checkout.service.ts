@@ -76,8 +76,7 @@ export class CheckoutService {
     const amount = Money.of(amountText(dto.amount) ?? '', dto.currency);
     const request = await this.gatewayRequest(checkout, reference, amount);
 
-    const existing = await this.orders.findByMerchantReference(reference);
-    if (existing) return this.reuse(existing, checkout, amount, request);
+    // No read first: the unique index says whether the reference is new, in the same round trip.
     let order: OrderEntity;
     try {
       order = await this.submission.record(this.newOrder(checkout, reference, amount), actor);

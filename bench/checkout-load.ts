@@ -1,0 +1,240 @@
+/**
+ * Checkout load: hosted checkouts through the service (POST /v1/checkouts) at rising concurrency,
+ * beside SubmitOrderRequest sent straight to the sandbox in the same run, so the difference is
+ * what the service adds (validation, two Postgres transactions, the gateway client).
+ *
+ *   npm run bench:checkout                     # 1, 8, 32, 64 concurrent, 5 s each
+ *   BENCH_LEVELS=1,16 BENCH_SECONDS=3 npm run bench:checkout
+ *
+ * Starts its own sandbox and api (child processes, from source through @swc-node/register) on a
+ * fresh database on Postgres at 127.0.0.1:5432 (or BENCH_POSTGRES_URL) and drops it afterwards.
+ * Everything shares this machine's cores with the load generator: compare columns, not machines.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { Agent, request } from 'node:http';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client } from 'pg';
+
+const ROOT = join(__dirname, '..');
+const LEVELS = (process.env.BENCH_LEVELS ?? '1,8,32,64').split(',').map(Number);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
+const SHOP_KEY = `bench_${randomBytes(8).toString('hex')}`;
+const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+const children: ChildProcess[] = [];
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+function send(url: string, method: string, headers: Record<string, string>, body?: string) {
+  return new Promise<Answer>((resolve, reject) => {
+    const req = request(url, { method, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+      );
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.end(body);
+    else req.end();
+  });
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+function start(name: string, entry: string, env: Record<string, string>): void {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', entry], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  child.on('exit', (code) => {
+    if (code !== null && code !== 0) process.stderr.write(`${name} exited with ${code}\n`);
+  });
+  children.push(child);
+}
+
+async function waitUntilUp(url: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await send(url, 'GET', {})).status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+interface Result {
+  requests: number;
+  errors: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+/** Keeps `concurrency` requests in flight for `seconds`; latency per request in ms. */
+async function load(concurrency: number, seconds: number, one: () => Promise<boolean>) {
+  const samples: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        const t = performance.now();
+        const ok = await one().catch(() => false);
+        samples.push(performance.now() - t);
+        if (!ok) errors += 1;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
+  return {
+    requests: samples.length,
+    errors,
+    perSecond: samples.length / elapsed,
+    p50: at(0.5),
+    p99: at(0.99),
+  } satisfies Result;
+}
+
+let sequence = 0;
+const reference = () => `bench-${process.pid}-${(sequence += 1)}`;
+
+async function main(): Promise<void> {
+  const database = `pesapal_bench_${Date.now().toString(36)}`;
+  const admin = new Client({ connectionString: `${POSTGRES}/postgres` });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${database}"`);
+  const [sandboxPort, apiPort] = [await freePort(), await freePort()];
+  const sandboxOrigin = `http://127.0.0.1:${sandboxPort}`;
+  const gateway = `${sandboxOrigin}/pesapalv3/api`;
+  const api = `http://127.0.0.1:${apiPort}`;
+  try {
+    start('sandbox', 'apps/sandbox/src/main.ts', {
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_IPN_RATE_LIMIT_MS: '0',
+      LOG_LEVEL: 'warn',
+    });
+    start('api', 'apps/api/src/main.ts', {
+      NODE_ENV: 'development',
+      PORT: String(apiPort),
+      DATABASE_URL: `${POSTGRES}/${database}`,
+      QUEUE_PREFIX: database,
+      PESAPAL_BASE_URL: gateway,
+      PUBLIC_BASE_URL: api,
+      SHOP_API_KEYS: `bench:${SHOP_KEY}`,
+      ADMIN_API_KEYS: `bench-admin:admin_${SHOP_KEY}`,
+      IPN_PATH_SECRET: 'bench-ipn-secret',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    });
+    await waitUntilUp(`${gateway}/Auth/RequestToken`);
+    await waitUntilUp(`${api}/health/live`);
+
+    const json = { 'content-type': 'application/json' };
+    const token = JSON.parse(
+      (
+        await send(
+          `${gateway}/Auth/RequestToken`,
+          'POST',
+          json,
+          JSON.stringify({
+            consumer_key: 'sandbox-consumer-key',
+            consumer_secret: 'sandbox-consumer-secret',
+          }),
+        )
+      ).body,
+    ).token as string;
+    const bearer = { ...json, authorization: `Bearer ${token}` };
+    const ipnId = JSON.parse(
+      (
+        await send(
+          `${gateway}/URLSetup/RegisterIPN`,
+          'POST',
+          bearer,
+          JSON.stringify({ url: `${api}/v1/ipn/bench`, ipn_notification_type: 'POST' }),
+        )
+      ).body,
+    ).ipn_id as string;
+
+    const direct = async () => {
+      const answer = await send(
+        `${gateway}/Transactions/SubmitOrderRequest`,
+        'POST',
+        bearer,
+        `{"amount":1500.00,"id":"${reference()}","currency":"KES","description":"bench","callback_url":"${api}/v1/checkouts/return","notification_id":"${ipnId}","billing_address":{"email_address":"bench@example.com"}}`,
+      );
+      return answer.status === 200 && answer.body.includes('redirect_url');
+    };
+    const shopHeaders = { ...json, authorization: `Bearer ${SHOP_KEY}` };
+    const checkout = async () => {
+      const answer = await send(
+        `${api}/v1/checkouts`,
+        'POST',
+        shopHeaders,
+        JSON.stringify({
+          amount: '1500.00',
+          currency: 'KES',
+          description: 'bench',
+          reference: reference(),
+          customer: { email: 'bench@example.com' },
+        }),
+      );
+      return answer.status === 201;
+    };
+
+    // Warm both (JIT, connection pools, the IPN registration, the token).
+    await load(8, 2, checkout);
+    await load(8, 1, direct);
+
+    const rows: string[] = [];
+    const f = (n: number) => n.toFixed(1).padStart(7);
+    for (const concurrency of LEVELS) {
+      const gatewayOnly = await load(concurrency, SECONDS, direct);
+      const service = await load(concurrency, SECONDS, checkout);
+      rows.push(
+        `${String(concurrency).padStart(5)} | ${f(service.perSecond)} ${f(service.p50)} ${f(service.p99)} ${String(service.errors).padStart(5)} | ${f(gatewayOnly.perSecond)} ${f(gatewayOnly.p50)} ${f(gatewayOnly.p99)} | ${f(service.p50 - gatewayOnly.p50)}`,
+      );
+      process.stdout.write(`${rows.at(-1)}\n`);
+    }
+    process.stdout.write(
+      [
+        '',
+        `checkouts through the service vs SubmitOrderRequest straight to the sandbox, ${SECONDS} s per level`,
+        'conc. | service: req/s  p50 ms  p99 ms  errs | sandbox: req/s  p50 ms  p99 ms | added p50 ms',
+        ...rows,
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+    agent.destroy();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${String(error)}\n`);
+  for (const child of children) child.kill('SIGTERM');
+  process.exit(1);
+});
