@@ -33,9 +33,9 @@ export class IpnInbox implements OnModuleDestroy {
       `INSERT INTO ipn_notifications
          (order_tracking_id, merchant_reference, notification_type, http_method, payload,
           remote_address, status, last_error, next_attempt_at, processed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
-               CASE WHEN $7 = 'received' THEN now() + interval '${INBOX_GRACE_SECONDS} seconds' END,
-               CASE WHEN $7 = 'ignored' THEN now() END)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::varchar, $8,
+               CASE WHEN $7::varchar = 'received' THEN now() + interval '${INBOX_GRACE_SECONDS} seconds' END,
+               CASE WHEN $7::varchar = 'ignored' THEN now() END)
        RETURNING id`,
       [
         entry.orderTrackingId,

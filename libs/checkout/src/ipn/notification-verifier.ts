@@ -98,8 +98,8 @@ export class NotificationVerifier {
     );
     await this.dataSource.query(
       `UPDATE ipn_notifications
-          SET status = $2, attempts = $3, last_error = $4,
-              next_attempt_at = CASE WHEN $2 = 'failed' THEN NULL
+          SET status = $2::varchar, attempts = $3, last_error = $4,
+              next_attempt_at = CASE WHEN $2::varchar = 'failed' THEN NULL
                                      ELSE now() + make_interval(secs => $5::double precision) END
         WHERE id = $1 AND status IN ${OPEN}`,
       [
