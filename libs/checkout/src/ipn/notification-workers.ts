@@ -42,6 +42,11 @@ export class NotificationWorkers implements OnApplicationBootstrap, OnModuleDest
     ];
   }
 
+  /** The running consumers (health and tests look at them). */
+  get running(): readonly Worker[] {
+    return this.workers;
+  }
+
   /** Graceful: active jobs finish first. (A killed process leaves them to the stall check.) */
   async onModuleDestroy(): Promise<void> {
     await Promise.all(this.workers.map((worker) => worker.close()));

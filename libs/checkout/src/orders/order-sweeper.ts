@@ -57,8 +57,8 @@ export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async pass(): Promise<void> {
     try {
-      const polls = await this.queueDuePolls();
       const notifications = await this.requeueNotifications();
+      const polls = await this.queueDuePolls();
       if (polls + notifications > 0) {
         this.logger.log({ polls, notifications }, 'sweep queued due work');
       }
@@ -96,16 +96,28 @@ export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
     )) as unknown[];
     const claimed = returnedRows<{ id: string; poll_attempts: number }>(rows);
     if (claimed.length === 0) return 0;
-    await this.syncQueue.addBulk(
-      claimed.map((row) => {
-        const data: JobData['sync-order'] = { orderId: row.id, source: 'poll' };
-        return {
-          name: 'sync-order',
-          data,
-          opts: { ...jobOptions('sync-order', data), jobId: `poll-${row.id}-${row.poll_attempts}` },
-        };
-      }),
-    );
+    try {
+      await this.syncQueue.addBulk(
+        claimed.map((row) => {
+          const data: JobData['sync-order'] = { orderId: row.id, source: 'poll' };
+          return {
+            name: 'sync-order',
+            data,
+            opts: {
+              ...jobOptions('sync-order', data),
+              jobId: `poll-${row.id}-${row.poll_attempts}`,
+            },
+          };
+        }),
+      );
+    } catch (error) {
+      // The queue is unreachable: give the claims back so the next sweep takes them at once.
+      await this.dataSource.query(
+        `UPDATE orders SET next_poll_at = now() WHERE id = ANY($1::uuid[])`,
+        [claimed.map((row) => row.id)],
+      );
+      throw error;
+    }
     return claimed.length;
   }
 
@@ -129,13 +141,21 @@ export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
       attempts: number;
     }>(rows);
     let queued = 0;
-    for (const row of claimed) {
+    for (const [index, row] of claimed.entries()) {
       const ok = await this.notifications.add({
         notificationId: row.id,
         orderKey: row.order_tracking_id ?? row.id,
         attempt: row.attempts,
       });
-      if (ok) queued += 1;
+      if (!ok) {
+        // The queue is unreachable: give the rest back so the next sweep takes them at once.
+        await this.dataSource.query(
+          `UPDATE ipn_notifications SET next_attempt_at = now() WHERE id = ANY($1::uuid[])`,
+          [claimed.slice(index).map((rest) => rest.id)],
+        );
+        break;
+      }
+      queued += 1;
     }
     return queued;
   }

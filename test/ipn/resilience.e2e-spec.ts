@@ -1,0 +1,114 @@
+import { DataSource } from 'typeorm';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createFastifyApp } from '@app/common';
+import { NotificationWorkers } from '@app/checkout/ipn/notification-workers';
+import { openTestDataSource } from '../support/database';
+import { RunningService, startService, waitFor } from '../support/service';
+import { TcpProxy } from '../foundation/tcp-proxy';
+import {
+  hostedCheckout,
+  inboxOf,
+  lookupsOf,
+  notify,
+  transitionsOf,
+  waitForStatus,
+} from './ipn-support';
+
+describe('IPN resilience: a worker dying mid-job, Redis lost while notifications arrive', () => {
+  let service: RunningService;
+  let dataSource: DataSource;
+  let redis: TcpProxy;
+  let secondWorker: NestFastifyApplication | undefined;
+
+  beforeAll(async () => {
+    const target = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    redis = new TcpProxy(target.hostname, Number(target.port || 6379));
+    await redis.open();
+    service = await startService({
+      worker: true,
+      env: {
+        // Both apps reach Redis only through the proxy the test can cut.
+        REDIS_URL: `redis://127.0.0.1:${redis.port}`,
+        POLL_SCHEDULE_SECONDS: '600',
+        JOB_LOCK_MS: '1500',
+        SWEEP_INTERVAL_MS: '300',
+      },
+    });
+    dataSource = await openTestDataSource();
+  }, 60_000);
+  afterAll(async () => {
+    await secondWorker?.close();
+    await service?.close();
+    await redis?.close();
+    await dataSource?.destroy();
+  });
+
+  it('loses nothing when Redis is down while notifications arrive, and applies them once it returns', async () => {
+    const checkouts = await Promise.all([1, 2, 3].map(() => hostedCheckout(service)));
+    await service.sandbox.control.notifications('drop');
+    for (const checkout of checkouts) {
+      await service.sandbox.control.settle(checkout.orderTrackingId, 'completed', 'card');
+    }
+    await redis.close();
+    try {
+      for (const checkout of checkouts) {
+        const started = Date.now();
+        const ack = await notify(service, {
+          trackingId: checkout.orderTrackingId,
+          reference: checkout.reference,
+        });
+        expect(ack.status).toBe(200);
+        expect(ack.body.status).toBe(200);
+        expect(Date.now() - started).toBeLessThan(5000);
+        const [row] = await inboxOf(dataSource, checkout.orderTrackingId);
+        expect(row.status).toBe('received');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      for (const checkout of checkouts) {
+        const [row] = await inboxOf(dataSource, checkout.orderTrackingId);
+        expect(row.status).toBe('received');
+      }
+    } finally {
+      await redis.open();
+    }
+    for (const checkout of checkouts) {
+      const order = await waitForStatus(dataSource, checkout.reference, 'completed', 30_000);
+      expect(await transitionsOf(dataSource, order.id)).toEqual(['pending->completed']);
+      await waitFor('row applied', async () => {
+        const [row] = await inboxOf(dataSource, checkout.orderTrackingId);
+        return row.status === 'applied';
+      });
+    }
+  }, 60_000);
+
+  it('picks a job up again after its worker died mid-lookup and applies the result once', async () => {
+    await service.sandbox.control.notifications('deliver');
+    const checkout = await hostedCheckout(service);
+    await service.sandbox.control.resetRequests();
+    // The first lookup hangs: the worker holding it "dies" meanwhile.
+    await service.sandbox.control.fault('GetTransactionStatus', 'slow', {
+      delayMs: 4000,
+      times: 1,
+    });
+    await service.sandbox.control.settle(checkout.orderTrackingId, 'completed', 'card');
+    await waitFor(
+      'the lookup in flight',
+      async () => (await lookupsOf(service, checkout.orderTrackingId)) >= 1,
+    );
+    const first = service.workerApp!.get(NotificationWorkers);
+    // Stop consuming without finishing the job: its lock lapses as if the process had died.
+    await Promise.all(first.running.map((worker) => worker.close(true)));
+
+    const { WorkerModule } = await import('../../apps/worker/src/worker.module');
+    secondWorker = await createFastifyApp(WorkerModule);
+    await secondWorker.init();
+
+    const order = await waitForStatus(dataSource, checkout.reference, 'completed', 30_000);
+    expect(await lookupsOf(service, checkout.orderTrackingId)).toBeGreaterThanOrEqual(2);
+    // Let the abandoned lookup answer too: it must not apply anything a second time.
+    await new Promise((resolve) => setTimeout(resolve, 4500));
+    expect(await transitionsOf(dataSource, order.id)).toEqual(['pending->completed']);
+    const [row] = await inboxOf(dataSource, checkout.orderTrackingId);
+    expect(row.status).toBe('applied');
+  }, 60_000);
+});
