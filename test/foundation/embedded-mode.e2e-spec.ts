@@ -5,7 +5,7 @@ import { buildDataSourceOptions, runMigrationsWithLock } from '@app/persistence'
 import { ALL_MIGRATIONS } from '../../migrations';
 import { EmbeddedServer, startEmbeddedPostgres } from '../support/embedded-postgres';
 import { bootApi, readiness, RunningApi } from './boot-api';
-import { freePort } from './tcp-proxy';
+import { freePort } from '../support/test-servers';
 
 /**
  * The no-servers mode `npm start` and the test harness fall back to: PostgreSQL from the

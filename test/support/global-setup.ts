@@ -2,10 +2,8 @@ import './register-paths';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '@app/persistence';
-import { portAnswers, TEST_RUN_ENV, TestRun } from './test-servers';
+import { freePort, portAnswers, TEST_RUN_ENV, TestRun } from './test-servers';
 import { startEmbeddedPostgres } from './embedded-postgres';
-
-const EMBEDDED_PG_PORT = 54329;
 
 /**
  * One database and one queue prefix per test run, on the machine's real servers when they answer,
@@ -19,7 +17,7 @@ export default async function globalSetup(): Promise<void> {
     if (await portAnswers(5432)) {
       adminBase = 'postgres://postgres@127.0.0.1:5432';
     } else {
-      const embedded = await startEmbeddedPostgres(EMBEDDED_PG_PORT);
+      const embedded = await startEmbeddedPostgres(await freePort());
       (globalThis as { __embeddedPostgres?: unknown }).__embeddedPostgres = embedded;
       adminBase = embedded.url;
       embeddedDir = embedded.dir;

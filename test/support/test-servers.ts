@@ -1,4 +1,4 @@
-import { createConnection } from 'node:net';
+import { AddressInfo, createConnection, createServer } from 'node:net';
 
 /** True when something accepts TCP connections on host:port within the timeout. */
 export function portAnswers(port: number, host = '127.0.0.1', timeoutMs = 500): Promise<boolean> {
@@ -32,4 +32,13 @@ export function currentTestRun(): TestRun {
   const raw = process.env[TEST_RUN_ENV];
   if (!raw) throw new Error('no test run: jest globalSetup did not run');
   return JSON.parse(raw) as TestRun;
+}
+
+/** A TCP port nothing listens on right now (for servers the tests start themselves). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
