@@ -17,7 +17,7 @@ export async function createFastifyApp(
   const app = await NestFactory.create<NestFastifyApplication>(
     module,
     new FastifyAdapter({ bodyLimit: options.bodyLimit ?? 64 * 1024, trustProxy: true }),
-    { bufferLogs: options.bufferLogs ?? true },
+    { bufferLogs: options.bufferLogs ?? true, abortOnError: false },
   );
   useAppLogger(app);
   app.enableShutdownHooks();
