@@ -1,0 +1,17 @@
+import { getQueueToken } from '@nestjs/bullmq';
+import { Provider } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { QUEUES, QueueName } from '@app/queues';
+
+/** Every queue of the job catalogue, by name: the dead-letter view and the dashboard read them all. */
+export const ALL_QUEUES = Symbol('ALL_QUEUES');
+export type AllQueues = ReadonlyMap<QueueName, Queue>;
+
+export const QUEUE_NAMES = Object.values(QUEUES) as QueueName[];
+
+export const allQueuesProvider: Provider = {
+  provide: ALL_QUEUES,
+  inject: QUEUE_NAMES.map((name) => getQueueToken(name)),
+  useFactory: (...queues: Queue[]): AllQueues =>
+    new Map(QUEUE_NAMES.map((name, index) => [name, queues[index]])),
+};

@@ -1,0 +1,81 @@
+import { OrderStatus, PaymentOutcome } from '@app/domain';
+import { TransactionLookup } from '@app/gateway-client';
+import { OrderEntity } from '@app/persistence';
+
+export interface GatewayMismatch {
+  reference: string;
+  order_tracking_id: string | null;
+  problem: string;
+  ours: {
+    status: OrderStatus;
+    amount: string;
+    currency: string;
+    paid_amount: string | null;
+    confirmation_code: string | null;
+  };
+  gateway: {
+    found: boolean;
+    status_code: number | null;
+    outcome: PaymentOutcome | null;
+    amount: string | null;
+    currency: string | null;
+    confirmation_code: string | null;
+    payment_method: string | null;
+  };
+}
+
+/** What the gateway may say for each of our states without anything being wrong. */
+const CONSISTENT: Record<OrderStatus, PaymentOutcome[]> = {
+  pending: ['pending'],
+  completed: ['completed'],
+  failed: ['failed'],
+  // The gateway has no cancelled or expired state: an unpaid order reads pending or failed.
+  cancelled: ['pending', 'failed'],
+  expired: ['pending', 'failed'],
+  reversed: ['reversed'],
+};
+
+/** Compares one order with its lookup; null when they agree. Both sides go into the report. */
+export function compareWithGateway(
+  order: OrderEntity,
+  lookup: TransactionLookup,
+): GatewayMismatch | null {
+  const record = lookup.kind === 'not_found' ? null : lookup.record;
+  const gateway: GatewayMismatch['gateway'] = {
+    found: record !== null,
+    status_code: record?.statusCode ?? null,
+    outcome: record?.outcome ?? null,
+    amount: record ? record.amount.toDecimalString() : null,
+    currency: record?.currency ?? null,
+    confirmation_code: record?.confirmationCode ?? null,
+    payment_method: record?.paymentMethod ?? null,
+  };
+  const mismatch = (problem: string): GatewayMismatch => ({
+    reference: order.merchantReference,
+    order_tracking_id: order.orderTrackingId,
+    problem,
+    ours: {
+      status: order.status,
+      amount: order.amount,
+      currency: order.currency,
+      paid_amount: order.paidAmount,
+      confirmation_code: order.confirmationCode,
+    },
+    gateway,
+  });
+  if (!record) return mismatch('the gateway knows no such order');
+  if (!CONSISTENT[order.status].includes(record.outcome)) {
+    return mismatch(`status: ours ${order.status}, gateway ${record.outcome}`);
+  }
+  if (order.status === 'completed' || order.status === 'reversed') {
+    if (order.paidAmount !== null && order.paidAmount !== gateway.amount) {
+      return mismatch(`paid amount: ours ${order.paidAmount}, gateway ${gateway.amount}`);
+    }
+    if (record.confirmationCode && order.confirmationCode !== record.confirmationCode) {
+      return mismatch(
+        `confirmation code: ours ${order.confirmationCode}, gateway ${record.confirmationCode}`,
+      );
+    }
+  }
+  return null;
+}

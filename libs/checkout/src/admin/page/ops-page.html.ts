@@ -1,0 +1,124 @@
+/** The operations page's markup; behaviour lives in ops.js, styles in ops.css (no inline code). */
+export const OPS_PAGE_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>pesapal-checkout · operations</title>
+<link rel="stylesheet" href="/admin/ops.css">
+<script src="/admin/ops.js" defer></script>
+</head>
+<body>
+<header>
+  <h1>pesapal-checkout <span>operations</span></h1>
+  <form id="key-form" autocomplete="off">
+    <label for="admin-key">Admin key</label>
+    <input id="admin-key" type="password" placeholder="paste your admin API key" required>
+    <button type="submit">Sign in</button>
+  </form>
+  <div id="signed-in" hidden>
+    <span class="muted">Key held in this tab only</span>
+    <button id="queues-link" type="button">Queues dashboard</button>
+    <button id="sign-out" type="button">Sign out</button>
+  </div>
+</header>
+<p id="message" role="status" hidden></p>
+<main id="app" hidden>
+  <nav>
+    <button type="button" class="tab active" data-tab="orders">Orders</button>
+    <button type="button" class="tab" data-tab="stuck">Stuck</button>
+    <button type="button" class="tab" data-tab="refunds">Refunds</button>
+    <button type="button" class="tab" data-tab="reconcile">Reconciliation</button>
+  </nav>
+
+  <section id="tab-orders" class="panel">
+    <div id="counts" class="counts"></div>
+    <form id="search-form" class="toolbar">
+      <input id="search" type="search" placeholder="reference, tracking id, push reference, confirmation code, email or phone">
+      <select id="status-filter" aria-label="status">
+        <option value="">any status</option>
+        <option>pending</option><option>completed</option><option>failed</option>
+        <option>cancelled</option><option>reversed</option><option>expired</option>
+      </select>
+      <button type="submit">Search</button>
+    </form>
+    <table>
+      <thead><tr><th>Reference</th><th>Status</th><th>Amount</th><th>Customer</th><th>Refund</th><th>Created (UTC)</th></tr></thead>
+      <tbody id="orders"></tbody>
+    </table>
+    <p id="orders-total" class="muted"></p>
+  </section>
+
+  <section id="tab-stuck" class="panel" hidden>
+    <form id="stuck-form" class="toolbar">
+      <label for="stuck-minutes">Pending longer than (minutes)</label>
+      <input id="stuck-minutes" type="number" min="1" value="30">
+      <button type="submit">Refresh</button>
+    </form>
+    <table>
+      <thead><tr><th>Reference</th><th>Status</th><th>Why</th><th>Amount</th><th>Created (UTC)</th></tr></thead>
+      <tbody id="stuck"></tbody>
+    </table>
+  </section>
+
+  <section id="tab-refunds" class="panel" hidden>
+    <form id="refunds-form" class="toolbar">
+      <select id="refund-status" aria-label="refund status">
+        <option value="">any status</option>
+        <option>requested</option><option>accepted</option><option>reversed</option>
+        <option>rejected</option><option>unknown</option>
+      </select>
+      <button type="submit">Refresh</button>
+    </form>
+    <table>
+      <thead><tr><th>Order</th><th>Status</th><th>Amount</th><th>Requested by</th><th>Admin key</th><th>Gateway</th><th>Created (UTC)</th></tr></thead>
+      <tbody id="refunds"></tbody>
+    </table>
+  </section>
+
+  <section id="tab-reconcile" class="panel" hidden>
+    <div class="toolbar">
+      <button id="reconcile-run" type="button">Run reconciliation now (last 48 h)</button>
+    </div>
+    <div id="reconcile-summary"></div>
+    <pre id="reconcile-report"></pre>
+  </section>
+
+  <section id="detail" class="panel detail" hidden>
+    <div class="detail-head">
+      <h2 id="detail-title"></h2>
+      <div class="actions">
+        <button id="sync" type="button">Sync with gateway</button>
+        <button id="cancel" type="button" class="danger">Cancel order</button>
+        <button id="close-detail" type="button">Close</button>
+      </div>
+    </div>
+    <dl id="detail-fields"></dl>
+    <div id="refund-box">
+      <h3>Refund</h3>
+      <p id="refund-existing"></p>
+      <form id="refund-form">
+        <label>Amount <input id="refund-amount" inputmode="decimal" required></label>
+        <label>Reason <input id="refund-reason" required maxlength="500"></label>
+        <label>Requested by <input id="refund-requested-by" required maxlength="100"></label>
+        <label id="partial-row" hidden><input id="refund-confirm-partial" type="checkbox">
+          This is a partial refund: the rest of this payment can never be refunded</label>
+        <button id="refund-review" type="submit">Review refund</button>
+      </form>
+      <div id="refund-confirm" class="confirm" hidden>
+        <p id="refund-summary"></p>
+        <button id="refund-submit" type="button" class="danger">Confirm refund</button>
+        <button id="refund-back" type="button">Back</button>
+      </div>
+    </div>
+    <h3>Timeline</h3>
+    <table>
+      <thead><tr><th>At (UTC)</th><th>Event</th><th>Change</th><th>Source</th><th>Actor</th><th>Details</th></tr></thead>
+      <tbody id="timeline"></tbody>
+    </table>
+  </section>
+</main>
+</body>
+</html>
+`;

@@ -1,0 +1,357 @@
+/**
+ * The operations page's behaviour, served as /admin/ops.js. Plain browser JavaScript (no build
+ * step); every value from the API is inserted as text, never as HTML. The admin key lives in this
+ * tab's sessionStorage and travels only in the Authorization header of same-origin API calls.
+ */
+export const OPS_PAGE_SCRIPT = String.raw`(function () {
+  'use strict';
+  var KEY = 'pesapal-checkout.adminKey';
+  var current = null;
+  var filter = { status: '', q: '' };
+
+  function $(id) { return document.getElementById(id); }
+  function text(node, value) { node.textContent = value == null ? '' : String(value); return node; }
+  function el(tag, className, value) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (value !== undefined) text(node, value);
+    return node;
+  }
+  function badge(value) { return el('span', 'badge ' + value, value); }
+  function cell(row, content) {
+    var td = el('td');
+    if (content instanceof Node) td.appendChild(content); else text(td, content);
+    row.appendChild(td);
+    return td;
+  }
+  function when(iso) { return iso ? iso.replace('T', ' ').slice(0, 19) : ''; }
+  function money(amount, currency) { return amount == null ? '' : currency + ' ' + amount; }
+  function cents(value) {
+    var match = /^(\d{1,13})(?:\.(\d{1,2}))?$/.exec(String(value).trim());
+    return match ? BigInt(match[1]) * 100n + BigInt((match[2] || '').padEnd(2, '0')) : null;
+  }
+  function say(message, isError) {
+    var box = $('message');
+    text(box, message);
+    box.className = isError ? 'error' : '';
+    box.hidden = !message;
+  }
+
+  async function api(method, path, body) {
+    var headers = { Authorization: 'Bearer ' + (sessionStorage.getItem(KEY) || '') };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    var response = await fetch(path, {
+      method: method,
+      headers: headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    });
+    var raw = await response.text();
+    var data = raw ? JSON.parse(raw) : null;
+    if (!response.ok) {
+      var error = new Error((data && data.error && data.error.message) || response.statusText);
+      error.status = response.status;
+      error.body = data;
+      throw error;
+    }
+    return data;
+  }
+  function failed(error) {
+    if (error.status === 401 || error.status === 403) signOut('That key is not an admin key.');
+    else say(error.message, true);
+  }
+
+  function signedIn(yes) {
+    $('key-form').hidden = yes;
+    $('signed-in').hidden = !yes;
+    $('app').hidden = !yes;
+  }
+  function signOut(reason) {
+    sessionStorage.removeItem(KEY);
+    fetch('/admin/session', { method: 'DELETE', credentials: 'same-origin' });
+    signedIn(false);
+    say(reason || '', !!reason);
+  }
+
+  function showTab(name) {
+    document.querySelectorAll('.tab').forEach(function (tab) {
+      tab.classList.toggle('active', tab.dataset.tab === name);
+    });
+    ['orders', 'stuck', 'refunds', 'reconcile'].forEach(function (tab) {
+      $('tab-' + tab).hidden = tab !== name;
+    });
+    if (name === 'stuck') loadStuck();
+    if (name === 'refunds') loadRefunds();
+    if (name === 'reconcile') loadReports();
+  }
+
+  function renderCounts(counts) {
+    var box = $('counts');
+    box.replaceChildren();
+    var total = 0;
+    Object.keys(counts).forEach(function (status) { total += counts[status]; });
+    [['', 'all', total]].concat(Object.keys(counts).map(function (s) { return [s, s, counts[s]]; }))
+      .forEach(function (entry) {
+        var button = el('button', 'count' + (filter.status === entry[0] ? ' active' : ''), entry[1] + ' ' + entry[2]);
+        button.type = 'button';
+        button.dataset.status = entry[0];
+        button.addEventListener('click', function () {
+          filter.status = entry[0];
+          $('status-filter').value = entry[0];
+          loadOrders();
+        });
+        box.appendChild(button);
+      });
+  }
+
+  async function loadOrders() {
+    var params = new URLSearchParams({ limit: '50' });
+    if (filter.status) params.set('status', filter.status);
+    if (filter.q) params.set('q', filter.q);
+    try {
+      var page = await api('GET', '/v1/admin/orders?' + params.toString());
+      renderCounts(page.counts);
+      var body = $('orders');
+      body.replaceChildren();
+      page.items.forEach(function (order) {
+        var row = el('tr', 'row');
+        row.dataset.reference = order.reference;
+        cell(row, order.reference);
+        var status = cell(row, badge(order.status));
+        if (order.needs_review) status.appendChild(badge('review'));
+        cell(row, money(order.amount, order.currency));
+        cell(row, order.customer_email || order.customer_phone || order.msisdn || '');
+        cell(row, order.refund ? badge(order.refund.status) : '');
+        cell(row, when(order.created_at));
+        row.addEventListener('click', function () { openOrder(order.reference); });
+        body.appendChild(row);
+      });
+      text($('orders-total'), page.total + ' order(s)' + (page.total > page.items.length ? ', newest ' + page.items.length + ' shown' : ''));
+    } catch (error) { failed(error); }
+  }
+
+  function field(list, label, value) {
+    list.appendChild(el('dt', '', label));
+    list.appendChild(el('dd', '', value == null || value === '' ? '—' : value));
+  }
+
+  function renderDetail(detail) {
+    var order = detail.order;
+    current = order;
+    $('detail').hidden = false;
+    text($('detail-title'), 'Order ' + order.reference + ' · ' + order.status + (order.needs_review ? ' · needs review' : ''));
+    var list = $('detail-fields');
+    list.replaceChildren();
+    field(list, 'Status', order.status);
+    field(list, 'Amount', money(order.amount, order.currency));
+    field(list, 'Order tracking id', order.order_tracking_id);
+    field(list, 'Paid', money(order.paid_amount, order.paid_currency || order.currency));
+    field(list, 'Push reference', order.push_merchant_reference);
+    field(list, 'Confirmation code', order.confirmation_code);
+    field(list, 'Kind', order.kind);
+    field(list, 'Payment method', order.payment_method);
+    field(list, 'Customer email', order.customer_email);
+    field(list, 'Customer phone', order.customer_phone || order.msisdn);
+    field(list, 'Submission', order.submission_status);
+    field(list, 'Last checked', when(order.last_checked_at));
+    field(list, 'Review reason', order.review_reason);
+    field(list, 'Failure reason', order.failure_reason);
+    $('cancel').hidden = !(order.status === 'pending' || order.status === 'failed');
+
+    var refund = order.refund;
+    var refundable = order.status === 'completed' && !refund;
+    $('refund-form').hidden = !refundable;
+    $('refund-confirm').hidden = true;
+    var existing = $('refund-existing');
+    if (refund) {
+      text(existing, 'Refund ' + refund.status + ': ' + money(refund.amount, refund.currency) +
+        (refund.partial ? ' (partial)' : ' (full)') + ' requested by ' + refund.requested_by +
+        ' with key ' + refund.admin_key_name + ' at ' + when(refund.created_at) +
+        (refund.gateway_message ? ' · gateway: ' + refund.gateway_message : ''));
+    } else {
+      text(existing, refundable ? 'One refund per payment: the gateway refuses any second one.' : 'Only completed payments can be refunded.');
+    }
+    if (refundable) {
+      $('refund-amount').value = order.paid_amount || order.amount;
+      $('refund-confirm-partial').checked = false;
+      updatePartial();
+    }
+
+    var body = $('timeline');
+    body.replaceChildren();
+    detail.timeline.forEach(function (entry) {
+      var row = el('tr');
+      cell(row, when(entry.at));
+      cell(row, entry.type);
+      cell(row, entry.from_status || entry.to_status ? (entry.from_status || '') + ' → ' + (entry.to_status || '') : '');
+      cell(row, entry.source);
+      cell(row, entry.actor || '');
+      var details = Object.keys(entry.details || {}).map(function (k) {
+        var v = entry.details[k];
+        return k + '=' + (typeof v === 'object' ? JSON.stringify(v) : v);
+      }).join(' ');
+      cell(row, details).className = 'details';
+      body.appendChild(row);
+    });
+  }
+
+  async function openOrder(reference) {
+    try {
+      renderDetail(await api('GET', '/v1/admin/orders/' + encodeURIComponent(reference)));
+      $('detail').scrollIntoView({ behavior: 'smooth' });
+    } catch (error) { failed(error); }
+  }
+
+  function isPartial() {
+    var asked = cents($('refund-amount').value);
+    var paid = cents(current && (current.paid_amount || current.amount));
+    return asked !== null && paid !== null && asked < paid;
+  }
+  function updatePartial() { $('partial-row').hidden = !isPartial(); }
+
+  function reviewRefund(event) {
+    event.preventDefault();
+    var amount = $('refund-amount').value.trim();
+    if (cents(amount) === null || cents(amount) === 0n) return say('Enter an amount like 150.00', true);
+    if (isPartial() && !$('refund-confirm-partial').checked) {
+      return say('A partial refund must be confirmed: tick the box to accept that the rest can never be refunded.', true);
+    }
+    say('');
+    var currency = current.paid_currency || current.currency;
+    text($('refund-summary'), 'Refund ' + currency + ' ' + amount + (isPartial() ? ' (PARTIAL)' : ' (full)') +
+      ' of order ' + current.reference + ' paid with ' + (current.payment_method || 'unknown method') +
+      '? The gateway accepts one refund per payment; this cannot be undone.');
+    $('refund-form').hidden = true;
+    $('refund-confirm').hidden = false;
+  }
+
+  async function submitRefund() {
+    $('refund-submit').disabled = true;
+    try {
+      var result = await api('POST', '/v1/admin/orders/' + encodeURIComponent(current.reference) + '/refunds', {
+        amount: $('refund-amount').value.trim(),
+        reason: $('refund-reason').value.trim(),
+        requested_by: $('refund-requested-by').value.trim(),
+        confirm_partial: isPartial() && $('refund-confirm-partial').checked,
+      });
+      say('Refund ' + result.refund.status + (result.refund.gateway_message ? ': ' + result.refund.gateway_message : ''), result.refund.status === 'rejected');
+    } catch (error) { failed(error); }
+    $('refund-submit').disabled = false;
+    await openOrder(current.reference);
+    loadOrders();
+  }
+
+  async function action(path, body, done) {
+    try {
+      var detail = await api('POST', '/v1/admin/orders/' + encodeURIComponent(current.reference) + path, body);
+      renderDetail(detail);
+      say(done + (detail.result ? ' (' + detail.result + ')' : ''));
+      loadOrders();
+    } catch (error) { failed(error); }
+  }
+
+  async function loadStuck() {
+    try {
+      var page = await api('GET', '/v1/admin/orders/stuck?pending_minutes=' + encodeURIComponent($('stuck-minutes').value || '30'));
+      var body = $('stuck');
+      body.replaceChildren();
+      page.items.forEach(function (item) {
+        var row = el('tr', 'row');
+        cell(row, item.order.reference);
+        cell(row, badge(item.order.status));
+        cell(row, item.reasons.join(', '));
+        cell(row, money(item.order.amount, item.order.currency));
+        cell(row, when(item.order.created_at));
+        row.addEventListener('click', function () { openOrder(item.order.reference); });
+        body.appendChild(row);
+      });
+      if (page.items.length === 0) body.appendChild(el('tr')).appendChild(el('td', 'muted', 'Nothing stuck.'));
+    } catch (error) { failed(error); }
+  }
+
+  async function loadRefunds() {
+    var status = $('refund-status').value;
+    try {
+      var page = await api('GET', '/v1/admin/refunds?limit=100' + (status ? '&status=' + status : ''));
+      var body = $('refunds');
+      body.replaceChildren();
+      page.items.forEach(function (refund) {
+        var row = el('tr', 'row');
+        cell(row, refund.order_reference);
+        cell(row, badge(refund.status));
+        cell(row, money(refund.amount, refund.currency) + (refund.partial ? ' (partial)' : ''));
+        cell(row, refund.requested_by);
+        cell(row, refund.admin_key_name);
+        cell(row, (refund.gateway_status || '') + ' ' + (refund.gateway_message || ''));
+        cell(row, when(refund.created_at));
+        row.addEventListener('click', function () { openOrder(refund.order_reference); });
+        body.appendChild(row);
+      });
+    } catch (error) { failed(error); }
+  }
+
+  function showReport(report) {
+    text($('reconcile-summary'), report
+      ? 'Run ' + when(report.started_at) + ' (' + report.trigger + (report.requested_by ? ' by ' + report.requested_by : '') + '): ' +
+        report.orders_checked + ' order(s) checked, ' + report.mismatch_count + ' difference(s), ' +
+        report.lookup_failures.length + ' lookup failure(s)'
+      : 'No reconciliation has run yet.');
+    text($('reconcile-report'), report ? JSON.stringify({
+      gateway_mismatches: report.gateway_mismatches,
+      invariant_violations: report.invariant_violations,
+      lookup_failures: report.lookup_failures,
+    }, null, 2) : '');
+  }
+  async function loadReports() {
+    try { showReport((await api('GET', '/v1/admin/reconciliation-reports')).items[0]); } catch (error) { failed(error); }
+  }
+
+  document.addEventListener('DOMContentLoaded', function () {
+    $('key-form').addEventListener('submit', async function (event) {
+      event.preventDefault();
+      sessionStorage.setItem(KEY, $('admin-key').value.trim());
+      $('admin-key').value = '';
+      try {
+        await api('GET', '/v1/admin/orders?limit=1');
+        signedIn(true);
+        say('');
+        loadOrders();
+      } catch (error) { failed(error); }
+    });
+    $('sign-out').addEventListener('click', function () { signOut(''); });
+    $('queues-link').addEventListener('click', async function () {
+      try { await api('POST', '/admin/session'); window.location.href = '/admin/queues'; } catch (error) { failed(error); }
+    });
+    document.querySelectorAll('.tab').forEach(function (tab) {
+      tab.addEventListener('click', function () { showTab(tab.dataset.tab); });
+    });
+    $('search-form').addEventListener('submit', function (event) {
+      event.preventDefault();
+      filter.q = $('search').value.trim();
+      filter.status = $('status-filter').value;
+      loadOrders();
+    });
+    $('stuck-form').addEventListener('submit', function (event) { event.preventDefault(); loadStuck(); });
+    $('refunds-form').addEventListener('submit', function (event) { event.preventDefault(); loadRefunds(); });
+    $('refund-amount').addEventListener('input', updatePartial);
+    $('refund-form').addEventListener('submit', reviewRefund);
+    $('refund-back').addEventListener('click', function () { $('refund-confirm').hidden = true; $('refund-form').hidden = false; });
+    $('refund-submit').addEventListener('click', submitRefund);
+    $('sync').addEventListener('click', function () { action('/sync', undefined, 'Synced with the gateway'); });
+    $('cancel').addEventListener('click', function () {
+      if (window.confirm('Cancel order ' + current.reference + ' at the gateway? A cancelled order cannot be paid.')) {
+        action('/cancel', {}, 'Order cancelled');
+      }
+    });
+    $('close-detail').addEventListener('click', function () { $('detail').hidden = true; current = null; });
+    $('reconcile-run').addEventListener('click', async function () {
+      $('reconcile-run').disabled = true;
+      try { showReport(await api('POST', '/v1/admin/reconcile', {})); } catch (error) { failed(error); }
+      $('reconcile-run').disabled = false;
+    });
+    if (sessionStorage.getItem(KEY)) {
+      api('GET', '/v1/admin/orders?limit=1').then(function () { signedIn(true); loadOrders(); }, failed);
+    }
+  });
+})();
+`;

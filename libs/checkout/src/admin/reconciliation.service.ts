@@ -1,0 +1,163 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Brackets, DataSource } from 'typeorm';
+import { MerchantReference, OrderTrackingId } from '@app/domain';
+import { GatewayClient, TransactionLookup } from '@app/gateway-client';
+import { OrderEntity, ReconciliationReportEntity } from '@app/persistence';
+import { CheckoutError } from '../http/checkout-error';
+import { compareWithGateway, GatewayMismatch } from './gateway-comparison';
+import {
+  findInvariantViolations,
+  InvariantViolations,
+  violationCount,
+} from './reconciliation-invariants';
+
+/** A bound on one run's gateway traffic; the report says when it was reached. */
+const MAX_ORDERS = 1000;
+const CONCURRENT_LOOKUPS = 4;
+
+export interface ReconciliationReport {
+  id: string;
+  trigger: string;
+  requested_by: string | null;
+  since_hours: number;
+  started_at: string;
+  finished_at: string;
+  orders_checked: number;
+  mismatch_count: number;
+  truncated: boolean;
+  gateway_mismatches: GatewayMismatch[];
+  invariant_violations: InvariantViolations;
+  lookup_failures: { reference: string; error: string }[];
+}
+
+/**
+ * Re-checks recent orders against the gateway and runs the invariant queries. It reports every
+ * difference with both sides and changes nothing: repairing is a person's decision (an admin sync
+ * applies a lookup through the normal, audited path).
+ */
+@Injectable()
+export class ReconciliationService {
+  private readonly logger = new Logger(ReconciliationService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly gateway: GatewayClient,
+  ) {}
+
+  async run(
+    trigger: 'nightly' | 'admin',
+    sinceHours: number,
+    requestedBy: string | null = null,
+  ): Promise<ReconciliationReport> {
+    const startedAt = new Date();
+    const since = new Date(startedAt.getTime() - sinceHours * 3600_000);
+    const orders = await this.dataSource
+      .getRepository(OrderEntity)
+      .createQueryBuilder('o')
+      .where(
+        new Brackets((w) =>
+          w.where('o.created_at >= :since', { since }).orWhere('o.updated_at >= :since'),
+        ),
+      )
+      .andWhere(`o.submission_status <> 'rejected'`)
+      .orderBy('o.created_at', 'DESC')
+      .take(MAX_ORDERS + 1)
+      .getMany();
+    const truncated = orders.length > MAX_ORDERS;
+    const checked = orders.slice(0, MAX_ORDERS);
+
+    const mismatches: GatewayMismatch[] = [];
+    const failures: { reference: string; error: string }[] = [];
+    await inBatches(checked, CONCURRENT_LOOKUPS, async (order) => {
+      try {
+        const difference = compareWithGateway(order, await this.lookup(order));
+        if (difference) mismatches.push(difference);
+      } catch (error) {
+        failures.push({ reference: order.merchantReference, error: (error as Error).message });
+      }
+    });
+    const violations = await findInvariantViolations(this.dataSource);
+    const mismatchCount = mismatches.length + violationCount(violations);
+
+    const reports = this.dataSource.getRepository(ReconciliationReportEntity);
+    const saved = await reports.save(
+      reports.create({
+        trigger,
+        requestedBy,
+        sinceHours,
+        startedAt,
+        finishedAt: new Date(),
+        ordersChecked: checked.length,
+        mismatchCount,
+        findings: {
+          truncated,
+          gateway_mismatches: mismatches,
+          invariant_violations: violations,
+          lookup_failures: failures,
+        },
+      }),
+    );
+    const report = toReport(saved);
+    const log = { reportId: report.id, trigger, ordersChecked: checked.length, mismatchCount };
+    if (mismatchCount > 0 || failures.length > 0) {
+      this.logger.warn(
+        { ...log, lookupFailures: failures.length },
+        'reconciliation found differences',
+      );
+    } else {
+      this.logger.log(log, 'reconciliation clean');
+    }
+    return report;
+  }
+
+  async latest(limit = 20): Promise<ReconciliationReport[]> {
+    const rows = await this.dataSource
+      .getRepository(ReconciliationReportEntity)
+      .find({ order: { startedAt: 'DESC' }, take: limit });
+    return rows.map(toReport);
+  }
+
+  async get(id: string): Promise<ReconciliationReport> {
+    const row = /^[0-9a-f-]{36}$/i.test(id)
+      ? await this.dataSource.getRepository(ReconciliationReportEntity).findOneBy({ id })
+      : null;
+    if (!row) throw CheckoutError.notFound('reconciliation_report', id);
+    return toReport(row);
+  }
+
+  private lookup(order: OrderEntity): Promise<TransactionLookup> {
+    return order.orderTrackingId
+      ? this.gateway.getTransactionStatus(order.orderTrackingId as OrderTrackingId)
+      : this.gateway.getTransactionByMerchantReference(
+          order.merchantReference as MerchantReference,
+        );
+  }
+}
+
+function toReport(row: ReconciliationReportEntity): ReconciliationReport {
+  const findings = row.findings as {
+    truncated: boolean;
+    gateway_mismatches: GatewayMismatch[];
+    invariant_violations: InvariantViolations;
+    lookup_failures: { reference: string; error: string }[];
+  };
+  return {
+    id: row.id,
+    trigger: row.trigger,
+    requested_by: row.requestedBy,
+    since_hours: row.sinceHours,
+    started_at: row.startedAt.toISOString(),
+    finished_at: row.finishedAt.toISOString(),
+    orders_checked: row.ordersChecked,
+    mismatch_count: row.mismatchCount,
+    ...findings,
+  };
+}
+
+async function inBatches<T>(items: T[], width: number, run: (item: T) => Promise<void>) {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(width, items.length) }, async () => {
+    while (next < items.length) await run(items[next++]);
+  });
+  await Promise.all(lanes);
+}

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { IpnId, MerchantReference, Money } from '@app/domain';
+import { GatewayClient } from '@app/gateway-client';
+import { OrderEntity } from '@app/persistence';
+import { SANDBOX_CREDENTIALS } from '../support/sandbox';
+import type { RunningService } from '../support/service';
+
+export type PaymentKind = 'card' | 'mobile_money';
+
+/**
+ * Orders as the checkout leaves them, made for admin tests without depending on the shop API:
+ * the order is created at the sandbox gateway through our own GatewayClient and its row written
+ * as the checkout writes it; paying it happens at the sandbox and arrives through an admin sync.
+ */
+export class AdminFixtures {
+  readonly gateway: GatewayClient;
+  private ipnId: IpnId | undefined;
+  private sequence = 0;
+
+  constructor(
+    private readonly service: RunningService,
+    readonly dataSource: DataSource,
+  ) {
+    this.gateway = new GatewayClient({
+      baseUrl: service.sandbox.baseUrl,
+      consumerKey: SANDBOX_CREDENTIALS.consumerKey,
+      consumerSecret: SANDBOX_CREDENTIALS.consumerSecret,
+      timeoutMs: 5000,
+      productionMode: false,
+      mobileMoneyNetworks: ['MPESA', 'AIRTELKE'],
+    });
+  }
+
+  reference(prefix = 'adm'): string {
+    this.sequence += 1;
+    return `${prefix}-${randomBytes(5).toString('hex')}-${this.sequence}`;
+  }
+
+  private async notificationId(): Promise<IpnId> {
+    this.ipnId ??= (
+      await this.gateway.registerIpn(`${this.service.apiUrl}/v1/ipn/admin-tests`, 'POST')
+    ).ipnId;
+    return this.ipnId;
+  }
+
+  /** A hosted-page order, submitted to the sandbox and stored as pending. */
+  async hostedOrder(
+    overrides: Partial<OrderEntity> = {},
+    amount = '1500.00',
+  ): Promise<OrderEntity> {
+    const reference = overrides.merchantReference ?? this.reference();
+    const email = `buyer.${reference}@example.com`;
+    const submitted = await this.gateway.submitOrder({
+      merchantReference: reference as MerchantReference,
+      amount: Money.of(amount, 'KES'),
+      description: 'Two tickets',
+      callbackUrl: `${this.service.apiUrl}/v1/return`,
+      notificationId: await this.notificationId(),
+      billingAddress: { email },
+    });
+    return this.store({
+      merchantReference: reference,
+      orderTrackingId: submitted.orderTrackingId,
+      redirectUrl: submitted.redirectUrl,
+      kind: 'hosted',
+      amount,
+      customer: { email },
+      customerEmail: email,
+      ...overrides,
+    });
+  }
+
+  /** A mobile-money push order (its generated push reference stored beside ours). */
+  async pushOrder(msisdn: string, amount = '700.00'): Promise<OrderEntity> {
+    const reference = this.reference('push');
+    const pushed = await this.gateway.pushMobileMoney({
+      merchantReference: reference as MerchantReference,
+      amount: Money.of(amount, 'KES'),
+      description: 'Airtime',
+      callbackUrl: `${this.service.apiUrl}/v1/return`,
+      notificationId: await this.notificationId(),
+      billingAddress: { phone: msisdn },
+      msisdn,
+      network: 'MPESA',
+    });
+    return this.store({
+      merchantReference: reference,
+      orderTrackingId: pushed.orderTrackingId,
+      pushMerchantReference: pushed.pushMerchantReference,
+      businessNumber: pushed.businessNumber,
+      pushAccountNumber: pushed.accountNumber,
+      kind: 'mobile_money',
+      amount,
+      msisdn,
+      network: 'MPESA',
+      customer: { phone: msisdn },
+      customerPhone: msisdn,
+    });
+  }
+
+  private store(fields: Partial<OrderEntity>): Promise<OrderEntity> {
+    const orders = this.dataSource.getRepository(OrderEntity);
+    return orders.save(
+      orders.create({
+        status: 'pending',
+        submissionStatus: 'submitted',
+        currency: 'KES',
+        description: 'Two tickets',
+        ...fields,
+      }),
+    );
+  }
+
+  /** Settles the order at the sandbox, then lets the admin sync apply it; returns the fresh row. */
+  async settle(
+    order: OrderEntity,
+    outcome: 'completed' | 'failed' | 'reversed',
+    method: PaymentKind = 'card',
+  ): Promise<OrderEntity> {
+    await this.service.sandbox.control.settle(order.orderTrackingId as string, outcome, method);
+    const response = await fetch(
+      `${this.service.apiUrl}/v1/admin/orders/${order.merchantReference}/sync`,
+      { method: 'POST', headers: this.service.adminAuth },
+    );
+    if (response.status !== 200)
+      throw new Error(`sync: ${response.status} ${await response.text()}`);
+    return this.dataSource.getRepository(OrderEntity).findOneByOrFail({ id: order.id });
+  }
+
+  async paidOrder(method: PaymentKind = 'card', amount = '1500.00'): Promise<OrderEntity> {
+    const paid = await this.settle(await this.hostedOrder({}, amount), 'completed', method);
+    if (paid.status !== 'completed') throw new Error(`order did not complete: ${paid.status}`);
+    return paid;
+  }
+
+  async refundRequests(): Promise<number> {
+    return (await this.service.sandbox.control.requests()).counts.RefundRequest ?? 0;
+  }
+}
