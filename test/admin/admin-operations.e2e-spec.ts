@@ -5,7 +5,6 @@ import {
   IpnNotificationEntity,
   IpnRegistrationEntity,
   OrderEntity,
-  OrderEventEntity,
   OutboxEventEntity,
 } from '@app/persistence';
 import { QUEUES, redisOptionsFromUrl } from '@app/queues';
