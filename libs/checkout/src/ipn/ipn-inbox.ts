@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { NotificationStatus } from '@app/persistence';
@@ -13,6 +14,16 @@ export interface InboxEntry {
   lastError: string | null;
 }
 
+const MAX_BATCH = 200;
+const MAX_PARALLEL_WRITES = 2;
+
+interface PendingRow {
+  id: string;
+  entry: InboxEntry;
+  resolve: (id: string) => void;
+  reject: (error: Error) => void;
+}
+
 /** How long a stored row may wait for its job before the sweeper queues it again. */
 export const INBOX_GRACE_SECONDS = 30;
 
@@ -24,20 +35,44 @@ export const INBOX_GRACE_SECONDS = 30;
 export class IpnInbox implements OnModuleDestroy {
   private readonly logger = new Logger(IpnInbox.name);
   private queued: string[] = [];
+  private waiting: PendingRow[] = [];
+  private writing = 0;
   private flushTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly dataSource: DataSource) {}
 
-  async store(entry: InboxEntry): Promise<string> {
-    const rows = (await this.dataSource.query(
-      `INSERT INTO ipn_notifications
-         (order_tracking_id, merchant_reference, notification_type, http_method, payload,
-          remote_address, status, last_error, next_attempt_at, processed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::varchar, $8,
-               CASE WHEN $7::varchar = 'received' THEN now() + interval '${INBOX_GRACE_SECONDS} seconds' END,
-               CASE WHEN $7::varchar = 'ignored' THEN now() END)
-       RETURNING id`,
-      [
+  /**
+   * Stores one notification; resolves once its row is committed. Concurrent calls are written
+   * together (one multi-row INSERT, one commit) while the previous write is under way, so the
+   * cost of a commit is shared by everything that arrived meanwhile.
+   */
+  store(entry: InboxEntry): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      this.waiting.push({ id: randomUUID(), entry, resolve, reject });
+      if (this.writing < MAX_PARALLEL_WRITES) void this.write();
+    });
+  }
+
+  private async write(): Promise<void> {
+    if (this.waiting.length === 0) return;
+    const batch = this.waiting.splice(0, MAX_BATCH);
+    this.writing += 1;
+    try {
+      await this.insert(batch);
+      for (const item of batch) item.resolve(item.id);
+    } catch (error) {
+      for (const item of batch) item.reject(error as Error);
+    } finally {
+      this.writing -= 1;
+      if (this.waiting.length > 0) void this.write();
+    }
+  }
+
+  private async insert(batch: PendingRow[]): Promise<void> {
+    const values: unknown[] = [];
+    const tuples = batch.map(({ id, entry }, index) => {
+      values.push(
+        id,
         entry.orderTrackingId,
         entry.merchantReference,
         entry.notificationType,
@@ -46,9 +81,20 @@ export class IpnInbox implements OnModuleDestroy {
         entry.remoteAddress,
         entry.status,
         entry.lastError,
-      ],
-    )) as { id: string }[];
-    return rows[0].id;
+      );
+      const p = (n: number) => `$${index * 9 + n}`;
+      const due =
+        entry.status === 'received' ? `now() + interval '${INBOX_GRACE_SECONDS} seconds'` : 'NULL';
+      const processed = entry.status === 'ignored' ? 'now()' : 'NULL';
+      return `(${p(1)}::uuid, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}::jsonb, ${p(7)}, ${p(8)}, ${p(9)}, ${due}, ${processed})`;
+    });
+    await this.dataSource.query(
+      `INSERT INTO ipn_notifications
+         (id, order_tracking_id, merchant_reference, notification_type, http_method, payload,
+          remote_address, status, last_error, next_attempt_at, processed_at)
+       VALUES ${tuples.join(', ')}`,
+      values,
+    );
   }
 
   markQueued(id: string): void {

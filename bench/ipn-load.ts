@@ -1,0 +1,356 @@
+/**
+ * IPN load: N distinct orders paid at the sandbox, then their notifications fired at the service
+ * at rising rates (open loop, a share of duplicates), beside a bare Fastify route answering the
+ * same acknowledgement on this machine in the same run. Reports acknowledgement latency p50/p99,
+ * throughput, and (at the first rate) the time until every order is final after the last
+ * notification, with a check that nothing was lost or applied twice.
+ *
+ *   npm run bench:ipn                                     # 500, 1000, 2000, 3000 /s, 4 s each
+ *   BENCH_RATES=500,2000 BENCH_SECONDS=3 BENCH_DUPLICATES=0.2 npm run bench:ipn
+ *
+ * Sandbox, api, worker and the bare route run as child processes (from source through
+ * @swc-node/register) on a fresh database on 127.0.0.1:5432 (or BENCH_POSTGRES_URL), dropped at
+ * the end, and Redis at BENCH_REDIS_URL (default 127.0.0.1:6379) under a fresh queue prefix.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { Agent, request } from 'node:http';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client } from 'pg';
+
+const ROOT = join(__dirname, '..');
+const RATES = (process.env.BENCH_RATES ?? '500,1000,2000,3000').split(',').map(Number);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const DUPLICATES = Number(process.env.BENCH_DUPLICATES ?? 0.2);
+const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
+const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const agent = new Agent({ keepAlive: true, maxSockets: 512 });
+const children: ChildProcess[] = [];
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+function send(url: string, method: string, body?: unknown): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string> = text ? { 'content-type': 'application/json' } : {};
+    const req = request(url, { method, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+      );
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+function start(name: string, args: string[], env: Record<string, string>): void {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  child.on('exit', (code) => {
+    if (code !== null && code !== 0) process.stderr.write(`${name} exited with ${code}\n`);
+  });
+  children.push(child);
+}
+
+async function waitUntil(what: string, probe: () => Promise<boolean>, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const BARE_ROUTE = `
+const fastify = require('fastify')();
+fastify.post('/ipn', async (request) => ({
+  orderNotificationType: request.body.OrderNotificationType,
+  orderTrackingId: request.body.OrderTrackingId,
+  orderMerchantReference: request.body.OrderMerchantReference,
+  status: 200,
+}));
+fastify.listen({ port: Number(process.env.BARE_PORT), host: '127.0.0.1' });
+`;
+
+interface Notification {
+  trackingId: string;
+  reference: string;
+}
+
+interface Stage {
+  sent: number;
+  ok: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  lastSentAt: number;
+}
+
+/** Fires at a fixed rate regardless of answers; latency is measured from the planned send time. */
+async function fire(url: string, rate: number, notifications: Notification[]): Promise<Stage> {
+  const samples: number[] = [];
+  let ok = 0;
+  const started = performance.now();
+  const pending: Promise<void>[] = [];
+  for (let i = 0; i < notifications.length; i += 1) {
+    const planned = started + (i * 1000) / rate;
+    const wait = planned - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const n = notifications[i];
+    pending.push(
+      send(url, 'POST', {
+        OrderTrackingId: n.trackingId,
+        OrderMerchantReference: n.reference,
+        OrderNotificationType: 'IPNCHANGE',
+      })
+        .then((answer) => {
+          samples.push(performance.now() - planned);
+          if (answer.status === 200 && JSON.parse(answer.body).status === 200) ok += 1;
+        })
+        .catch(() => {
+          samples.push(performance.now() - planned);
+        }),
+    );
+  }
+  const lastSentAt = Date.now();
+  await Promise.all(pending);
+  const elapsed = (performance.now() - started) / 1000;
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
+  return {
+    sent: notifications.length,
+    ok,
+    perSecond: ok / elapsed,
+    p50: at(0.5),
+    p99: at(0.99),
+    lastSentAt,
+  };
+}
+
+/** Each order once, plus a share of repeats spread through the run. */
+function withDuplicates(orders: Notification[], count: number): Notification[] {
+  const list: Notification[] = [];
+  let next = 0;
+  for (let i = 0; i < count; i += 1) {
+    if (next < orders.length && (next === 0 || Math.random() >= DUPLICATES)) {
+      list.push(orders[next]);
+      next += 1;
+    } else {
+      list.push(orders[Math.floor(Math.random() * Math.max(1, next))]);
+    }
+  }
+  return list;
+}
+
+async function main(): Promise<void> {
+  const database = `pesapal_bench_${Date.now().toString(36)}`;
+  const admin = new Client({ connectionString: `${POSTGRES}/postgres` });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${database}"`);
+  const db = new Client({ connectionString: `${POSTGRES}/${database}` });
+  const [sandboxPort, apiPort, workerPort, barePort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const sandbox = `http://127.0.0.1:${sandboxPort}`;
+  const api = `http://127.0.0.1:${apiPort}`;
+  const secret = `ipn_${randomBytes(8).toString('hex')}`;
+  const serviceEnv = {
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: `${POSTGRES}/${database}`,
+    REDIS_URL: REDIS,
+    QUEUE_BACKEND: 'redis',
+    QUEUE_PREFIX: `bench-${randomBytes(4).toString('hex')}`,
+    PESAPAL_BASE_URL: `${sandbox}/pesapalv3/api`,
+    PUBLIC_BASE_URL: api,
+    IPN_PATH_SECRET: secret,
+    // Polls far away: every completion measured here comes from a notification.
+    POLL_SCHEDULE_SECONDS: '3600',
+    SWEEP_INTERVAL_MS: '1000',
+  };
+  try {
+    start('sandbox', ['apps/sandbox/src/main.ts'], {
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_CONTROL: 'true',
+      SANDBOX_IPN_RATE_LIMIT_MS: '0',
+      LOG_LEVEL: 'warn',
+    });
+    start('bare', ['-e', BARE_ROUTE], { BARE_PORT: String(barePort) });
+    start('api', ['apps/api/src/main.ts'], { ...serviceEnv, PORT: String(apiPort) });
+    await waitUntil('api', async () => (await send(`${api}/health/live`, 'GET')).status < 500);
+    start('worker', ['apps/worker/src/main.ts'], {
+      ...serviceEnv,
+      WORKER_PORT: String(workerPort),
+      RUN_MIGRATIONS: 'false',
+    });
+    await db.connect();
+    await waitUntil('IPN registration', async () => {
+      const rows = await db.query('SELECT ipn_id FROM ipn_registrations');
+      return rows.rowCount === 1;
+    });
+    const ipnId = (await db.query('SELECT ipn_id FROM ipn_registrations')).rows[0].ipn_id as string;
+    await send(`${sandbox}/__sandbox/notifications`, 'POST', { mode: 'drop' });
+    const token = JSON.parse(
+      (
+        await send(`${sandbox}/pesapalv3/api/Auth/RequestToken`, 'POST', {
+          consumer_key: 'sandbox-consumer-key',
+          consumer_secret: 'sandbox-consumer-secret',
+        })
+      ).body,
+    ).token as string;
+
+    /** Orders created at the sandbox and stored as the checkout API would, then paid. */
+    async function paidOrders(count: number): Promise<Notification[]> {
+      const orders: Notification[] = [];
+      for (let offset = 0; offset < count; offset += 100) {
+        const batch = await Promise.all(
+          Array.from({ length: Math.min(100, count - offset) }, async () => {
+            const reference = `bench-${randomBytes(6).toString('hex')}`;
+            const created = await new Promise<Answer>((resolve, reject) => {
+              const body = JSON.stringify({
+                id: reference,
+                currency: 'KES',
+                amount: 100,
+                description: 'bench',
+                callback_url: 'https://shop.example/back',
+                notification_id: ipnId,
+                billing_address: { email_address: 'bench@example.com' },
+              });
+              const req = request(
+                `${sandbox}/pesapalv3/api/Transactions/SubmitOrderRequest`,
+                {
+                  method: 'POST',
+                  agent,
+                  headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+                },
+                (res) => {
+                  const chunks: Buffer[] = [];
+                  res.on('data', (c: Buffer) => chunks.push(c));
+                  res.on('end', () =>
+                    resolve({
+                      status: res.statusCode ?? 0,
+                      body: Buffer.concat(chunks).toString(),
+                    }),
+                  );
+                },
+              );
+              req.on('error', reject);
+              req.end(body);
+            });
+            const trackingId = JSON.parse(created.body).order_tracking_id as string;
+            return { trackingId, reference };
+          }),
+        );
+        await db.query(
+          `INSERT INTO orders (merchant_reference, order_tracking_id, kind, status, submission_status,
+                               amount, currency, description, next_poll_at, version)
+           SELECT r, t, 'hosted', 'pending', 'submitted', 100.00, 'KES', 'bench', now() + interval '1 hour', 1
+             FROM unnest($1::text[], $2::text[]) AS x(r, t)`,
+          [batch.map((o) => o.reference), batch.map((o) => o.trackingId)],
+        );
+        await Promise.all(
+          batch.map((o) =>
+            send(`${sandbox}/__sandbox/orders/${o.trackingId}/outcome`, 'POST', {
+              outcome: 'completed',
+              method: 'card',
+            }),
+          ),
+        );
+        orders.push(...batch);
+      }
+      return orders;
+    }
+
+    // Warm both servers (JIT, connection pools) before measuring.
+    const warm = await paidOrders(200);
+    await fire(`${api}/v1/ipn/${secret}`, 200, warm);
+    await fire(`http://127.0.0.1:${barePort}/ipn`, 200, warm);
+
+    const lines: string[] = [];
+    for (const [index, rate] of RATES.entries()) {
+      const count = Math.round(rate * SECONDS);
+      const orders = await paidOrders(Math.round(count * (1 - DUPLICATES)));
+      const notifications = withDuplicates(orders, count);
+      const bare = await fire(`http://127.0.0.1:${barePort}/ipn`, rate, notifications);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const service = await fire(`${api}/v1/ipn/${secret}`, rate, notifications);
+      let finality = '';
+      if (index === 0) {
+        const references = orders.map((o) => o.reference);
+        await waitUntil(
+          'every order final',
+          async () => {
+            const left = await db.query(
+              `SELECT count(*)::int AS n FROM orders WHERE merchant_reference = ANY($1) AND status <> 'completed'`,
+              [references],
+            );
+            return left.rows[0].n === 0;
+          },
+          120_000,
+        );
+        const finalAfter = (Date.now() - service.lastSentAt) / 1000;
+        const doubled = await db.query(
+          `SELECT count(*)::int AS n FROM (
+             SELECT e.order_id FROM order_events e JOIN orders o ON o.id = e.order_id
+              WHERE o.merchant_reference = ANY($1) AND e.type = 'status_changed'
+              GROUP BY e.order_id HAVING count(*) > 1) d`,
+          [references],
+        );
+        const stored = await db.query(
+          `SELECT count(*)::int AS n FROM ipn_notifications WHERE order_tracking_id = ANY($1)`,
+          [orders.map((o) => o.trackingId)],
+        );
+        finality =
+          ` | all ${orders.length} orders final ${finalAfter.toFixed(2)} s after the last;` +
+          ` ${count - service.ok} lost acks, ${doubled.rows[0].n} doubled, ${stored.rows[0].n}/${count} stored`;
+      }
+      lines.push(
+        `${String(rate).padStart(5)}/s | service ${service.perSecond.toFixed(0).padStart(5)}/s ` +
+          `p50 ${service.p50.toFixed(1).padStart(6)} p99 ${service.p99.toFixed(1).padStart(6)} ms ` +
+          `ok ${service.ok}/${service.sent} | bare ${bare.perSecond.toFixed(0).padStart(5)}/s ` +
+          `p50 ${bare.p50.toFixed(1).padStart(5)} p99 ${bare.p99.toFixed(1).padStart(5)} ms${finality}`,
+      );
+      process.stdout.write(`${lines[lines.length - 1]}\n`);
+    }
+    process.stdout.write(
+      `\nIPN acknowledgements, ${SECONDS} s per rate, ${Math.round(DUPLICATES * 100)}% duplicates, open loop (latency from the planned send)\n${lines.join('\n')}\n`,
+    );
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await db.end().catch(() => undefined);
+    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`${String(error)}\n`);
+    for (const child of children) child.kill('SIGKILL');
+    process.exit(1);
+  },
+);
