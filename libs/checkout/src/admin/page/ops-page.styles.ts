@@ -1,6 +1,7 @@
 export const OPS_PAGE_STYLES = `
 :root { --ink: #1d2733; --muted: #6b7785; --line: #dfe4ea; --accent: #0b6bcb; --bad: #b42318; --ok: #067647; --warn: #b54708; }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #f6f8fa; }
 header { display: flex; align-items: center; justify-content: space-between; gap: 16px; padding: 12px 20px; background: #fff; border-bottom: 1px solid var(--line); }
 h1 { font-size: 18px; margin: 0; } h1 span { color: var(--muted); font-weight: 400; }

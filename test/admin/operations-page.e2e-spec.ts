@@ -1,0 +1,111 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Browser, chromium, Page } from 'playwright-core';
+import { DataSource } from 'typeorm';
+import { openTestDataSource } from '../support/database';
+import { RunningService, startService } from '../support/service';
+import { AdminFixtures } from './admin-fixtures';
+
+const ARTIFACTS = join(__dirname, '..', 'artifacts');
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+describe('operations page in headless Chromium', () => {
+  let service: RunningService;
+  let dataSource: DataSource;
+  let fixtures: AdminFixtures;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    service = await startService({ env: { RUN_MIGRATIONS: 'true' } });
+    dataSource = await openTestDataSource();
+    fixtures = new AdminFixtures(service, dataSource);
+    await service.sandbox.control.notifications('drop');
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1400, height: 1300 } });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await dataSource?.destroy();
+    await service?.close();
+  });
+
+  it('signs in with a typed key, finds an order, refunds it after confirming, and shows the timeline', async () => {
+    const paid = await fixtures.paidOrder('card');
+    await fixtures.hostedOrder();
+    const before = await fixtures.refundRequests();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+
+    await page.goto(`${service.apiUrl}/admin`);
+    await page.fill('#admin-key', 'shop-key-is-not-enough');
+    await page.click('#key-form button[type=submit]');
+    await page.waitForSelector('#message.error');
+    expect(await page.isHidden('#app')).toBe(true);
+
+    await page.fill('#admin-key', service.adminKey);
+    await page.click('#key-form button[type=submit]');
+    await page.waitForSelector('#app:not([hidden])');
+    expect(await page.evaluate(() => Object.keys(sessionStorage))).toHaveLength(1);
+    await page.waitForSelector('#counts button[data-status="completed"]');
+    expect(await page.textContent('#counts button[data-status="completed"]')).toMatch(
+      /completed [1-9]/,
+    );
+
+    // Search by the confirmation code, open the order.
+    await page.fill('#search', paid.confirmationCode as string);
+    await page.click('#search-form button[type=submit]');
+    await page.waitForFunction(() => document.querySelectorAll('#orders tr').length === 1);
+    const row = page.locator(`#orders tr[data-reference="${paid.merchantReference}"]`);
+    await row.click();
+    await page.waitForSelector('#detail:not([hidden])');
+    expect(await page.textContent('#detail-title')).toContain(paid.merchantReference);
+    expect(await page.inputValue('#refund-amount')).toBe('1500.00');
+
+    // A partial amount needs the explicit confirmation before the review step.
+    await page.fill('#refund-amount', '400.00');
+    await page.fill('#refund-reason', 'one ticket returned');
+    await page.fill('#refund-requested-by', 'ops@shop');
+    await page.waitForSelector('#partial-row:not([hidden])');
+    await page.click('#refund-review');
+    expect(await page.textContent('#message')).toContain('partial refund must be confirmed');
+    expect(await page.isHidden('#refund-confirm')).toBe(true);
+    await page.check('#refund-confirm-partial');
+    await page.click('#refund-review');
+    await page.waitForSelector('#refund-confirm:not([hidden])');
+    expect(await page.textContent('#refund-summary')).toContain('KES 400.00 (PARTIAL)');
+    expect(await fixtures.refundRequests()).toBe(before);
+
+    await page.click('#refund-submit');
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('#timeline td')).some(
+        (td) => td.textContent === 'refund_accepted',
+      ),
+    );
+    expect(await page.textContent('#refund-existing')).toContain(
+      'Refund accepted: KES 400.00 (partial)',
+    );
+    expect(await page.isHidden('#refund-form')).toBe(true);
+    const timeline = await page.locator('#timeline tr').allTextContents();
+    expect(timeline.join('\n')).toMatch(/refund_requested.*admin.*test-admin/);
+    expect(await fixtures.refundRequests()).toBe(before + 1);
+
+    // Stuck orders and counts are one click away.
+    await page.click('.tab[data-tab="stuck"]');
+    await page.waitForSelector('#stuck tr');
+    await page.click('.tab[data-tab="orders"]');
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'operations-page.png'), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
+});
