@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { openTestDataSource } from '../support/database';
-import { RunningService, startService } from '../support/service';
+import { RunningService, startService, waitFor } from '../support/service';
 import { AdminFixtures } from './admin-fixtures';
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts');
@@ -55,7 +55,11 @@ describe('operations page in headless Chromium', () => {
     await page.fill('#admin-key', service.adminKey);
     await page.click('#key-form button[type=submit]');
     await page.waitForSelector('#app:not([hidden])');
-    expect(await page.evaluate(() => Object.keys(sessionStorage))).toHaveLength(1);
+    // The key is kept in this tab's sessionStorage only (the project compiles without DOM types).
+    const stored = await page.evaluate(
+      () => (globalThis as unknown as { sessionStorage: { length: number } }).sessionStorage.length,
+    );
+    expect(stored).toBe(1);
     await page.waitForSelector('#counts button[data-status="completed"]');
     expect(await page.textContent('#counts button[data-status="completed"]')).toMatch(
       /completed [1-9]/,
@@ -64,7 +68,10 @@ describe('operations page in headless Chromium', () => {
     // Search by the confirmation code, open the order.
     await page.fill('#search', paid.confirmationCode as string);
     await page.click('#search-form button[type=submit]');
-    await page.waitForFunction(() => document.querySelectorAll('#orders tr').length === 1);
+    await waitFor(
+      'the search result',
+      async () => (await page.locator('#orders tr').count()) === 1,
+    );
     const row = page.locator(`#orders tr[data-reference="${paid.merchantReference}"]`);
     await row.click();
     await page.waitForSelector('#detail:not([hidden])');
@@ -86,11 +93,7 @@ describe('operations page in headless Chromium', () => {
     expect(await fixtures.refundRequests()).toBe(before);
 
     await page.click('#refund-submit');
-    await page.waitForFunction(() =>
-      Array.from(document.querySelectorAll('#timeline td')).some(
-        (td) => td.textContent === 'refund_accepted',
-      ),
-    );
+    await page.locator('#timeline td', { hasText: /^refund_accepted$/ }).waitFor();
     expect(await page.textContent('#refund-existing')).toContain(
       'Refund accepted: KES 400.00 (partial)',
     );
