@@ -33,6 +33,7 @@ import {
   isRetryableUnavailability,
   sleep,
 } from './retry-policy';
+import { keepAliveFetch } from './keep-alive-fetch';
 import { TokenManager } from './token-manager';
 import { InMemoryTokenStore, TokenStore, tokenStoreKey } from './token-store';
 
@@ -114,7 +115,11 @@ export class GatewayClient {
   private lastIpnRegistrationAt: number | null = null;
 
   constructor(private readonly options: GatewayClientOptions) {
-    this.http = new GatewayHttp(options.baseUrl, options.timeoutMs, options.fetchImpl ?? fetch);
+    this.http = new GatewayHttp(
+      options.baseUrl,
+      options.timeoutMs,
+      options.fetchImpl ?? keepAliveFetch(),
+    );
     this.logger = options.logger ?? silentLogger;
     this.backoff = { ...DEFAULT_BACKOFF, ...options.retry };
     this.ipnRetry = options.ipnRetry ?? { minIntervalMs: 8000, maxAttempts: 3 };

@@ -35,27 +35,33 @@ export class CheckoutSubmission {
 
   /** Writes the row and its 'created' event; a crash after this leaves a row the poller repairs. */
   async record(fields: NewOrder, actor: string): Promise<OrderEntity> {
+    const now = new Date();
+    const insert = this.dataSource
+      .getRepository(OrderEntity)
+      .createQueryBuilder()
+      .insert()
+      .into(OrderEntity)
+      .values({
+        ...fields,
+        status: 'pending',
+        submissionStatus: 'submitting',
+        nextPollAt: this.firstPoll(now, now),
+      } as QueryDeepPartialEntity<OrderEntity>)
+      .returning('*');
     try {
-      return await this.dataSource.transaction(async (manager) => {
-        const repository = manager.getRepository(OrderEntity);
-        const now = new Date();
-        const order = await repository.save(
-          repository.create({
-            ...fields,
-            status: 'pending',
-            submissionStatus: 'submitting',
-            nextPollAt: this.firstPoll(now, now),
-          }),
-        );
-        await this.journal.record(manager, order, {
+      const row = await this.journal.changeWithEvent(
+        this.dataSource.manager,
+        insert.getQueryAndParameters(),
+        {
           type: 'created',
           source: 'api',
           actor,
           toStatus: 'pending',
-          details: { kind: order.kind, amount: order.amount, currency: order.currency },
-        });
-        return order;
-      });
+          details: { kind: fields.kind, amount: fields.amount, currency: fields.currency },
+        },
+      );
+      if (!row) throw new Error('order insert returned no row');
+      return this.orders.hydrate(row);
     } catch (error) {
       if (isUniqueViolation(error, 'uq_orders_merchant_reference')) {
         throw new ReferenceTakenError(fields.merchantReference ?? '');
@@ -127,34 +133,41 @@ export class CheckoutSubmission {
     });
   }
 
-  private complete(
+  /**
+   * The first answer completes the row and records 'submitted' in one statement. A row that is
+   * no longer 'submitting' was completed or repaired already (a twin, or the worker): left as is.
+   */
+  private async complete(
     order: OrderEntity,
     fields: Partial<OrderEntity>,
     orderTrackingId: string,
     details: Record<string, unknown>,
   ): Promise<OrderEntity> {
-    return this.dataSource.transaction(async (manager) => {
-      const row = (await this.orders.lockById(order.id, manager)) ?? order;
-      const firstAnswer = row.submissionStatus !== 'submitted';
-      const changes: Partial<OrderEntity> = {
+    const update = this.dataSource
+      .getRepository(OrderEntity)
+      .createQueryBuilder()
+      .update(OrderEntity)
+      .set({
         ...fields,
         orderTrackingId,
         submissionStatus: 'submitted',
         gatewayError: null,
-        ...(row.status === 'pending'
-          ? { nextPollAt: this.firstPoll(row.createdAt, new Date()) }
-          : {}),
-      };
-      // A plain UPDATE of the locked row: save() would read it once more to diff it.
-      await manager
-        .getRepository(OrderEntity)
-        .update({ id: row.id }, changes as QueryDeepPartialEntity<OrderEntity>);
-      Object.assign(row, changes);
-      if (firstAnswer) {
-        await this.journal.record(manager, row, { type: 'submitted', source: 'api', details });
-      }
-      return row;
-    });
+        nextPollAt: () =>
+          `CASE WHEN "status" = 'pending' THEN CAST(:nextPollAt AS timestamptz) ELSE "next_poll_at" END`,
+      } as QueryDeepPartialEntity<OrderEntity>)
+      .where('"id" = :id AND "submission_status" <> :submitted', {
+        id: order.id,
+        submitted: 'submitted',
+        nextPollAt: this.firstPoll(order.createdAt, new Date()),
+      })
+      .returning('*');
+    const row = await this.journal.changeWithEvent(
+      this.dataSource.manager,
+      update.getQueryAndParameters(),
+      { type: 'submitted', source: 'api', details },
+    );
+    if (row) return this.orders.hydrate(row);
+    return (await this.orders.findById(order.id)) ?? order;
   }
 
   private firstPoll(createdAt: Date, now: Date): Date | null {

@@ -54,6 +54,39 @@ export class OrderJournal {
     await events.save(event);
   }
 
+  /**
+   * Runs one `INSERT|UPDATE orders ... RETURNING *` and appends its timeline event in the same
+   * statement (a data-modifying CTE): as atomic as a transaction, in one round trip instead of
+   * four or five. The checkout path uses it twice per checkout. Answers the changed row, if any.
+   */
+  async changeWithEvent(
+    manager: EntityManager,
+    [changeSql, changeParams]: [string, unknown[]],
+    entry: JournalEntry,
+  ): Promise<Record<string, unknown> | undefined> {
+    const at = changeParams.length;
+    const rows = (await manager.query(
+      `WITH changed AS (${changeSql}),
+       event AS (
+         INSERT INTO "order_events" ("order_id", "type", "source", "from_status", "to_status", "actor", "gateway_record", "details")
+         SELECT changed."id", $${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6}::jsonb, $${at + 7}::jsonb
+         FROM changed
+       )
+       SELECT * FROM changed`,
+      [
+        ...changeParams,
+        entry.type,
+        entry.source,
+        entry.fromStatus ?? null,
+        entry.toStatus ?? null,
+        entry.actor ?? null,
+        entry.gatewayRecord === undefined ? null : JSON.stringify(entry.gatewayRecord),
+        JSON.stringify(entry.details ?? {}),
+      ],
+    )) as Record<string, unknown>[];
+    return rows[0];
+  }
+
   async announce(
     manager: EntityManager,
     order: OrderEntity,

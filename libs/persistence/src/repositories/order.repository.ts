@@ -15,6 +15,16 @@ export class OrderRepository {
     return (manager ?? this.dataSource.manager).getRepository(OrderEntity);
   }
 
+  /** Turns a raw `RETURNING *` row of orders into the entity (pg has already parsed the types). */
+  hydrate(raw: Record<string, unknown>): OrderEntity {
+    const metadata = this.dataSource.getMetadata(OrderEntity);
+    const order = new OrderEntity();
+    for (const column of metadata.columns) {
+      if (column.databaseName in raw) column.setEntityValue(order, raw[column.databaseName]);
+    }
+    return order;
+  }
+
   findById(id: string, manager?: EntityManager): Promise<OrderEntity | null> {
     return UUID.test(id) ? this.orders(manager).findOneBy({ id }) : Promise.resolve(null);
   }
