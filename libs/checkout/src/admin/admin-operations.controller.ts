@@ -4,7 +4,7 @@ import { ApiKeyIdentity } from '../http/api-keys';
 import { AdminKeyGuard, CallerKey } from '../http/api-key.guards';
 import { IpnRegistrationService } from '../ipn/ipn-registration.service';
 import { DeadLettersQuery, ListNotificationsQuery, ReconcileBody } from './admin.dto';
-import { DeadLetterService } from './dead-letter.service';
+import { DeadLetterService } from '../dead-letters/dead-letter.service';
 import { NotificationInboxService } from './notification-inbox.service';
 import { ReconciliationService } from './reconciliation.service';
 

@@ -1,13 +1,11 @@
-import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
+import { DeadLetterModule } from '../dead-letters/dead-letter.module';
 import { IpnRegistrationModule } from '../ipn/ipn-registration.module';
 import { OrdersCoreModule } from '../orders/orders-core.module';
 import { AdminOperationsController } from './admin-operations.controller';
 import { AdminOrdersController } from './admin-orders.controller';
 import { AdminOrdersService } from './admin-orders.service';
 import { AdminPageController } from './admin-page.controller';
-import { allQueuesProvider, QUEUE_NAMES } from './admin-queues';
-import { DeadLetterService } from './dead-letter.service';
 import { NotificationInboxService } from './notification-inbox.service';
 import { OrderCancelService } from './order-cancel.service';
 import { QueueDashboard } from './queue-dashboard';
@@ -19,19 +17,13 @@ import { StuckOrdersService } from './stuck-orders.service';
  * jobs, reconciliation, the queue dashboard (/admin/queues) and the operations page (/admin).
  */
 @Module({
-  imports: [
-    OrdersCoreModule,
-    IpnRegistrationModule,
-    BullModule.registerQueue(...QUEUE_NAMES.map((name) => ({ name }))),
-  ],
+  imports: [OrdersCoreModule, IpnRegistrationModule, DeadLetterModule],
   controllers: [AdminOrdersController, AdminOperationsController, AdminPageController],
   providers: [
-    allQueuesProvider,
     AdminOrdersService,
     StuckOrdersService,
     OrderCancelService,
     NotificationInboxService,
-    DeadLetterService,
     ReconciliationService,
     QueueDashboard,
   ],

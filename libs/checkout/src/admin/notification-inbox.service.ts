@@ -4,7 +4,7 @@ import { IpnNotificationEntity, NotificationStatus } from '@app/persistence';
 import { jobOptions, JobData, QUEUES, QueueName } from '@app/queues';
 import { ApiKeyIdentity } from '../http/api-keys';
 import { CheckoutError } from '../http/checkout-error';
-import { ALL_QUEUES, AllQueues } from './admin-queues';
+import { ALL_QUEUES, AllQueues } from '../dead-letters/all-queues';
 
 export interface NotificationView {
   id: string;

@@ -5,7 +5,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter as BullBoardFastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { ALL_QUEUES, AllQueues } from './admin-queues';
+import { ALL_QUEUES, AllQueues } from '../dead-letters/all-queues';
 import { AdminSessions } from './admin-session';
 
 type BoardOptions = Parameters<typeof createBullBoard>[0];

@@ -3,7 +3,7 @@ import { Provider } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { QUEUES, QueueName } from '@app/queues';
 
-/** Every queue of the job catalogue, by name: the dead-letter view and the dashboard read them all. */
+/** Every queue of the job catalogue, by name: dead letters, the inbox replay and the dashboard use them. */
 export const ALL_QUEUES = Symbol('ALL_QUEUES');
 export type AllQueues = ReadonlyMap<QueueName, Queue>;
 

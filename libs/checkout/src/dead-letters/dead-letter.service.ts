@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { QueueName } from '@app/queues';
 import { CheckoutError } from '../http/checkout-error';
-import { ALL_QUEUES, AllQueues } from './admin-queues';
+import { ALL_QUEUES, AllQueues } from './all-queues';
 
 export interface DeadJobView {
   queue: string;
