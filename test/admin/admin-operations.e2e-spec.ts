@@ -116,7 +116,7 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
 
     const paid = await fixtures.paidOrder('card');
     const refused = await post(`/v1/admin/orders/${paid.merchantReference}/cancel`);
-    expect([refused.status, refused.body.error.code]).toEqual([409, 'order_not_cancellable']);
+    expect([refused.status, refused.body.error.code]).toEqual([409, 'order_paid']);
   });
 
   it('lists stuck orders with the reason for each', async () => {

@@ -2,10 +2,10 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ApiKeyIdentity } from '../http/api-keys';
 import { AdminKeyGuard, CallerKey } from '../http/api-key.guards';
+import { OrderCancelService } from '../orders/order-cancel.service';
 import { OrderSyncService } from '../orders/order-sync.service';
 import { CancelBody, ListOrdersQuery, StuckQuery } from './admin.dto';
 import { AdminOrdersService } from './admin-orders.service';
-import { OrderCancelService } from './order-cancel.service';
 import { StuckOrdersService } from './stuck-orders.service';
 
 @ApiTags('admin: orders')
@@ -57,7 +57,7 @@ export class AdminOrdersController {
     @CallerKey() caller: ApiKeyIdentity,
   ) {
     const order = await this.orders.find(reference);
-    await this.cancellation.cancel(order, caller, body.note);
+    await this.cancellation.cancel(order, { source: 'admin', actor: caller.name, note: body.note });
     return this.orders.detail(order.id);
   }
 }

@@ -7,7 +7,6 @@ import { AdminOrdersController } from './admin-orders.controller';
 import { AdminOrdersService } from './admin-orders.service';
 import { AdminPageController } from './admin-page.controller';
 import { NotificationInboxService } from './notification-inbox.service';
-import { OrderCancelService } from './order-cancel.service';
 import { QueueDashboard } from './queue-dashboard';
 import { ReconciliationService } from './reconciliation.service';
 import { StuckOrdersService } from './stuck-orders.service';
@@ -22,7 +21,6 @@ import { StuckOrdersService } from './stuck-orders.service';
   providers: [
     AdminOrdersService,
     StuckOrdersService,
-    OrderCancelService,
     NotificationInboxService,
     ReconciliationService,
     QueueDashboard,

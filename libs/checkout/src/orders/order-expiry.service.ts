@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { isCancellable, OrderTrackingId } from '@app/domain';
 import { GatewayClient, GatewayError } from '@app/gateway-client';
 import { OrderEntity, OrderRepository } from '@app/persistence';
+import { OrderCancelService } from './order-cancel.service';
 import { OrderJournal } from './order-journal';
 
 export type ExpiryResult = 'expired' | 'flagged' | 'not_cancellable';
@@ -21,6 +22,7 @@ export class OrderExpiryService {
     private readonly orders: OrderRepository,
     private readonly gateway: GatewayClient,
     private readonly journal: OrderJournal,
+    private readonly cancellation: OrderCancelService,
   ) {}
 
   async expire(order: OrderEntity): Promise<ExpiryResult> {
@@ -40,26 +42,15 @@ export class OrderExpiryService {
     return this.flag(order.id, `poll horizon reached, gateway did not cancel: ${message}`);
   }
 
-  private markExpired(orderId: string, gatewayMessage: string): Promise<ExpiryResult> {
-    return this.dataSource.transaction(async (manager) => {
-      const order = await this.orders.lockById(orderId, manager);
-      if (!order || !isCancellable(order.status)) return 'not_cancellable';
-      const from = order.status;
-      order.status = 'expired';
-      order.expiredAt = new Date();
-      order.nextPollAt = null;
-      await manager.getRepository(OrderEntity).save(order);
-      await this.journal.record(manager, order, {
-        type: 'status_changed',
-        source: 'poll',
-        fromStatus: from,
-        toStatus: 'expired',
-        details: { reason: 'poll horizon reached; cancelled at the gateway', gatewayMessage },
-      });
-      await this.journal.announce(manager, order, 'order.expired');
-      this.logger.log({ orderId }, 'order expired at the poll horizon');
-      return 'expired';
+  private async markExpired(orderId: string, gatewayMessage: string): Promise<ExpiryResult> {
+    const { closed } = await this.cancellation.close(orderId, {
+      to: 'expired',
+      source: 'poll',
+      details: { reason: 'poll horizon reached; cancelled at the gateway', gatewayMessage },
     });
+    if (!closed) return 'not_cancellable';
+    this.logger.log({ orderId }, 'order expired at the poll horizon');
+    return 'expired';
   }
 
   private flag(orderId: string, reason: string): Promise<ExpiryResult> {

@@ -47,10 +47,12 @@ export class OrdersController {
   @ApiOperation({ summary: 'Cancel an unpaid order at the gateway' })
   @ApiOkResponse({ type: OrderResponse })
   @ApiConflictResponse({ type: ErrorResponse, description: 'The order is paid' })
-  cancel(
+  async cancel(
     @Param('reference') reference: string,
     @CallerKey() caller: ApiKeyIdentity,
   ): Promise<OrderWithTimeline> {
-    return this.cancellation.cancel(reference, caller.name);
+    const order = await this.query.find(reference);
+    const cancelled = await this.cancellation.cancel(order, { source: 'api', actor: caller.name });
+    return this.query.viewOf(cancelled);
   }
 }

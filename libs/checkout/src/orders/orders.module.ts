@@ -8,7 +8,6 @@ import { CheckoutService } from './checkout.service';
 import { CheckoutsController } from './checkouts.controller';
 import { useCheckoutRules } from './dto/checkout-rules';
 import { IdempotencyService } from './idempotency.service';
-import { OrderCancelService } from './order-cancel.service';
 import { OrderQueryService } from './order-query.service';
 import { OrdersController } from './orders.controller';
 import { OrdersCoreModule } from './orders-core.module';
@@ -22,7 +21,6 @@ import { OrdersCoreModule } from './orders-core.module';
     CheckoutSubmission,
     IdempotencyService,
     OrderQueryService,
-    OrderCancelService,
     CheckoutReturnService,
   ],
   exports: [OrderQueryService],
