@@ -4,6 +4,14 @@ import { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import { REDACTED_LOG_PATHS } from '@app/config';
 
+/**
+ * The path without its query string, and without the IPN URL's secret segment: the URL the
+ * gateway calls must not be learnt from the logs.
+ */
+export function loggablePath(url: string): string {
+  return url.split('?')[0].replace(/^\/v1\/ipn\/[^/]+/, '/v1/ipn/[redacted]');
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** JSON logs with a request id (taken from X-Request-Id when sane) and secrets redacted. */
@@ -32,8 +40,7 @@ export class LoggingModule {
                 req: (req: { id: string; method: string; url: string }) => ({
                   id: req.id,
                   method: req.method,
-                  // Query strings can carry references but never secrets; keep only the path.
-                  url: req.url.split('?')[0],
+                  url: loggablePath(req.url),
                 }),
               },
             },
