@@ -5,7 +5,7 @@ import { IpnRegistrationEntity } from '@app/persistence';
 import { JobData, jobOptions, JOB_QUEUE } from '@app/queues';
 import { Queue } from 'bullmq';
 import { queueConnectionFor } from '@app/queues';
-import { IpnRegistrationService } from './ipn-registration.service';
+import { IpnRegistrationService, loggableIpnUrl } from './ipn-registration.service';
 
 /**
  * Registers our notification URL when the worker starts (unless Postgres already holds its
@@ -59,7 +59,7 @@ export class IpnRegistrationJobs implements OnApplicationBootstrap {
   async process(data: JobData['register-ipn']): Promise<void> {
     if (data.url !== this.registration.url || data.method !== this.registration.method) {
       this.logger.warn(
-        { url: data.url },
+        { url: loggableIpnUrl(data.url) },
         'skipping registration of a URL this service no longer uses',
       );
       return;

@@ -10,6 +10,11 @@ export function ipnPath(config: ServiceConfig): string {
   return `/v1/ipn/${config.ipnPathSecret}`;
 }
 
+/** The URL as logs may show it: without the secret segment. */
+export function loggableIpnUrl(url: string): string {
+  return url.replace(/\/v1\/ipn\/[^/?#]+/, '/v1/ipn/[redacted]');
+}
+
 export function ipnUrl(config: ServiceConfig): string {
   return `${config.publicBaseUrl}${ipnPath(config)}`;
 }
@@ -66,7 +71,7 @@ export class IpnRegistrationService {
       .orUpdate(['ipn_id', 'gateway_created_at'], ['url', 'method'])
       .execute();
     this.logger.log(
-      { url: this.url, method: this.method, ipnId: registration.ipnId },
+      { url: loggableIpnUrl(this.url), method: this.method, ipnId: registration.ipnId },
       'IPN URL registered',
     );
     this.cached = registration.ipnId;
