@@ -4,3 +4,4 @@ export * from './payment-outcome';
 export * from './order-status';
 export * from './refund-status';
 export * from './poll-schedule';
+export * from './billing-address';

@@ -1,4 +1,5 @@
 import {
+  BillingAddress,
   ConfirmationCode,
   IpnId,
   MerchantReference,
@@ -18,22 +19,6 @@ export interface IpnRegistration {
   createdAt: Date;
   /** ipn_status 1 (Active) is the only value ever observed; a listing without the field counts as active. */
   active: boolean;
-}
-
-export interface BillingAddress {
-  email?: string;
-  phone?: string;
-  firstName?: string;
-  middleName?: string;
-  lastName?: string;
-  /** ISO 3166-1 alpha-2. */
-  countryCode?: string;
-  line1?: string;
-  line2?: string;
-  city?: string;
-  state?: string;
-  postalCode?: string;
-  zipCode?: string;
 }
 
 export type SubscriptionFrequency = 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'YEARLY';

@@ -1,4 +1,4 @@
-import { MERCHANT_REFERENCE_MAX_LENGTH } from '@app/domain';
+import { BillingAddress, MERCHANT_REFERENCE_MAX_LENGTH } from '@app/domain';
 import {
   compareCalendarDates,
   formatGatewayDate,
@@ -6,7 +6,7 @@ import {
   toGatewayCalendarDate,
 } from './gateway-dates';
 import { GatewayOperation, GatewayRequestInvalidError } from './gateway-errors';
-import { BillingAddress, OrderRequest, PushRequest } from './gateway-types';
+import { OrderRequest, PushRequest } from './gateway-types';
 
 /**
  * The gateway enforces no maximum, but its integration guide recommends 100 characters and the

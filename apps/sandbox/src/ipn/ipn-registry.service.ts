@@ -74,19 +74,7 @@ export class IpnRegistry {
 
   list(merchantId: string): GatewayReply {
     const mine = [...this.byUrl.values()].filter((item) => item.merchantId === merchantId);
-    return ok(
-      mine.map((item) => ({
-        url: item.url,
-        created_date: utcTrimmed(item.createdAt),
-        ipn_id: item.ipnId,
-        notification_type: item.method === 'GET' ? 0 : 1,
-        ipn_notification_type_description: item.method,
-        ipn_status: 1,
-        ipn_status_decription: 'Active',
-        error: null,
-        status: '200',
-      })),
-    );
+    return ok(mine.map((item) => this.listing(item, utcTrimmed(item.createdAt))));
   }
 
   /** Forgets the rate-limit clock (control API reset). */
@@ -95,8 +83,12 @@ export class IpnRegistry {
   }
 
   private describe(item: IpnRegistration, createdDate: string): unknown {
+    return { id: item.id, ...this.listing(item, createdDate), message: SUCCESS_MESSAGE };
+  }
+
+  /** One registration as GetIpnList shows it (RegisterIPN adds the id and a message around it). */
+  private listing(item: IpnRegistration, createdDate: string): Record<string, unknown> {
     return {
-      id: item.id,
       url: item.url,
       created_date: createdDate,
       ipn_id: item.ipnId,
@@ -106,7 +98,6 @@ export class IpnRegistry {
       ipn_status_decription: 'Active',
       error: null,
       status: '200',
-      message: SUCCESS_MESSAGE,
     };
   }
 

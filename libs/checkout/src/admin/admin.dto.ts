@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min, Max } from 'class-validator';
 import { ORDER_STATUSES, OrderStatus } from '@app/domain';
 import { NotificationStatus } from '@app/persistence';
-import { PageQuery } from '../refunds/refund.dto';
+import { OffsetPageQuery, PageQuery } from '../http/page-query';
 
 export class ListOrdersQuery extends PageQuery {
   @ApiPropertyOptional({ enum: ORDER_STATUSES })
@@ -37,26 +37,11 @@ export class ListNotificationsQuery extends PageQuery {
   status?: NotificationStatus;
 }
 
-export class DeadLettersQuery {
+export class DeadLettersQuery extends OffsetPageQuery {
   @ApiPropertyOptional()
   @IsOptional()
   @IsString()
   queue?: string;
-
-  @ApiPropertyOptional({ default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
-
-  @ApiPropertyOptional({ default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  offset?: number;
 }
 
 export class StuckQuery {

@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { LimitQuery } from '../http/page-query';
 
-export class ListMerchantEventsQuery {
+export class ListMerchantEventsQuery extends LimitQuery {
   @ApiPropertyOptional({ description: 'event type, e.g. order.completed' })
   @IsOptional()
   @IsString()
@@ -21,14 +21,6 @@ export class ListMerchantEventsQuery {
   @IsString()
   @MaxLength(100)
   order?: string;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
 
   @ApiPropertyOptional({ description: 'next_before of the previous page' })
   @IsOptional()

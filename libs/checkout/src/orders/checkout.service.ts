@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { MerchantReference, Money } from '@app/domain';
+import { BillingAddress, MerchantReference, Money } from '@app/domain';
 import {
   buildOrderBody,
   buildPushBody,
@@ -16,7 +16,11 @@ import { IpnRegistrationService } from '../ipn/ipn-registration.service';
 import { CheckoutAnswer, checkoutAnswerOf } from './checkout-answers';
 import { CheckoutSubmission, NewOrder, ReferenceTakenError } from './checkout-submission';
 import { amountText } from './dto/checkout-rules';
-import { CreateCheckoutDto, CreateMobileMoneyCheckoutDto } from './dto/create-checkout.dto';
+import {
+  CreateCheckoutDto,
+  CreateMobileMoneyCheckoutDto,
+  CustomerDto,
+} from './dto/create-checkout.dto';
 
 export const RETURN_PATH = '/v1/checkouts/return';
 
@@ -105,20 +109,7 @@ export class CheckoutService {
       callbackUrl,
       cancellationUrl: `${callbackUrl}?cancelled=1`,
       notificationId: await this.ipn.currentIpnId(),
-      billingAddress: {
-        email: customer.email,
-        phone: customer.phone,
-        firstName: customer.first_name,
-        middleName: customer.middle_name,
-        lastName: customer.last_name,
-        countryCode: customer.country_code?.toUpperCase(),
-        line1: customer.line_1,
-        line2: customer.line_2,
-        city: customer.city,
-        state: customer.state,
-        postalCode: customer.postal_code,
-        zipCode: customer.zip_code,
-      },
+      billingAddress: billingAddressOf(customer),
       branch: dto.branch,
       redirectMode: dto.redirect_mode,
       subscription: dto.subscription && {
@@ -162,20 +153,7 @@ export class CheckoutService {
       amount: amount.toDecimalString(),
       currency: amount.currency,
       description: dto.description,
-      customer: {
-        email: customer.email,
-        phone: customer.phone,
-        firstName: customer.first_name,
-        middleName: customer.middle_name,
-        lastName: customer.last_name,
-        countryCode: customer.country_code?.toUpperCase(),
-        line1: customer.line_1,
-        line2: customer.line_2,
-        city: customer.city,
-        state: customer.state,
-        postalCode: customer.postal_code,
-        zipCode: customer.zip_code,
-      },
+      customer: billingAddressOf(customer),
       customerEmail: customer.email ?? null,
       customerPhone: customer.phone ?? null,
       returnUrl: dto.return_url ?? null,
@@ -284,4 +262,22 @@ export class CheckoutService {
     }
     return current;
   }
+}
+
+/** The shop's snake_case customer as the gateway's billing address (also what the order row keeps). */
+function billingAddressOf(customer: CustomerDto): BillingAddress {
+  return {
+    email: customer.email,
+    phone: customer.phone,
+    firstName: customer.first_name,
+    middleName: customer.middle_name,
+    lastName: customer.last_name,
+    countryCode: customer.country_code?.toUpperCase(),
+    line1: customer.line_1,
+    line2: customer.line_2,
+    city: customer.city,
+    state: customer.state,
+    postalCode: customer.postal_code,
+    zipCode: customer.zip_code,
+  };
 }

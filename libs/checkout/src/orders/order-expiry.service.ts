@@ -57,18 +57,7 @@ export class OrderExpiryService {
     return this.dataSource.transaction(async (manager) => {
       const order = await this.orders.lockById(orderId, manager);
       if (!order) return 'not_cancellable';
-      const firstTime = !order.needsReview || order.reviewReason !== reason;
-      order.needsReview = true;
-      order.reviewReason = reason;
-      await manager.getRepository(OrderEntity).save(order);
-      if (firstTime) {
-        await this.journal.record(manager, order, {
-          type: 'flagged_for_review',
-          source: 'poll',
-          details: { reason },
-        });
-        await this.journal.announce(manager, order, 'order.review_required', null, { reason });
-      }
+      await this.journal.flagForReview(manager, order, reason, 'poll');
       return 'flagged';
     });
   }

@@ -55,6 +55,31 @@ export class OrderJournal {
   }
 
   /**
+   * Marks the order for a person to look at, with its timeline event and merchant event the first
+   * time for a given reason (a repeated poll with the same finding adds nothing).
+   */
+  async flagForReview(
+    manager: EntityManager,
+    order: OrderEntity,
+    reason: string,
+    source: EventSource,
+    gatewayRecord?: unknown,
+  ): Promise<void> {
+    const firstTime = !order.needsReview || order.reviewReason !== reason;
+    order.needsReview = true;
+    order.reviewReason = reason;
+    await manager.getRepository(OrderEntity).save(order);
+    if (!firstTime) return;
+    await this.record(manager, order, {
+      type: 'flagged_for_review',
+      source,
+      gatewayRecord,
+      details: { reason },
+    });
+    await this.announce(manager, order, 'order.review_required', null, { reason });
+  }
+
+  /**
    * Runs one `INSERT|UPDATE orders ... RETURNING *` and appends its timeline event in the same
    * statement (a data-modifying CTE): as atomic as a transaction, in one round trip instead of
    * four or five. The checkout path uses it twice per checkout. Answers the changed row, if any.

@@ -145,19 +145,7 @@ export class OrderOutcomeService {
     record: TransactionRecord,
     source: EventSource,
   ): Promise<OutcomeResult> {
-    const firstTime = !order.needsReview || order.reviewReason !== reason;
-    order.needsReview = true;
-    order.reviewReason = reason;
-    await manager.getRepository(OrderEntity).save(order);
-    if (firstTime) {
-      await this.journal.record(manager, order, {
-        type: 'flagged_for_review',
-        source,
-        gatewayRecord: record.raw,
-        details: { reason },
-      });
-      await this.journal.announce(manager, order, 'order.review_required', null, { reason });
-    }
+    await this.journal.flagForReview(manager, order, reason, source, record.raw);
     return { kind: 'flagged', order, reason };
   }
 }

@@ -2,19 +2,14 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsBoolean,
   IsIn,
-  IsISO8601,
-  IsInt,
   IsNotEmpty,
   IsOptional,
   IsString,
-  Length,
   Matches,
-  Max,
   MaxLength,
-  Min,
 } from 'class-validator';
-import { Type } from 'class-transformer';
 import { REFUND_STATUSES, RefundStatus } from '@app/domain';
+import { PageQuery } from '../http/page-query';
 
 export class CreateRefundDto {
   @ApiProperty({ example: '1500.00', description: 'Exact decimal string, at most the paid amount' })
@@ -54,40 +49,6 @@ export class ResolveRefundDto {
   @IsNotEmpty()
   @MaxLength(1000)
   note!: string;
-}
-
-/** Shared by the admin list endpoints: limit/offset pagination and a created_at window. */
-export class PageQuery {
-  @ApiPropertyOptional({ default: 50, maximum: 200 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
-
-  @ApiPropertyOptional({ default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  offset?: number;
-
-  @ApiPropertyOptional({ description: 'created at or after (ISO 8601)' })
-  @IsOptional()
-  @IsISO8601()
-  from?: string;
-
-  @ApiPropertyOptional({ description: 'created before (ISO 8601)' })
-  @IsOptional()
-  @IsISO8601()
-  to?: string;
-
-  @ApiPropertyOptional({ example: 'KES' })
-  @IsOptional()
-  @IsString()
-  @Length(3, 3)
-  currency?: string;
 }
 
 export class ListRefundsQuery extends PageQuery {

@@ -7,27 +7,12 @@ import {
   UpdateDateColumn,
   VersionColumn,
 } from 'typeorm';
-import type { OrderStatus } from '@app/domain';
+import type { BillingAddress, OrderStatus } from '@app/domain';
 import { AMOUNT_COLUMN, INSTANT } from './columns';
 
 export type CheckoutKind = 'hosted' | 'mobile_money';
 /** Where the order stands with the gateway's order-creation call (recorded before it is made). */
 export type SubmissionStatus = 'submitting' | 'submitted' | 'rejected' | 'unknown';
-
-export interface BillingAddress {
-  email?: string;
-  phone?: string;
-  firstName?: string;
-  middleName?: string;
-  lastName?: string;
-  countryCode?: string;
-  line1?: string;
-  line2?: string;
-  city?: string;
-  state?: string;
-  postalCode?: string;
-  zipCode?: string;
-}
 
 export interface SubscriptionTerms {
   accountNumber: string;
