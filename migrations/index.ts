@@ -2,10 +2,12 @@ import { MigrationInterface } from 'typeorm';
 import { Init1763800000000 } from './1763800000000-Init';
 import { PaymentsSchema1763800100000 } from './1763800100000-PaymentsSchema';
 import { ReconciliationReports1795380869388 } from './1795380869388-ReconciliationReports';
+import { RefundRetryAfterRejection1795382796715 } from './1795382796715-RefundRetryAfterRejection';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
   Init1763800000000,
   PaymentsSchema1763800100000,
   ReconciliationReports1795380869388,
+  RefundRetryAfterRejection1795382796715,
 ];

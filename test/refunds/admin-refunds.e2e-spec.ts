@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { OrderEventEntity, OutboxEventEntity, RefundEntity } from '@app/persistence';
+import { OrderEntity, OrderEventEntity, OutboxEventEntity, RefundEntity } from '@app/persistence';
 import { AdminFixtures } from '../admin/admin-fixtures';
 import { openTestDataSource } from '../support/database';
 import { RunningService, startService } from '../support/service';
@@ -129,6 +129,43 @@ describe('admin refunds (api + Postgres + sandbox gateway)', () => {
     expect(second.body.error.code).toBe('refund_already_requested');
     expect(second.body.error.refund).toMatchObject({ status: 'accepted', amount: '1500.00' });
     expect(await fixtures.refundRequests()).toBe(before);
+  });
+
+  it('lets a new attempt follow a refund the gateway rejected, with exactly one more gateway call', async () => {
+    // Paid with mobile money at the gateway, while our row names a card: the partial refund our
+    // policy allows is one the gateway refuses ("500"), and no refund exists there afterwards.
+    const paid = await fixtures.paidOrder('mobile_money');
+    await dataSource.getRepository(OrderEntity).update({ id: paid.id }, { paymentMethod: 'Visa' });
+    const before = await fixtures.refundRequests();
+    const rejected = await refund(paid.merchantReference, {
+      amount: '100.00',
+      confirm_partial: true,
+    });
+    expect(rejected.status).toBe(201);
+    expect(rejected.body.refund).toMatchObject({ status: 'rejected', gateway_status: '500' });
+    expect(await fixtures.refundRequests()).toBe(before + 1);
+
+    const retry = await refund(paid.merchantReference, { amount: '1500.00' });
+    expect(retry.status).toBe(201);
+    expect(retry.body.refund).toMatchObject({ status: 'accepted', amount: '1500.00' });
+    expect(await fixtures.refundRequests()).toBe(before + 2);
+
+    // An accepted refund blocks again, locally.
+    const third = await refund(paid.merchantReference, { amount: '1500.00' });
+    expect([third.status, third.body.error.code]).toEqual([409, 'refund_already_requested']);
+    expect(third.body.error.refund).toMatchObject({ id: retry.body.refund.id });
+    expect(await fixtures.refundRequests()).toBe(before + 2);
+    expect(await dataSource.getRepository(RefundEntity).countBy({ orderId: paid.id })).toBe(2);
+
+    // Shop view and admin detail both show the latest attempt.
+    const shopView = await request(service.apiUrl)
+      .get(`/v1/orders/${paid.merchantReference}`)
+      .set(service.shopAuth);
+    expect(shopView.body.refund).toMatchObject({ id: retry.body.refund.id, status: 'accepted' });
+    const detail = await request(service.apiUrl)
+      .get(`/v1/admin/orders/${paid.merchantReference}`)
+      .set(service.adminAuth);
+    expect(detail.body.order.refund).toMatchObject({ id: retry.body.refund.id });
   });
 
   it('turns 20 concurrent refund requests into exactly one gateway request and 19 clear 409s', async () => {

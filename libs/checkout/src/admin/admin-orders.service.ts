@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, DataSource, SelectQueryBuilder } from 'typeorm';
 import { ORDER_STATUSES, OrderStatus } from '@app/domain';
-import { OrderEntity, OrderRepository, RefundEntity } from '@app/persistence';
+import { OrderEntity, OrderRepository } from '@app/persistence';
 import { CheckoutError } from '../http/checkout-error';
 import {
   AdminOrderDetail,
@@ -54,7 +54,7 @@ export class AdminOrdersService {
       .take(limit)
       .skip(offset)
       .getManyAndCount();
-    const refunds = await this.refundsOf(rows.map((o) => o.id));
+    const refunds = await this.orders.refundsFor(rows.map((o) => o.id));
     return {
       items: rows.map((order) => toAdminOrderView(order, refunds.get(order.id) ?? null)),
       total,
@@ -126,15 +126,5 @@ export class AdminOrdersService {
       );
     }
     return query;
-  }
-
-  private async refundsOf(orderIds: string[]): Promise<Map<string, RefundEntity>> {
-    if (orderIds.length === 0) return new Map();
-    const refunds = await this.dataSource
-      .getRepository(RefundEntity)
-      .createQueryBuilder('r')
-      .where('r.order_id IN (:...orderIds)', { orderIds })
-      .getMany();
-    return new Map(refunds.map((r) => [r.orderId, r]));
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { OrderEntity, RefundEntity } from '@app/persistence';
+import { OrderEntity, OrderRepository, RefundEntity } from '@app/persistence';
 import { AdminOrderView, toAdminOrderView } from './admin-order-view';
 
 export interface StuckOrder {
@@ -18,7 +18,10 @@ const LIMIT = 200;
  */
 @Injectable()
 export class StuckOrdersService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly orders: OrderRepository,
+  ) {}
 
   async list(pendingMinutes: number): Promise<{ threshold_minutes: number; items: StuckOrder[] }> {
     const cutoff = new Date(Date.now() - pendingMinutes * 60_000);
@@ -33,14 +36,7 @@ export class StuckOrdersService {
       .orderBy('o.created_at', 'ASC')
       .take(LIMIT)
       .getMany();
-    const refunds = orders.length
-      ? await this.dataSource
-          .getRepository(RefundEntity)
-          .createQueryBuilder('r')
-          .where('r.order_id IN (:...ids)', { ids: orders.map((o) => o.id) })
-          .getMany()
-      : [];
-    const refundOf = new Map(refunds.map((r) => [r.orderId, r]));
+    const refundOf = await this.orders.refundsFor(orders.map((o) => o.id));
     return {
       threshold_minutes: pendingMinutes,
       items: orders.map((order) => {

@@ -36,8 +36,10 @@ const EVENT_OF: Record<'accepted' | 'rejected' | 'reversed', MerchantEventType> 
 
 /**
  * One refund per payment, made visible and safe: the refund row is written under the order's row
- * lock before the gateway is called (a unique index backs the rule up), so concurrent requests
- * produce exactly one gateway call and the others a 409 naming the refund that exists.
+ * lock before the gateway is called (a partial unique index over the rows that are not rejected
+ * backs the rule up), so concurrent requests produce exactly one gateway call and the others a 409
+ * naming the refund that exists. A rejected attempt does not count: the gateway refuses a second
+ * refund only when one exists, so after a rejection a new attempt is allowed.
  */
 @Injectable()
 export class RefundService {
@@ -159,8 +161,9 @@ export class RefundService {
   }
 
   private async refuseIfExists(order: OrderEntity, manager?: EntityManager): Promise<void> {
+    // A rejected attempt is no refund at the gateway: a new one may follow it.
     const existing = await this.orders.refundFor(order.id, manager);
-    if (!existing) return;
+    if (!existing || existing.status === 'rejected') return;
     throw CheckoutError.conflict(
       'refund_already_requested',
       'this payment already has a refund; the gateway accepts only one per payment',

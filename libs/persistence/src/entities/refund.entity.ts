@@ -15,14 +15,18 @@ import { OrderEntity } from './order.entity';
 /**
  * The gateway accepts one refund per confirmation code and refuses every later one, so the rule
  * is a unique constraint here: the row is written before the call and a second one cannot exist.
+ * A rejected request is not a refund at the gateway, so the indexes leave rejected rows out and a
+ * new attempt may follow a rejection.
  */
+const NOT_REJECTED = `"status" <> 'rejected'`;
+
 @Entity({ name: 'refunds' })
 @Index('idx_refunds_status_created', ['status', 'createdAt'])
 export class RefundEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
 
-  @Index('uq_refunds_order', { unique: true })
+  @Index('uq_refunds_order', { unique: true, where: NOT_REJECTED })
   @Column({ name: 'order_id', type: 'uuid' })
   orderId!: string;
 
@@ -30,7 +34,7 @@ export class RefundEntity {
   @JoinColumn({ name: 'order_id', foreignKeyConstraintName: 'fk_refunds_order' })
   order?: OrderEntity;
 
-  @Index('uq_refunds_confirmation_code', { unique: true })
+  @Index('uq_refunds_confirmation_code', { unique: true, where: NOT_REJECTED })
   @Column({ name: 'confirmation_code', type: 'varchar', length: 100 })
   confirmationCode!: string;
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { OrderEntity } from '../entities/order.entity';
 import { OrderEventEntity } from '../entities/order-event.entity';
 import { RefundEntity } from '../entities/refund.entity';
@@ -76,7 +76,31 @@ export class OrderRepository {
       .find({ where: { orderId }, order: { createdAt: 'ASC' } });
   }
 
-  refundFor(orderId: string, manager?: EntityManager): Promise<RefundEntity | null> {
-    return (manager ?? this.dataSource.manager).getRepository(RefundEntity).findOneBy({ orderId });
+  /**
+   * The order's refund: the one that is not rejected (at most one, by the partial unique index),
+   * else the latest rejected attempt. Since a new attempt needs every earlier one rejected, this
+   * is also the latest.
+   */
+  async refundFor(orderId: string, manager?: EntityManager): Promise<RefundEntity | null> {
+    return (await this.refundsFor([orderId], manager)).get(orderId) ?? null;
+  }
+
+  /** refundFor for many orders at once (list views), keyed by order id. */
+  async refundsFor(
+    orderIds: string[],
+    manager?: EntityManager,
+  ): Promise<Map<string, RefundEntity>> {
+    if (orderIds.length === 0) return new Map();
+    const refunds = await (manager ?? this.dataSource.manager)
+      .getRepository(RefundEntity)
+      .find({ where: { orderId: In(orderIds) }, order: { createdAt: 'DESC' } });
+    const current = new Map<string, RefundEntity>();
+    for (const refund of refunds) {
+      const chosen = current.get(refund.orderId);
+      if (!chosen || (chosen.status === 'rejected' && refund.status !== 'rejected')) {
+        current.set(refund.orderId, refund);
+      }
+    }
+    return current;
   }
 }
