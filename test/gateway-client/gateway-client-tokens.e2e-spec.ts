@@ -16,14 +16,19 @@ function forgedToken(): string {
 
 describe('GatewayClient against the sandbox: tokens', () => {
   let sandbox: RunningSandbox;
-  const tokenRequests = async (): Promise<number> =>
-    (await sandbox.control.requests()).counts.RequestToken;
+  /** Tokens of 6 s, for the one test about expiry; the others must not race a short lifetime. */
+  let shortLived: RunningSandbox;
+  const tokenRequests = async (from: RunningSandbox = sandbox): Promise<number> =>
+    (await from.control.requests()).counts.RequestToken;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ tokenLifetimeSeconds: 2 });
+    sandbox = await startSandbox();
+    shortLived = await startSandbox({ tokenLifetimeSeconds: 6 });
   });
-  afterAll(() => sandbox.close());
-  beforeEach(() => sandbox.control.resetRequests());
+  afterAll(() => Promise.all([sandbox.close(), shortLived.close()]));
+  beforeEach(() =>
+    Promise.all([sandbox.control.resetRequests(), shortLived.control.resetRequests()]),
+  );
 
   it('asks for exactly one token for 100 concurrent calls on a cold client', async () => {
     const client = clientFor(sandbox);
@@ -37,14 +42,14 @@ describe('GatewayClient against the sandbox: tokens', () => {
   });
 
   it('refreshes a token that expires mid-run exactly once, then reuses the new one', async () => {
-    // Lifetime 2 s: the margin is capped at half of it, so the token is renewed after ~1 s.
-    const client = clientFor(sandbox);
+    // Lifetime 6 s: the margin is capped at half of it, so the token is renewed after ~3 s.
+    const client = clientFor(shortLived);
     await client.listIpns();
     await Promise.all(Array.from({ length: 20 }, () => client.listIpns()));
-    expect(await tokenRequests()).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await tokenRequests(shortLived)).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 3100));
     await Promise.all(Array.from({ length: 50 }, () => client.listIpns()));
-    expect(await tokenRequests()).toBe(2);
+    expect(await tokenRequests(shortLived)).toBe(2);
   });
 
   it('replaces a token the gateway refuses (HTTP 500, status null) once, and retries the call', async () => {
