@@ -22,6 +22,9 @@ export async function createSandboxApp(
     new FastifyAdapter({
       bodyLimit: 1024 * 1024,
       routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+      // Close drops every connection, busy ones too: a caller that gave up on a held (fault) call
+      // must not keep close() waiting for the hold to run out.
+      forceCloseConnections: true,
     }),
     { bodyParser: false, bufferLogs: true },
   );
