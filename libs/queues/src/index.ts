@@ -2,3 +2,4 @@ export * from './queue-backend';
 export * from './redis-client';
 export * from './queue-infrastructure.module';
 export * from './job-catalogue';
+export * from './queue-errors';

@@ -5,10 +5,9 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { OrderRepository, OutboxEventEntity, WebhookDeliveryEntity } from '@app/persistence';
-import { JobData, QUEUES } from '@app/queues';
+import { JobData, logQueueErrorsOnce, QUEUES } from '@app/queues';
 import { CheckoutError } from '../http/checkout-error';
 import { deliveryJobOptions } from './delivery-job';
-import { logQueueErrorsOnce } from './queue-errors';
 import { withTimeout } from './with-timeout';
 import {
   MerchantEventView,

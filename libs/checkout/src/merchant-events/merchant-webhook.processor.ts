@@ -4,11 +4,10 @@ import { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { OutboxEventEntity, WebhookDeliveryEntity } from '@app/persistence';
-import { JobData, QUEUES } from '@app/queues';
+import { JobData, logQueueErrorsOnce, QUEUES } from '@app/queues';
 import { isRedelivery } from './delivery-job';
 import { GAVE_UP_PREFIX, SKIPPED_NO_URL } from './delivery-state';
 import { merchantWebhookBackoff } from './webhook-backoff';
-import { logQueueErrorsOnce } from './queue-errors';
 import { displayUrl, postWebhook } from './webhook-sender';
 import { webhookBody } from './webhook-signature';
 

@@ -9,9 +9,8 @@ import {
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { JobData, QUEUES } from '@app/queues';
+import { JobData, logQueueErrorsOnce, QUEUES } from '@app/queues';
 import { deliveryJobOptions } from './delivery-job';
-import { logQueueErrorsOnce } from './queue-errors';
 import { withTimeout } from './with-timeout';
 
 /** Rows per transaction: small enough that a batch holds its locks only briefly. */
