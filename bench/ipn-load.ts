@@ -151,7 +151,10 @@ function withDuplicates(orders: Notification[], count: number): Notification[] {
   const list: Notification[] = [];
   let next = 0;
   for (let i = 0; i < count; i += 1) {
-    if (next < orders.length && (next === 0 || Math.random() >= DUPLICATES)) {
+    // Every order is notified at least once: once the slots left equal the orders not yet
+    // notified, only new ones are taken.
+    const mustTakeNew = count - i <= orders.length - next;
+    if (next < orders.length && (next === 0 || mustTakeNew || Math.random() >= DUPLICATES)) {
       list.push(orders[next]);
       next += 1;
     } else {
