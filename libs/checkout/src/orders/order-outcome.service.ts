@@ -38,7 +38,7 @@ export class OrderOutcomeService {
       if (!order) return { kind: 'order_missing' };
       order.lastCheckedAt = new Date();
       if (lookup.kind === 'not_found') {
-        await manager.getRepository(OrderEntity).save(order);
+        await this.orders.saveLocked(order, manager);
         return { kind: 'unchanged', order };
       }
       const record = lookup.record;
@@ -53,7 +53,7 @@ export class OrderOutcomeService {
         return this.flag(manager, order, decision.reason, record, source);
       }
       if (decision.kind === 'unchanged') {
-        await manager.getRepository(OrderEntity).save(order);
+        await this.orders.saveLocked(order, manager);
         return { kind: 'unchanged', order };
       }
       return this.transition(manager, order, decision.to, record, source);
@@ -103,7 +103,7 @@ export class OrderOutcomeService {
         break;
     }
     if (isTerminal(to)) order.nextPollAt = null;
-    await manager.getRepository(OrderEntity).save(order);
+    await this.orders.saveLocked(order, manager);
     await this.journal.record(manager, order, {
       type: 'status_changed',
       source,

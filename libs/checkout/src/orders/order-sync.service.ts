@@ -54,9 +54,12 @@ export class OrderSyncService {
     this.inFlight.set(orderId, { current: next });
   }
 
-  /** Reads the tracking id fresh: a row created a moment ago may have learnt it meanwhile. */
+  /**
+   * A tracking id never changes once known; without one, the row is read again (it may have
+   * learnt it meanwhile, from the creation answer or a repair).
+   */
   private async lookupAndApply(order: OrderEntity, source: EventSource): Promise<OutcomeResult> {
-    const fresh = (await this.orders.findById(order.id)) ?? order;
+    const fresh = order.orderTrackingId ? order : ((await this.orders.findById(order.id)) ?? order);
     const lookup: TransactionLookup = fresh.orderTrackingId
       ? await this.gateway.getTransactionStatus(fresh.orderTrackingId as OrderTrackingId)
       : await this.gateway.getTransactionByMerchantReference(
