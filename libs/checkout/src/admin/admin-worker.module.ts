@@ -1,7 +1,7 @@
 import { BullModule, InjectQueue } from '@nestjs/bullmq';
 import { Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { JobData, jobOptions, QUEUES } from '@app/queues';
+import { JobData, jobOptions, logQueueErrorsOnce, QUEUES } from '@app/queues';
 import { OrdersCoreModule } from '../orders/orders-core.module';
 import { ReconcileProcessor } from './reconcile.processor';
 import { ReconciliationService } from './reconciliation.service';
@@ -13,7 +13,9 @@ export const NIGHTLY_RECONCILE = { pattern: '30 2 * * *', tz: 'UTC', sinceHours:
 class NightlyReconcileSchedule implements OnApplicationBootstrap {
   private readonly logger = new Logger('NightlyReconcile');
 
-  constructor(@InjectQueue(QUEUES.reconciliation) private readonly queue: Queue) {}
+  constructor(@InjectQueue(QUEUES.reconciliation) private readonly queue: Queue) {
+    logQueueErrorsOnce(queue, this.logger, 'reconciliation queue');
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     const data: JobData['reconcile'] = { sinceHours: NIGHTLY_RECONCILE.sinceHours };
