@@ -87,7 +87,7 @@ describe('IPN resilience: a worker dying mid-job, Redis lost while notifications
     await service.sandbox.control.resetRequests();
     // The first lookup hangs: the worker holding it "dies" meanwhile.
     await service.sandbox.control.fault('GetTransactionStatus', 'slow', {
-      delayMs: 4000,
+      delayMs: 10_000,
       times: 1,
     });
     await service.sandbox.control.settle(checkout.orderTrackingId, 'completed', 'card');
@@ -108,7 +108,7 @@ describe('IPN resilience: a worker dying mid-job, Redis lost while notifications
     const order = await waitForStatus(dataSource, checkout.reference, 'completed', 9000);
     expect(await lookupsOf(service, checkout.orderTrackingId)).toBeGreaterThanOrEqual(2);
     // Let the abandoned lookup answer too: it must not apply anything a second time.
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, hung + 10_500 - Date.now())));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, hung + 11_000 - Date.now())));
     expect(await transitionsOf(dataSource, order.id)).toEqual(['pending->completed']);
     const [row] = await inboxOf(dataSource, checkout.orderTrackingId);
     expect(row.status).toBe('applied');
