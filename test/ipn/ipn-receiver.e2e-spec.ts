@@ -102,6 +102,11 @@ describe('IPN receiver and verification (api + worker + sandbox over HTTP)', () 
 
   it('costs at most two lookups for a burst of 1,000 notifications for one order', async () => {
     const checkout = await hostedCheckout(service);
+    // Only notifications may cause lookups here: the poller's next look is an hour away.
+    await dataSource.query(
+      `UPDATE orders SET next_poll_at = now() + interval '1 hour' WHERE merchant_reference = $1`,
+      [checkout.reference],
+    );
     await service.sandbox.control.notifications('drop');
     await service.sandbox.control.settle(checkout.orderTrackingId, 'completed', 'card');
     await service.sandbox.control.resetRequests();
