@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { decideOutcome, isTerminal, Money, OrderStatus } from '@app/domain';
+import { decideOutcome, isRefundOpen, isTerminal, Money, OrderStatus } from '@app/domain';
 import { TransactionLookup, TransactionRecord } from '@app/gateway-client';
 import { EventSource, OrderEntity, OrderRepository, RefundEntity } from '@app/persistence';
 import { MerchantEventType, OrderJournal } from './order-journal';
@@ -125,7 +125,7 @@ export class OrderOutcomeService {
     source: EventSource,
   ): Promise<RefundEntity | null> {
     const refund = await this.orders.refundFor(order.id, manager);
-    if (!refund || !['requested', 'accepted', 'unknown'].includes(refund.status)) return refund;
+    if (!refund || !isRefundOpen(refund.status)) return refund;
     refund.status = 'reversed';
     refund.reversedAt = now;
     await manager.getRepository(RefundEntity).save(refund);
