@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { canMoveRefund, ConfirmationCode, Money, RefundStatus } from '@app/domain';
 import {
   GatewayAcknowledgement,
@@ -11,6 +11,7 @@ import {
 import { OrderEntity, OrderRepository, RefundEntity } from '@app/persistence';
 import { ApiKeyIdentity } from '../http/api-keys';
 import { CheckoutError } from '../http/checkout-error';
+import { isUniqueViolation } from '../orders/checkout-submission';
 import { MerchantEventType, OrderJournal } from '../orders/order-journal';
 import { AdminRefundView, toAdminRefundView } from './refund-admin-view';
 import { checkRefund } from './refund-policy';
@@ -242,11 +243,4 @@ export class RefundService {
     if (to === 'rejected') refund.rejectedAt = now;
     if (to === 'reversed') refund.reversedAt = now;
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (
-    error instanceof QueryFailedError &&
-    (error.driverError as { code?: string } | undefined)?.code === '23505'
-  );
 }
