@@ -17,9 +17,6 @@ export function useCheckoutRules(config: ServiceConfig): void {
   configured.networks = config.gateway.mobileMoneyNetworks;
 }
 
-export const configuredCurrencies = (): readonly string[] => configured.currencies;
-export const configuredNetworks = (): readonly string[] => configured.networks;
-
 /** A JSON number goes through String(n): 10.5 → "10.5"; 1e21 or 0.001 then fail the decimal rule. */
 export function amountText(value: unknown): string | null {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : null;
