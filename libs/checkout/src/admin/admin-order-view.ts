@@ -1,5 +1,5 @@
 import { OrderEntity, OrderEventEntity, RefundEntity } from '@app/persistence';
-import { OrderView, TimelineEntry, toOrderView, toTimelineEntry } from '../orders/order-view';
+import { iso, OrderView, TimelineEntry, toOrderView, toTimelineEntry } from '../orders/order-view';
 import { AdminRefundView, toAdminRefundView } from '../refunds/refund-admin-view';
 
 /** The shop's view plus what only an operator needs: the customer, submission and polling state. */
@@ -16,8 +16,6 @@ export interface AdminOrderView extends Omit<OrderView, 'refund'> {
   poll_attempts: number;
   refund: AdminRefundView | null;
 }
-
-const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
 export function toAdminOrderView(
   order: OrderEntity,

@@ -4,6 +4,7 @@ import { IpnNotificationEntity, NotificationStatus } from '@app/persistence';
 import { jobOptions, JobData, QUEUES, QueueName } from '@app/queues';
 import { ApiKeyIdentity } from '../http/api-keys';
 import { CheckoutError } from '../http/checkout-error';
+import { iso } from '../orders/order-view';
 import { ALL_QUEUES, AllQueues } from '../dead-letters/all-queues';
 
 export interface NotificationView {
@@ -22,8 +23,6 @@ export interface NotificationView {
   next_attempt_at: string | null;
   processed_at: string | null;
 }
-
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 function toView(n: IpnNotificationEntity): NotificationView {
   return {

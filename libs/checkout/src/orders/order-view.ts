@@ -54,7 +54,7 @@ export interface TimelineEntry {
   gateway_record: unknown;
 }
 
-const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
+export const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
 /** Card numbers arrive masked already; phone numbers are masked here to their last 3 digits. */
 export function maskAccount(account: string | null): string | null {
