@@ -3,7 +3,12 @@ import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { OrderTrackingId } from '@app/domain';
 import { GatewayClient } from '@app/gateway-client';
-import { IpnNotificationEntity, OrderEntity, OrderRepository } from '@app/persistence';
+import {
+  IpnNotificationEntity,
+  NotificationStatus,
+  OrderEntity,
+  OrderRepository,
+} from '@app/persistence';
 import { JobData } from '@app/queues';
 import { OrderOutcomeService } from '../orders/order-outcome.service';
 import { OrderSyncService } from '../orders/order-sync.service';
@@ -11,7 +16,9 @@ import { LookupThrottle } from './lookup-throttle';
 import { RunLater } from './queue-workers';
 import { RecurringChargeRecorder } from './recurring-charge.recorder';
 
-const OPEN = `('received', 'queued', 'unmatched')`;
+/** Rows still waiting for a verdict; the SQL form is used in the guarded UPDATEs. */
+const OPEN_STATUSES: readonly NotificationStatus[] = ['received', 'queued', 'unmatched'];
+const OPEN = `(${OPEN_STATUSES.map((status) => `'${status}'`).join(', ')})`;
 const MAX_UNMATCHED_WAIT_MS = 3_600_000;
 
 /**
@@ -36,7 +43,7 @@ export class NotificationVerifier {
 
   async verify(data: JobData['verify-notification']): Promise<RunLater | void> {
     const row = await this.inbox().findOneBy({ id: data.notificationId });
-    if (!row || !['received', 'queued', 'unmatched'].includes(row.status)) return;
+    if (!row || !OPEN_STATUSES.includes(row.status)) return;
     const trackingId = row.orderTrackingId ?? '';
     const reference = row.merchantReference ?? '';
 
