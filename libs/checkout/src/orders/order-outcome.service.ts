@@ -96,7 +96,6 @@ export class OrderOutcomeService {
         break;
       case 'reversed':
         order.reversedAt = now;
-        order.nextPollAt = null;
         refund = await this.settleRefund(manager, order, now, source);
         break;
       default:
