@@ -1,10 +1,13 @@
 import 'reflect-metadata';
+import { setPriority } from 'node:os';
 import { loadOrExit, loadServiceConfig } from '@app/config';
 import { createFastifyApp } from '@app/common';
 import { WorkerModule } from './worker.module';
 
 async function bootstrap(): Promise<void> {
   const config = loadOrExit(() => loadServiceConfig());
+  // Verification may lag; acknowledgements may not. Where both share cores, the api goes first.
+  if (config.workerNice > 0) setPriority(config.workerNice);
   const app = await createFastifyApp(WorkerModule);
   await app.listen(config.workerPort, '0.0.0.0');
   process.stdout.write(

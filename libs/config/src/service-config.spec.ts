@@ -18,6 +18,14 @@ describe('loadServiceConfig', () => {
     expect(config.gateway.consumerKey).toBe(SANDBOX_DEFAULTS.consumerKey);
     expect(config.port).toBe(3000);
     expect(config.workerPort).toBe(3002);
+    expect(config.workerNice).toBe(10);
+  });
+
+  it('keeps the worker priority within what nice allows', () => {
+    expect(loadServiceConfig({ WORKER_NICE: '0' }).workerNice).toBe(0);
+    expect(problemsOf({ WORKER_NICE: '20' })).toEqual([
+      'WORKER_NICE must be an integer between 0 and 19 (got "20")',
+    ]);
   });
 
   it('names the variable and the reason for a malformed value', () => {

@@ -15,6 +15,8 @@ export interface ServiceConfig {
   nodeEnv: NodeEnvironment;
   port: number;
   workerPort: number;
+  /** The worker's CPU priority (nice, 0–19): acknowledging notifications is the api's race, not its. */
+  workerNice: number;
   logLevel: string;
   databaseUrl: string;
   redisUrl: string;
@@ -71,6 +73,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     nodeEnv,
     port: r.int('PORT', 3000, 0, 65535),
     workerPort: r.int('WORKER_PORT', 3002, 0, 65535),
+    workerNice: r.int('WORKER_NICE', 10, 0, 19),
     logLevel: r.oneOf(
       'LOG_LEVEL',
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
