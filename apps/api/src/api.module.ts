@@ -5,6 +5,7 @@ import { PersistenceModule } from '@app/persistence';
 import { QueueInfrastructureModule } from '@app/queues';
 import {
   AdminModule,
+  IPN_ROUTES,
   IpnModule,
   MerchantEventsModule,
   OrdersModule,
@@ -14,7 +15,7 @@ import {
 @Module({
   imports: [
     ServiceConfigModule,
-    LoggingModule.forRoot('api', SERVICE_CONFIG),
+    LoggingModule.forRoot('api', SERVICE_CONFIG, [IPN_ROUTES]),
     PersistenceModule,
     QueueInfrastructureModule,
     HealthModule,

@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
@@ -17,14 +17,19 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** JSON logs with a request id (taken from X-Request-Id when sane) and secrets redacted. */
 @Module({})
 export class LoggingModule {
-  /** `configToken` names a provider whose value carries the validated `logLevel`. */
-  static forRoot(name: string, configToken: symbol): DynamicModule {
+  /**
+   * `configToken` names a provider whose value carries the validated `logLevel`. `unlogged` lists
+   * route patterns that get no request log and no per-request logger at all (hot paths whose
+   * every request is recorded elsewhere).
+   */
+  static forRoot(name: string, configToken: symbol, unlogged: string[] = []): DynamicModule {
     return {
       module: LoggingModule,
       imports: [
         LoggerModule.forRootAsync({
           inject: [configToken],
           useFactory: ({ logLevel: level }: { logLevel: string }) => ({
+            exclude: unlogged.map((path) => ({ path, method: RequestMethod.ALL })),
             pinoHttp: {
               name,
               level,
