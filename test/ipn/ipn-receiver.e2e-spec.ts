@@ -127,6 +127,44 @@ describe('IPN receiver and verification (api + worker + sandbox over HTTP)', () 
     expect(await lookupsOf(service, checkout.orderTrackingId)).toBeGreaterThanOrEqual(1);
   });
 
+  it('costs at most two lookups for a burst while every lookup is slow', async () => {
+    const checkout = await hostedCheckout(service);
+    await dataSource.query(
+      `UPDATE orders SET next_poll_at = now() + interval '1 hour' WHERE merchant_reference = $1`,
+      [checkout.reference],
+    );
+    await service.sandbox.control.notifications('drop');
+    await service.sandbox.control.settle(checkout.orderTrackingId, 'completed', 'card');
+    await service.sandbox.control.resetRequests();
+    // Each lookup takes 4 s: a burst arriving while the first is in flight is answered by exactly
+    // one more, however long the lookups and the waits between them last.
+    await service.sandbox.control.fault('GetTransactionStatus', 'slow', { delayMs: 4000 });
+    const fields = { trackingId: checkout.orderTrackingId, reference: checkout.reference };
+    expect((await notify(service, fields)).status).toBe(200);
+    await waitFor(
+      'the first lookup',
+      async () => (await lookupsOf(service, fields.trackingId)) >= 1,
+    );
+    const burstStarted = Date.now();
+    for (let batch = 0; batch < 5; batch += 1) {
+      const answers = await Promise.all(Array.from({ length: 100 }, () => notify(service, fields)));
+      expect(answers.every((answer) => answer.status === 200)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    // The premise: the whole burst arrived before a second lookup could have started (the first
+    // one ends 4 s after it began, which was before the burst).
+    expect(Date.now() - burstStarted).toBeLessThan(4000);
+    await waitFor(
+      'all 501 verified',
+      async () =>
+        (await inboxOf(dataSource, fields.trackingId)).filter((r) => r.status === 'applied')
+          .length === 501,
+      30_000,
+    );
+    expect((await orderOf(dataSource, checkout.reference)).status).toBe('completed');
+    expect(await lookupsOf(service, fields.trackingId)).toBe(2);
+  }, 45_000);
+
   it('keeps the decline reason of a refused mobile money prompt', async () => {
     const ref = reference('PUSH');
     const created = await request(service.apiUrl)

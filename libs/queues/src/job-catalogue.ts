@@ -18,8 +18,8 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export interface JobData {
   /**
    * Verify one stored notification by looking its order up. orderKey (the tracking id it names)
-   * de-duplicates: one job per order waits, one more may follow the active one. attempt > 0 when
-   * the sweeper queues the row again.
+   * de-duplicates: one job per order waits, one more may follow the active one. attempt counts
+   * the row's earlier tries (the inbox relay queues it again after a lost job or an unmatched try).
    */
   'verify-notification': { notificationId: string; orderKey: string; attempt: number };
   /** Look a pending order up now (poll schedule, return redirect, admin sync). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { NotificationStatus } from '@app/persistence';
 
@@ -14,8 +14,12 @@ export interface InboxEntry {
   lastError: string | null;
 }
 
+/** The channel on which stored notifications wake the worker's relay (see InboxRelay). */
+export const INBOX_CHANNEL = 'ipn_inbox';
+
 const MAX_BATCH = 200;
 const MAX_PARALLEL_WRITES = 2;
+const COLUMNS = 9;
 
 interface PendingRow {
   id: string;
@@ -24,20 +28,16 @@ interface PendingRow {
   reject: (error: Error) => void;
 }
 
-/** How long a stored row may wait for its job before the sweeper queues it again. */
-export const INBOX_GRACE_SECONDS = 30;
-
 /**
- * The api's side of the notification inbox: one INSERT per notification on the hot path. The
- * 'queued' marks are written in small batches off that path; they only inform an admin.
+ * The api's side of the notification inbox. Acknowledging costs one INSERT and nothing else: the
+ * row is due at once and the same statement signals INBOX_CHANNEL, so a worker puts it on the
+ * queue within milliseconds (a missed signal only waits for the relay's next timed pass). The api
+ * never waits for Redis on this path.
  */
 @Injectable()
-export class IpnInbox implements OnModuleDestroy {
-  private readonly logger = new Logger(IpnInbox.name);
-  private queued: string[] = [];
+export class IpnInbox {
   private waiting: PendingRow[] = [];
   private writing = 0;
-  private flushTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -68,6 +68,11 @@ export class IpnInbox implements OnModuleDestroy {
     }
   }
 
+  /** The driver's pool itself: this statement is the hot path and needs nothing of the ORM. */
+  private pool(): { query: (sql: string, values: unknown[]) => Promise<unknown> } {
+    return (this.dataSource.driver as unknown as { master: ReturnType<IpnInbox['pool']> }).master;
+  }
+
   private async insert(batch: PendingRow[]): Promise<void> {
     const values: unknown[] = [];
     const tuples = batch.map(({ id, entry }, index) => {
@@ -82,50 +87,23 @@ export class IpnInbox implements OnModuleDestroy {
         entry.status,
         entry.lastError,
       );
-      const p = (n: number) => `$${index * 9 + n}`;
-      const due =
-        entry.status === 'received' ? `now() + interval '${INBOX_GRACE_SECONDS} seconds'` : 'NULL';
-      const processed = entry.status === 'ignored' ? 'now()' : 'NULL';
-      return `(${p(1)}::uuid, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}::jsonb, ${p(7)}, ${p(8)}, ${p(9)}, ${due}, ${processed})`;
+      const p = (n: number) => `$${index * COLUMNS + n}`;
+      const received = entry.status === 'received';
+      return (
+        `(${p(1)}::uuid, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}::jsonb, ${p(7)}, ${p(8)}, ${p(9)}, ` +
+        `${received ? 'now()' : 'NULL'}, ${received ? 'NULL' : 'now()'})`
+      );
     });
-    await this.dataSource.query(
-      `INSERT INTO ipn_notifications
-         (id, order_tracking_id, merchant_reference, notification_type, http_method, payload,
-          remote_address, status, last_error, next_attempt_at, processed_at)
-       VALUES ${tuples.join(', ')}`,
+    const relayable = batch.some(({ entry }) => entry.status === 'received');
+    // pg_notify in the INSERT's own statement: the signal is sent when (and only if) it commits.
+    await this.pool().query(
+      `WITH stored AS (
+         INSERT INTO ipn_notifications
+           (id, order_tracking_id, merchant_reference, notification_type, http_method, payload,
+            remote_address, status, last_error, next_attempt_at, processed_at)
+         VALUES ${tuples.join(', ')})
+       SELECT ${relayable ? `pg_notify('${INBOX_CHANNEL}', '')` : 'NULL'}`,
       values,
     );
-  }
-
-  markQueued(id: string): void {
-    this.queued.push(id);
-    this.flushTimer ??= setTimeout(() => void this.flush(), 200);
-  }
-
-  /** The queue is unreachable: let the sweeper take the row as soon as it can. */
-  async dueNow(id: string): Promise<void> {
-    await this.dataSource
-      .query(`UPDATE ipn_notifications SET next_attempt_at = now() WHERE id = $1`, [id])
-      .catch((error: Error) =>
-        this.logger.warn(`inbox row ${id} keeps its grace: ${error.message}`),
-      );
-  }
-
-  async flush(): Promise<void> {
-    this.flushTimer = null;
-    const ids = this.queued;
-    this.queued = [];
-    if (ids.length === 0) return;
-    await this.dataSource
-      .query(
-        `UPDATE ipn_notifications SET status = 'queued' WHERE id = ANY($1::uuid[]) AND status = 'received'`,
-        [ids],
-      )
-      .catch((error: Error) => this.logger.warn(`queued marks not written: ${error.message}`));
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    await this.flush();
   }
 }

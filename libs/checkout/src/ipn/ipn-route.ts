@@ -5,7 +5,6 @@ import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { IpnInbox } from './ipn-inbox';
 import { ipnAcknowledgement, IpnFields, judgeIpn, readIpnFields } from './ipn-payload';
 import { ipnPath } from './ipn-registration.service';
-import { NotificationQueue } from './notification-queue';
 
 /** A notification is three short fields; anything much larger is not one. */
 export const IPN_BODY_LIMIT = 4 * 1024;
@@ -13,7 +12,7 @@ export const IPN_BODY_LIMIT = 4 * 1024;
 /**
  * The gateway's notification endpoint, GET and POST on /v1/ipn/<secret>. It is the hot path, so
  * it is a plain Fastify route in its own scope (own body limit, any Content-Type read as text):
- * one INSERT, then the queue add without waiting for it, then the acknowledgement. A wrong secret
+ * one INSERT (the worker's InboxRelay queues the row), then the acknowledgement. A wrong secret
  * matches no route and gets the ordinary 404.
  */
 @Injectable()
@@ -23,7 +22,6 @@ export class IpnRoute implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly inbox: IpnInbox,
-    private readonly queue: NotificationQueue,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
 
@@ -52,9 +50,8 @@ export class IpnRoute implements OnModuleInit {
   private async receive(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const fields = readIpnFields(request.query, request.body);
     const verdict = judgeIpn(fields);
-    let id: string;
     try {
-      id = await this.inbox.store({
+      await this.inbox.store({
         ...fields,
         httpMethod: request.method,
         payload: payloadOf(request),
@@ -74,15 +71,7 @@ export class IpnRoute implements OnModuleInit {
       });
       return;
     }
-    if (verdict.kind === 'accept') this.enqueue(id, verdict.orderTrackingId);
     await reply.code(200).send(ipnAcknowledgement(fields, 200));
-  }
-
-  private enqueue(notificationId: string, orderKey: string): void {
-    void this.queue.add({ notificationId, orderKey, attempt: 0 }).then((queued) => {
-      if (queued) this.inbox.markQueued(notificationId);
-      else return this.inbox.dueNow(notificationId);
-    });
   }
 
   /** Oversized or unreadable bodies: a clear 4xx, and a row so an admin sees the attempt. */

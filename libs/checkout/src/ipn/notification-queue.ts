@@ -4,9 +4,8 @@ import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { JobData, jobOptions, queueConnectionFor, QUEUES, redisOptionsFromUrl } from '@app/queues';
 
 /**
- * Puts notifications on the verification queue. Its own connection fails fast while Redis is down
- * (no offline queue): the inbox row is already stored, and the sweeper queues it when Redis is back,
- * so waiting here would only hold the gateway's request open.
+ * Puts stored notifications on the verification queue. Its own connection fails fast while Redis
+ * is down (no offline queue): the rows stay in the inbox and the relay tries again on its next pass.
  */
 @Injectable()
 export class NotificationQueue implements OnModuleDestroy {
@@ -32,21 +31,28 @@ export class NotificationQueue implements OnModuleDestroy {
     });
   }
 
-  /** True once the job is on the queue (or de-duplicated into one already there). */
-  async add(data: JobData['verify-notification'], timeoutMs = 2000): Promise<boolean> {
+  /** True once every job is on the queue (or de-duplicated into one already there). */
+  async addMany(list: JobData['verify-notification'][], timeoutMs = 5000): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        this.queue.add('verify-notification', data, jobOptions('verify-notification', data)),
+        this.queue.addBulk(
+          list.map((data) => ({
+            name: 'verify-notification',
+            data,
+            opts: jobOptions('verify-notification', data),
+          })),
+        ),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error('queue add timed out')), timeoutMs);
         }),
       ]);
+      if (this.lastError) this.logger.log('notification queue reachable again');
       this.lastError = '';
       return true;
     } catch (error) {
       const message = (error as Error).message;
-      if (message !== this.lastError) this.logger.warn(`notification not queued: ${message}`);
+      if (message !== this.lastError) this.logger.warn(`notifications not queued: ${message}`);
       this.lastError = message;
       return false;
     } finally {

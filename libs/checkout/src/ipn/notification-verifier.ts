@@ -4,6 +4,7 @@ import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { OrderTrackingId } from '@app/domain';
 import { GatewayClient } from '@app/gateway-client';
 import {
+  hydrateRow,
   IpnNotificationEntity,
   NotificationStatus,
   OrderEntity,
@@ -24,7 +25,9 @@ const MAX_UNMATCHED_WAIT_MS = 3_600_000;
 /**
  * Verifies a stored notification: finds the order it names, looks it up at the gateway and
  * applies the answer. A lookup covers every notification of that order received before it
- * started, so a burst is marked applied by the one or two lookups it caused.
+ * started, so a burst is marked applied by the one or two lookups it caused, however slow the
+ * gateway: a notification joins any lookup that started after it arrived instead of asking for
+ * another.
  */
 @Injectable()
 export class NotificationVerifier {
@@ -42,8 +45,9 @@ export class NotificationVerifier {
   ) {}
 
   async verify(data: JobData['verify-notification']): Promise<RunLater | void> {
-    const row = await this.inbox().findOneBy({ id: data.notificationId });
-    if (!row || !OPEN_STATUSES.includes(row.status)) return;
+    const read = await this.readRow(data.notificationId);
+    if (!read || !OPEN_STATUSES.includes(read.row.status)) return;
+    const { row, readAt } = read;
     const trackingId = row.orderTrackingId ?? '';
     const reference = row.merchantReference ?? '';
 
@@ -61,10 +65,16 @@ export class NotificationVerifier {
       (await this.orders.findByAnyReference(reference));
     if (!order) return this.unmatched(row);
 
-    const wait = await this.throttle.reserve(order.id);
-    if (wait > 0) return { runLaterMs: wait };
-    const startedAt = await this.databaseNow();
-    await this.sync.sync(order, 'ipn');
+    // A lookup that started after this notification arrived answers it: join it. Otherwise a new
+    // one is needed, within the per-order interval.
+    let lookup = this.sync.covering(order.id, row.receivedAt);
+    if (!lookup) {
+      const wait = await this.throttle.reserve(order.id);
+      if (wait > 0) return { runLaterMs: wait };
+      lookup =
+        this.sync.covering(order.id, row.receivedAt) ?? this.sync.begin(order, 'ipn', readAt);
+    }
+    const { startedAt } = await lookup.done;
     await this.cover(order, startedAt, row.id);
   }
 
@@ -141,13 +151,13 @@ export class NotificationVerifier {
     );
   }
 
-  /** Rows are stamped by the database clock, so coverage is decided on it too. */
-  private async databaseNow(): Promise<Date> {
-    const rows = (await this.dataSource.query('SELECT now() AS now')) as { now: Date }[];
-    return new Date(rows[0].now);
-  }
-
-  private inbox() {
-    return this.dataSource.getRepository(IpnNotificationEntity);
+  /** The row, and the database clock when it was read: a lookup begun now starts after it. */
+  private async readRow(id: string): Promise<{ row: IpnNotificationEntity; readAt: Date } | null> {
+    const [raw] = (await this.dataSource.query(
+      'SELECT *, now() AS read_at FROM ipn_notifications WHERE id = $1',
+      [id],
+    )) as (Record<string, unknown> & { read_at: Date })[];
+    if (!raw) return null;
+    return { row: hydrateRow(this.dataSource, IpnNotificationEntity, raw), readAt: raw.read_at };
   }
 }

@@ -9,15 +9,19 @@ import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { JobData, jobOptions, queueConnectionFor, QUEUES } from '@app/queues';
-import { NotificationQueue } from '../ipn/notification-queue';
 
 const BATCH = 500;
 
+/** A claim outlives a job's lock, so work claimed by a sweep is not claimed again meanwhile. */
+export function claimLeaseSeconds(config: ServiceConfig): number {
+  return Math.max(60, (config.jobLockMs / 1000) * 2);
+}
+
 /**
- * Postgres, not Redis, holds every schedule: each sweep (every SWEEP_INTERVAL_MS, in every worker)
- * claims due polls and stuck inbox rows with a lease (FOR UPDATE SKIP LOCKED, so concurrent sweeps
- * split the work) and queues them. A lost job, a restarted worker or a flushed Redis only delays
- * the work until the lease runs out.
+ * Postgres, not Redis, holds every poll schedule: each sweep (every SWEEP_INTERVAL_MS, in every
+ * worker) claims due polls with a lease (FOR UPDATE SKIP LOCKED, so concurrent sweeps split the
+ * work) and queues them. A lost job, a restarted worker or a flushed Redis only delays the work
+ * until the lease runs out. (Inbox rows have their own relay, InboxRelay, on the same principle.)
  */
 @Injectable()
 export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
@@ -28,7 +32,6 @@ export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly notifications: NotificationQueue,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {
     this.syncQueue = new Queue(QUEUES.orderSync, {
@@ -57,19 +60,11 @@ export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async pass(): Promise<void> {
     try {
-      const notifications = await this.requeueNotifications();
       const polls = await this.queueDuePolls();
-      if (polls + notifications > 0) {
-        this.logger.log({ polls, notifications }, 'sweep queued due work');
-      }
+      if (polls > 0) this.logger.log({ polls }, 'sweep queued due polls');
     } catch (error) {
       this.logger.warn(`sweep failed: ${(error as Error).message}`);
     }
-  }
-
-  /** The lease outlives a job's retries, so a claimed poll is not claimed again meanwhile. */
-  private leaseSeconds(): number {
-    return Math.max(60, (this.config.jobLockMs / 1000) * 2);
   }
 
   private async queueDuePolls(): Promise<number> {
@@ -92,7 +87,7 @@ export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
           SET next_poll_at = now() + make_interval(secs => $3::double precision)
          FROM due WHERE o.id = due.id
        RETURNING o.id, o.poll_attempts`,
-      [this.config.pollScheduleSeconds[0] ?? 30, BATCH, this.leaseSeconds()],
+      [this.config.pollScheduleSeconds[0] ?? 30, BATCH, claimLeaseSeconds(this.config)],
     )) as unknown[];
     const claimed = returnedRows<{ id: string; poll_attempts: number }>(rows);
     if (claimed.length === 0) return 0;
@@ -120,48 +115,9 @@ export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
     }
     return claimed.length;
   }
-
-  private async requeueNotifications(): Promise<number> {
-    const rows = (await this.dataSource.query(
-      `WITH due AS (
-         SELECT id FROM ipn_notifications
-          WHERE status IN ('received', 'queued', 'unmatched') AND next_attempt_at <= now()
-          ORDER BY next_attempt_at
-          LIMIT $1
-          FOR UPDATE SKIP LOCKED)
-       UPDATE ipn_notifications n
-          SET next_attempt_at = now() + make_interval(secs => $2::double precision)
-         FROM due WHERE n.id = due.id
-       RETURNING n.id, n.order_tracking_id, n.attempts`,
-      [BATCH, this.leaseSeconds()],
-    )) as unknown[];
-    const claimed = returnedRows<{
-      id: string;
-      order_tracking_id: string | null;
-      attempts: number;
-    }>(rows);
-    let queued = 0;
-    for (const [index, row] of claimed.entries()) {
-      const ok = await this.notifications.add({
-        notificationId: row.id,
-        orderKey: row.order_tracking_id ?? row.id,
-        attempt: row.attempts,
-      });
-      if (!ok) {
-        // The queue is unreachable: give the rest back so the next sweep takes them at once.
-        await this.dataSource.query(
-          `UPDATE ipn_notifications SET next_attempt_at = now() WHERE id = ANY($1::uuid[])`,
-          [claimed.slice(index).map((rest) => rest.id)],
-        );
-        break;
-      }
-      queued += 1;
-    }
-    return queued;
-  }
 }
 
 /** pg answers an UPDATE ... RETURNING through TypeORM as [rows, affected]. */
-function returnedRows<T>(result: unknown[]): T[] {
+export function returnedRows<T>(result: unknown[]): T[] {
   return (Array.isArray(result[0]) ? result[0] : result) as T[];
 }

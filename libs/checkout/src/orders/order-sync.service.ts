@@ -4,6 +4,14 @@ import { GatewayClient, TransactionLookup } from '@app/gateway-client';
 import { EventSource, OrderEntity, OrderRepository } from '@app/persistence';
 import { OrderOutcomeService, OutcomeResult } from './order-outcome.service';
 
+/** One lookup of an order at the gateway, applied; shared by everyone who joined it. */
+export interface OrderLookup {
+  /** 'waiting' until it asks the database clock for its start time, which then becomes startedAt. */
+  phase: 'waiting' | 'starting' | 'started';
+  startedAt?: Date;
+  readonly done: Promise<{ startedAt: Date; result: OutcomeResult }>;
+}
+
 /**
  * Looks an order up at the gateway and applies the answer. Lookups for one order are coalesced
  * in this process: while one is in flight, any number of further requests share a single
@@ -11,10 +19,7 @@ import { OrderOutcomeService, OutcomeResult } from './order-outcome.service';
  */
 @Injectable()
 export class OrderSyncService {
-  private readonly inFlight = new Map<
-    string,
-    { current: Promise<OutcomeResult>; next?: Promise<OutcomeResult> }
-  >();
+  private readonly inFlight = new Map<string, { current: OrderLookup; next?: OrderLookup }>();
 
   constructor(
     private readonly gateway: GatewayClient,
@@ -22,25 +27,45 @@ export class OrderSyncService {
     private readonly outcomes: OrderOutcomeService,
   ) {}
 
-  sync(order: OrderEntity, source: EventSource): Promise<OutcomeResult> {
-    const slot = this.inFlight.get(order.id);
-    if (!slot) {
-      const current = this.lookupAndApply(order, source).finally(() => this.advance(order.id));
-      this.inFlight.set(order.id, { current });
-      return current;
-    }
-    if (!slot.next) {
-      slot.next = slot.current
-        .catch(() => undefined)
-        .then(() => this.lookupAndApply(order, source));
-    }
-    return slot.next;
+  async sync(order: OrderEntity, source: EventSource): Promise<OutcomeResult> {
+    return (await this.begin(order, source).done).result;
   }
 
   async syncById(orderId: string, source: EventSource): Promise<OutcomeResult> {
     const order = await this.orders.findById(orderId);
     if (!order) return { kind: 'order_missing' };
     return this.sync(order, source);
+  }
+
+  /**
+   * A lookup of this order, in flight or about to start, that began after `since` (by the
+   * database clock) and so sees any change made before then; undefined when none does.
+   */
+  covering(orderId: string, since: Date): OrderLookup | undefined {
+    const slot = this.inFlight.get(orderId);
+    if (!slot) return undefined;
+    // Strictly later: both times come truncated to milliseconds from microsecond columns.
+    const sees = (lookup: OrderLookup) =>
+      lookup.phase === 'waiting' || (lookup.startedAt !== undefined && lookup.startedAt > since);
+    if (sees(slot.current)) return slot.current;
+    return slot.next && sees(slot.next) ? slot.next : undefined;
+  }
+
+  /**
+   * Starts a lookup, or joins the follow-up of the one in flight (creating it if needed).
+   * `notBefore`, a database time the caller has just read, saves asking for the start time when
+   * the lookup starts at once: it is a lower bound of it.
+   */
+  begin(order: OrderEntity, source: EventSource, notBefore?: Date): OrderLookup {
+    const slot = this.inFlight.get(order.id);
+    if (!slot) {
+      const current = this.lookup(order, source, undefined, notBefore);
+      void current.done.catch(() => undefined).finally(() => this.advance(order.id));
+      this.inFlight.set(order.id, { current });
+      return current;
+    }
+    slot.next ??= this.lookup(order, source, slot.current.done);
+    return slot.next;
   }
 
   private advance(orderId: string): void {
@@ -50,8 +75,31 @@ export class OrderSyncService {
       this.inFlight.delete(orderId);
       return;
     }
-    const next = slot.next.finally(() => this.advance(orderId));
-    this.inFlight.set(orderId, { current: next });
+    const current = slot.next;
+    void current.done.catch(() => undefined).finally(() => this.advance(orderId));
+    this.inFlight.set(orderId, { current });
+  }
+
+  private lookup(
+    order: OrderEntity,
+    source: EventSource,
+    after?: Promise<unknown>,
+    notBefore?: Date,
+  ): OrderLookup {
+    const lookup: Omit<OrderLookup, 'done'> & { done?: OrderLookup['done'] } = notBefore
+      ? { phase: 'started', startedAt: notBefore }
+      : { phase: 'waiting' };
+    lookup.done = (async () => {
+      await after?.catch(() => undefined);
+      let startedAt = notBefore;
+      if (!startedAt) {
+        lookup.phase = 'starting';
+        startedAt = await this.orders.databaseNow();
+        Object.assign(lookup, { phase: 'started', startedAt });
+      }
+      return { startedAt, result: await this.lookupAndApply(order, source) };
+    })();
+    return lookup as OrderLookup;
   }
 
   /**

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { NotificationQueue } from '../ipn/notification-queue';
 import { OrderExpiryService } from './order-expiry.service';
 import { OrderSweeper } from './order-sweeper';
 import { OrderWorkers } from './order-workers';
@@ -9,13 +8,7 @@ import { PollScheduleService } from './poll-schedule.service';
 /** The orders feature's processors: polling, expiry and the Postgres sweep, in apps/worker. */
 @Module({
   imports: [OrdersCoreModule],
-  providers: [
-    NotificationQueue,
-    OrderExpiryService,
-    PollScheduleService,
-    OrderSweeper,
-    OrderWorkers,
-  ],
+  providers: [OrderExpiryService, PollScheduleService, OrderSweeper, OrderWorkers],
   exports: [OrderSweeper],
 })
 export class OrdersWorkerModule {}

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { hydrateRow } from './hydrate';
 import { OrderEntity } from '../entities/order.entity';
 import { OrderEventEntity } from '../entities/order-event.entity';
 import { RefundEntity } from '../entities/refund.entity';
@@ -15,14 +16,15 @@ export class OrderRepository {
     return (manager ?? this.dataSource.manager).getRepository(OrderEntity);
   }
 
+  /** The database clock: inbox rows are stamped by it, so coverage is decided on it too. */
+  async databaseNow(): Promise<Date> {
+    const rows = (await this.dataSource.query('SELECT now() AS now')) as { now: Date }[];
+    return new Date(rows[0].now);
+  }
+
   /** Turns a raw `RETURNING *` row of orders into the entity (pg has already parsed the types). */
   hydrate(raw: Record<string, unknown>): OrderEntity {
-    const metadata = this.dataSource.getMetadata(OrderEntity);
-    const order = new OrderEntity();
-    for (const column of metadata.columns) {
-      if (column.databaseName in raw) column.setEntityValue(order, raw[column.databaseName]);
-    }
-    return order;
+    return hydrateRow(this.dataSource, OrderEntity, raw);
   }
 
   /**

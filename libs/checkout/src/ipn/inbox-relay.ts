@@ -1,0 +1,167 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { claimLeaseSeconds, returnedRows } from '../orders/order-sweeper';
+import { INBOX_CHANNEL } from './ipn-inbox';
+import { NotificationQueue } from './notification-queue';
+
+/** Rows claimed per statement; a full batch means more are due and the relay goes on at once. */
+const BATCH = 500;
+/** The relay looks at least this often, signal or not (stuck rows, retries of unmatched ones). */
+const MAX_INTERVAL_MS = 1000;
+const RELISTEN_AFTER_MS = 1000;
+/** After a signal, wait this long for more: one claim and one queue call carry many rows. */
+const GATHER_MS = 20;
+
+interface ClaimedRow {
+  id: string;
+  order_tracking_id: string | null;
+  attempts: number;
+}
+
+/**
+ * Moves due inbox rows onto the notification queue, in the worker: rows the api has just stored
+ * (it signals INBOX_CHANNEL when it does), rows whose job was lost (their claim lapsed) and
+ * unmatched rows whose retry is due. Each batch is claimed with a lease (FOR UPDATE SKIP LOCKED,
+ * so several workers split the work) and queued with one pipelined add; job ids are fixed per row
+ * and attempt, so a row relayed twice is still one job. While the queue is unreachable the claims
+ * are given back and the rows wait in Postgres.
+ */
+@Injectable()
+export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(InboxRelay.name);
+  private readonly intervalMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private listener: Client | undefined;
+  private relisten: NodeJS.Timeout | undefined;
+  private gather: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private queueDown = false;
+  private stopped = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly queue: NotificationQueue,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {
+    this.intervalMs = Math.min(config.sweepIntervalMs, MAX_INTERVAL_MS);
+  }
+
+  onApplicationBootstrap(): void {
+    void this.listen();
+    this.timer = setInterval(() => this.wake(true), this.intervalMs);
+    this.wake(true);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    clearTimeout(this.relisten);
+    clearTimeout(this.gather);
+    await this.listener?.end().catch(() => undefined);
+    await this.running;
+  }
+
+  /**
+   * Starts a pass, or asks the pass under way for one more round. While the queue is down only
+   * the timer starts passes, so a stream of signals does not turn into a stream of failures.
+   */
+  wake(timed = false): void {
+    if (this.stopped || (this.queueDown && !timed)) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.pass().finally(() => (this.running = undefined));
+  }
+
+  private async pass(): Promise<void> {
+    do {
+      this.again = false;
+      let relayed: number;
+      do {
+        relayed = await this.relayBatch().catch((error: Error) => {
+          this.logger.warn(`inbox relay: ${error.message}`);
+          return -1;
+        });
+      } while (relayed === BATCH && !this.stopped);
+      if (relayed < 0) return;
+    } while (this.again && !this.stopped);
+  }
+
+  /** Relays one batch of due rows; the number queued, or -1 when the queue did not take them. */
+  async relayBatch(): Promise<number> {
+    const claimed = returnedRows<ClaimedRow>(
+      (await this.dataSource.query(
+        `WITH due AS (
+           SELECT id FROM ipn_notifications
+            WHERE status IN ('received', 'queued', 'unmatched') AND next_attempt_at <= now()
+            ORDER BY next_attempt_at
+            LIMIT $1
+            FOR UPDATE SKIP LOCKED)
+         UPDATE ipn_notifications n
+            SET next_attempt_at = now() + make_interval(secs => $2::double precision)
+           FROM due WHERE n.id = due.id
+         RETURNING n.id, n.order_tracking_id, n.attempts`,
+        [BATCH, claimLeaseSeconds(this.config)],
+      )) as unknown[],
+    );
+    if (claimed.length === 0) return 0;
+    const ids = claimed.map((row) => row.id);
+    const queued = await this.queue.addMany(
+      claimed.map((row) => ({
+        notificationId: row.id,
+        orderKey: row.order_tracking_id ?? row.id,
+        attempt: row.attempts,
+      })),
+    );
+    this.queueDown = !queued;
+    // Queued: marked so (the lease stays, in case the job is lost). Not queued: given back, so
+    // the next timed pass takes them at once.
+    await this.dataSource.query(
+      queued
+        ? `UPDATE ipn_notifications SET status = 'queued' WHERE id = ANY($1::uuid[]) AND status = 'received'`
+        : `UPDATE ipn_notifications SET next_attempt_at = now()
+            WHERE id = ANY($1::uuid[]) AND status IN ('received', 'queued', 'unmatched')`,
+      [ids],
+    );
+    return queued ? claimed.length : -1;
+  }
+
+  /** A dedicated connection waits for the api's signal; if it drops, the timer covers meanwhile. */
+  private async listen(): Promise<void> {
+    if (this.stopped) return;
+    const client = new Client({ connectionString: this.config.databaseUrl });
+    this.listener = client;
+    const retry = (error?: Error) => {
+      if (this.listener !== client) return;
+      this.listener = undefined;
+      void client.end().catch(() => undefined);
+      if (this.stopped) return;
+      if (error) this.logger.warn(`inbox relay stops listening for a moment: ${error.message}`);
+      this.relisten = setTimeout(() => void this.listen(), RELISTEN_AFTER_MS);
+    };
+    client.on('notification', () => {
+      this.gather ??= setTimeout(() => {
+        this.gather = undefined;
+        this.wake();
+      }, GATHER_MS);
+    });
+    client.on('error', retry);
+    client.on('end', () => retry());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${INBOX_CHANNEL}`);
+    } catch (error) {
+      retry(error as Error);
+    }
+  }
+}
