@@ -3,10 +3,12 @@
  * at rising rates (open loop, a share of duplicates), beside a bare Fastify route answering the
  * same acknowledgement on this machine in the same run. Reports acknowledgement latency p50/p99,
  * throughput, and (at the first rate) the time until every order is final after the last
- * notification, with a check that nothing was lost or applied twice.
+ * notification, with a check that nothing was lost or applied twice. Rates from 2,000/s are also
+ * fired with the worker paused (SIGSTOP): the api's own capacity, as with the worker on other cores.
  *
  *   npm run bench:ipn                                     # 500, 1000, 2000, 3000 /s, 4 s each
  *   BENCH_RATES=500,2000 BENCH_SECONDS=3 BENCH_DUPLICATES=0.2 npm run bench:ipn
+ *   BENCH_CPU_PROFILE_DIR=/tmp/profiles npm run bench:ipn   # plus a CPU profile per process
  *
  * Sandbox, api, worker and the bare route run as child processes (from source through
  * @swc-node/register) on a fresh database on 127.0.0.1:5432 (or BENCH_POSTGRES_URL), dropped at
@@ -59,8 +61,14 @@ const freePort = () =>
     });
   });
 
-function start(name: string, args: string[], env: Record<string, string>): void {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', ...args], {
+/** BENCH_CPU_PROFILE_DIR=/tmp/x writes a V8 CPU profile of each child (<name>.cpuprofile) there. */
+const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
+
+function start(name: string, args: string[], env: Record<string, string>): ChildProcess {
+  const profile = PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name}.cpuprofile`]
+    : [];
+  const child = spawn(process.execPath, [...profile, '-r', '@swc-node/register', ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -69,6 +77,7 @@ function start(name: string, args: string[], env: Record<string, string>): void 
     if (code !== null && code !== 0) process.stderr.write(`${name} exited with ${code}\n`);
   });
   children.push(child);
+  return child;
 }
 
 async function waitUntil(what: string, probe: () => Promise<boolean>, timeoutMs = 90_000) {
@@ -203,7 +212,7 @@ async function main(): Promise<void> {
     start('bare', ['-e', BARE_ROUTE], { BARE_PORT: String(barePort) });
     start('api', ['apps/api/src/main.ts'], { ...serviceEnv, PORT: String(apiPort) });
     await waitUntil('api', async () => (await send(`${api}/health/live`, 'GET')).status < 500);
-    start('worker', ['apps/worker/src/main.ts'], {
+    const worker = start('worker', ['apps/worker/src/main.ts'], {
       ...serviceEnv,
       WORKER_PORT: String(workerPort),
       RUN_MIGRATIONS: 'false',
@@ -336,6 +345,25 @@ async function main(): Promise<void> {
           `p50 ${bare.p50.toFixed(1).padStart(5)} p99 ${bare.p99.toFixed(1).padStart(5)} ms${finality}`,
       );
       process.stdout.write(`${lines[lines.length - 1]}\n`);
+    }
+
+    // The api's own capacity: the same load with the worker paused (as if it ran on other cores).
+    // Its backlog is verified after it resumes.
+    for (const rate of RATES.filter((r) => r >= 2000)) {
+      const count = Math.round(rate * SECONDS);
+      const notifications = withDuplicates(await paidOrders(Math.round(count * 0.8)), count);
+      worker.kill('SIGSTOP');
+      try {
+        const alone = await fire(`${api}/v1/ipn/${secret}`, rate, notifications);
+        lines.push(
+          `${String(rate).padStart(5)}/s | api alone ${alone.perSecond.toFixed(0).padStart(5)}/s ` +
+            `p50 ${alone.p50.toFixed(1).padStart(6)} p99 ${alone.p99.toFixed(1).padStart(6)} ms ` +
+            `ok ${alone.ok}/${alone.sent} (worker paused)`,
+        );
+        process.stdout.write(`${lines[lines.length - 1]}\n`);
+      } finally {
+        worker.kill('SIGCONT');
+      }
     }
     process.stdout.write(
       `\nIPN acknowledgements, ${SECONDS} s per rate, ${Math.round(DUPLICATES * 100)}% duplicates, open loop (latency from the planned send)\n${lines.join('\n')}\n`,
