@@ -85,9 +85,12 @@ describe('IPN resilience: a worker dying mid-job, Redis lost while notifications
     await service.sandbox.control.notifications('deliver');
     const checkout = await hostedCheckout(service);
     await service.sandbox.control.resetRequests();
-    // The first lookup hangs: the worker holding it "dies" meanwhile.
+    // The first lookup hangs: the worker holding it "dies" meanwhile. The hang is long enough for
+    // the takeover (lock expiry, stalled check, a second worker starting) on a loaded CI machine.
+    const hangMs = 20_000;
+    const hung = Date.now();
     await service.sandbox.control.fault('GetTransactionStatus', 'slow', {
-      delayMs: 10_000,
+      delayMs: hangMs,
       times: 1,
     });
     await service.sandbox.control.settle(checkout.orderTrackingId, 'completed', 'card');
@@ -103,12 +106,18 @@ describe('IPN resilience: a worker dying mid-job, Redis lost while notifications
     secondWorker = await createFastifyApp(WorkerModule);
     await secondWorker.init();
 
-    const hung = Date.now();
     // Completed before the hanging lookup could answer: the second worker took the job over.
-    const order = await waitForStatus(dataSource, checkout.reference, 'completed', 9000);
+    const order = await waitForStatus(
+      dataSource,
+      checkout.reference,
+      'completed',
+      hung + hangMs - 1000 - Date.now(),
+    );
     expect(await lookupsOf(service, checkout.orderTrackingId)).toBeGreaterThanOrEqual(2);
     // Let the abandoned lookup answer too: it must not apply anything a second time.
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, hung + 11_000 - Date.now())));
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, hung + hangMs + 1000 - Date.now())),
+    );
     expect(await transitionsOf(dataSource, order.id)).toEqual(['pending->completed']);
     const [row] = await inboxOf(dataSource, checkout.orderTrackingId);
     expect(row.status).toBe('applied');
