@@ -92,6 +92,7 @@ describe('IPN resilience: a worker dying mid-job, Redis lost while notifications
     await service.sandbox.control.fault('GetTransactionStatus', 'slow', {
       delayMs: hangMs,
       times: 1,
+      pathContains: checkout.orderTrackingId,
     });
     await service.sandbox.control.settle(checkout.orderTrackingId, 'completed', 'card');
     await waitFor(

@@ -161,4 +161,21 @@ describe('sandbox gateway: token issue, bearer checks and transport errors', () 
     expect(counts.GetIpnList).toBe(4);
     expect(counts.RequestToken).toBe(0);
   });
+
+  it('can confine a fault to calls whose URL names one order', async () => {
+    await sandbox.control.fault('GetTransactionStatus', 'http500', {
+      times: 1,
+      pathContains: 'tracking-faulted',
+    });
+    const other = await gw.get('/Transactions/GetTransactionStatus?orderTrackingId=tracking-other');
+    expect(other.status).toBe(200);
+    const named = await gw.get(
+      '/Transactions/GetTransactionStatus?orderTrackingId=tracking-faulted',
+    );
+    expect(named.status).toBe(500);
+    const again = await gw.get(
+      '/Transactions/GetTransactionStatus?orderTrackingId=tracking-faulted',
+    );
+    expect(again.status).toBe(200);
+  });
 });

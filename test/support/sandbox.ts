@@ -92,11 +92,12 @@ export interface SandboxControl {
   }>;
   resetRequests(): Promise<void>;
   /** Make an operation (or '*') fail: 'timeout' drops the connection after delayMs (default 60 s),
-   * 'http500' answers 500, 'slow' answers normally after delayMs; 'none' clears. `times` limits it. */
+   * 'http500' answers 500, 'slow' answers normally after delayMs; 'none' clears. `times` limits it;
+   * `pathContains` confines it to calls whose URL contains that text. */
   fault(
     operation: GatewayOperationName | '*',
     mode: 'timeout' | 'http500' | 'slow' | 'none',
-    options?: { delayMs?: number; times?: number },
+    options?: { delayMs?: number; times?: number; pathContains?: string },
   ): Promise<void>;
   /** Counters, faults, delivery mode and the IPN rate-limit clock back to defaults (orders stay). */
   reset(): Promise<void>;

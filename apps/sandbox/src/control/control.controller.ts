@@ -117,6 +117,7 @@ export class ControlController {
     const mode = stringField(fields, 'mode') as FaultMode;
     const delayMs = optionalInt(fields, 'delayMs');
     const times = optionalInt(fields, 'times');
+    const pathContains = stringField(fields, 'pathContains');
     const known = operation === '*' || GATEWAY_OPERATION_NAMES.includes(operation);
     if (!known || !FAULT_MODES.includes(mode) || delayMs === 'bad' || times === 'bad') {
       return sendGatewayReply(
@@ -128,7 +129,13 @@ export class ControlController {
       );
     }
     const defaultDelay = mode === 'slow' ? 2000 : 60_000;
-    this.traffic.setFault(operation, mode, delayMs ?? defaultDelay, times);
+    this.traffic.setFault(
+      operation,
+      mode,
+      delayMs ?? defaultDelay,
+      times,
+      pathContains || undefined,
+    );
     sendGatewayReply(res, ok({ faults: this.traffic.listFaults() }));
   }
 

@@ -16,6 +16,8 @@ export interface Fault {
   delayMs: number;
   /** Calls left to fault; null for every call until cleared. */
   remaining: number | null;
+  /** Only calls whose URL contains this (an order's tracking id, say); null for every call. */
+  pathContains: string | null;
 }
 
 export interface ReceivedCall {
@@ -54,9 +56,17 @@ export class TrafficService implements OnModuleDestroy {
     mode: FaultMode,
     delayMs: number,
     times?: number,
+    pathContains?: string,
   ): void {
     if (mode === 'none') this.faults.delete(operation);
-    else this.faults.set(operation, { mode, delayMs, remaining: times ?? null });
+    else {
+      this.faults.set(operation, {
+        mode,
+        delayMs,
+        remaining: times ?? null,
+        pathContains: pathContains ?? null,
+      });
+    }
   }
 
   clearFaults(): void {
@@ -84,7 +94,7 @@ export class TrafficService implements OnModuleDestroy {
 
     const key = this.faults.has(operation) ? operation : '*';
     const fault = this.faults.get(key);
-    if (!fault) return;
+    if (!fault || (fault.pathContains !== null && !req.url.includes(fault.pathContains))) return;
     if (fault.remaining !== null) {
       fault.remaining -= 1;
       if (fault.remaining <= 0) this.faults.delete(key);
