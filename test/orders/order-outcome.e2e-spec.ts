@@ -68,6 +68,45 @@ describe('applying lookup outcomes to orders (real Postgres)', () => {
     expect(await outboxOf(order.id)).toHaveLength(1);
   });
 
+  it('applies a lookup to the order as read before it without taking the row lock', async () => {
+    const order = await givenOrder(dataSource);
+    const seen = await reload(order.id);
+    // A path that took the row lock would wait here instead of finishing.
+    const blocker = dataSource.createQueryRunner();
+    await blocker.connect();
+    await blocker.startTransaction();
+    try {
+      // FOR KEY SHARE blocks FOR UPDATE (the row lock) but not a plain UPDATE of other columns.
+      await blocker.query('SELECT 1 FROM orders WHERE id = $1 FOR KEY SHARE', [order.id]);
+      const result = await Promise.race([
+        outcomes.apply(order.id, lookupFor(order, 'completed'), 'ipn', seen),
+        new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 2000)),
+      ]);
+      expect(result).not.toBe('waited');
+    } finally {
+      await blocker.rollbackTransaction();
+      await blocker.release();
+    }
+    const saved = await reload(order.id);
+    expect(saved.status).toBe('completed');
+    expect(saved.version).toBe(seen.version + 1);
+    expect(seen.status).toBe('pending');
+    expect((await eventsOf(order.id)).map((e) => e.toStatus)).toEqual(['completed']);
+    expect((await outboxOf(order.id)).map((e) => e.type)).toEqual(['order.completed']);
+  });
+
+  it('decides again under the row lock when the order changed after it was read', async () => {
+    const order = await givenOrder(dataSource);
+    const stale = await reload(order.id);
+    await outcomes.apply(order.id, lookupFor(order, 'completed'), 'ipn');
+    // Planned on the stale copy this would be pending -> failed; the row is completed by now.
+    const result = await outcomes.apply(order.id, lookupFor(order, 'failed'), 'poll', stale);
+    expect(result.kind).toBe('unchanged');
+    expect((await reload(order.id)).status).toBe('completed');
+    expect((await eventsOf(order.id)).map((e) => e.toStatus)).toEqual(['completed']);
+    expect((await outboxOf(order.id)).map((e) => e.type)).toEqual(['order.completed']);
+  });
+
   it('never moves a completed order back when an older pending or failed result arrives late', async () => {
     const order = await givenOrder(dataSource);
     await outcomes.apply(order.id, lookupFor(order, 'completed'), 'ipn');

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { decideOutcome, isRefundOpen, isTerminal, Money, OrderStatus } from '@app/domain';
 import { TransactionLookup, TransactionRecord } from '@app/gateway-client';
 import { EventSource, OrderEntity, OrderRepository, RefundEntity } from '@app/persistence';
 import { MerchantEventType, OrderJournal } from './order-journal';
+import { toOrderView } from './order-view';
 
 export type OutcomeResult =
   | { kind: 'transitioned'; order: OrderEntity; from: OrderStatus; to: OrderStatus }
@@ -19,10 +21,44 @@ const ANNOUNCED: Partial<Record<OrderStatus, MerchantEventType>> = {
   expired: 'order.expired',
 };
 
+/** The columns a lookup's outcome may change (a flag or a refund's reversal aside). */
+const OUTCOME_COLUMNS = [
+  'status',
+  'paymentMethod',
+  'paymentAccount',
+  'confirmationCode',
+  'paidAmount',
+  'paidCurrency',
+  'paidAt',
+  'failureReason',
+  'failedAt',
+  'reversedAt',
+  'nextPollAt',
+  'lastCheckedAt',
+  'orderTrackingId',
+  'submissionStatus',
+  'updatedAt',
+] as const satisfies readonly (keyof OrderEntity)[];
+
+/** What a lookup means for an order as read: computed first, then written in one statement. */
+type Plan =
+  | { kind: 'touch'; order: OrderEntity }
+  | {
+      kind: 'transition';
+      order: OrderEntity;
+      from: OrderStatus;
+      to: OrderStatus;
+      record: TransactionRecord;
+    }
+  | { kind: 'flag'; order: OrderEntity; reason: string; record: TransactionRecord };
+
 /**
- * Applies what a transaction lookup said to one order, exactly once: in one transaction, under
- * the order's row lock, with its timeline event and merchant event. Duplicated, concurrent and
- * out-of-order lookups all land here and cannot move an order twice or backwards.
+ * Applies what a transaction lookup said to one order, exactly once. The change, its timeline
+ * event and its merchant event are one statement guarded by the order's version: a caller that
+ * read the row just before the lookup (a notification, a poll) applies it in one round trip,
+ * and anything that changed the row meanwhile sends it down the locked path, which re-reads it
+ * under the row lock and decides again. Duplicated, concurrent and out-of-order lookups cannot
+ * move an order twice or backwards.
  */
 @Injectable()
 export class OrderOutcomeService {
@@ -32,101 +68,100 @@ export class OrderOutcomeService {
     private readonly journal: OrderJournal,
   ) {}
 
-  apply(orderId: string, lookup: TransactionLookup, source: EventSource): Promise<OutcomeResult> {
+  /** `seen`: the order as read before the lookup started, if the caller has it. */
+  async apply(
+    orderId: string,
+    lookup: TransactionLookup,
+    source: EventSource,
+    seen?: OrderEntity,
+  ): Promise<OutcomeResult> {
+    if (seen?.id === orderId) {
+      const plan = planOutcome(copyOf(seen), lookup);
+      // A reversal settles the refund and a flag is rare: both take the locked path.
+      const simple =
+        plan.kind === 'touch' || (plan.kind === 'transition' && plan.to !== 'reversed');
+      if (simple && (await this.write(this.dataSource.manager, plan, seen.version, source, null))) {
+        return resultOf(plan);
+      }
+    }
     return this.dataSource.transaction(async (manager) => {
       const order = await this.orders.lockById(orderId, manager);
       if (!order) return { kind: 'order_missing' };
-      order.lastCheckedAt = new Date();
-      if (lookup.kind === 'not_found') {
-        await this.orders.saveLocked(order, manager);
-        return { kind: 'unchanged', order };
+      const plan = planOutcome(order, lookup);
+      if (plan.kind === 'flag') {
+        await this.journal.flagForReview(manager, order, plan.reason, source, plan.record.raw);
+        return resultOf(plan);
       }
-      const record = lookup.record;
-      this.adoptTrackingId(order, record);
-
-      const mismatch = integrityMismatch(order, record);
-      if (mismatch && record.outcome !== 'pending') {
-        return this.flag(manager, order, mismatch, record, source);
+      const refund =
+        plan.kind === 'transition' && plan.to === 'reversed'
+          ? await this.settleRefund(manager, order, source)
+          : null;
+      if (!(await this.write(manager, plan, order.version, source, refund))) {
+        throw new Error(`order ${orderId} changed under its row lock`);
       }
-      const decision = decideOutcome(order.status, record.outcome);
-      if (decision.kind === 'review') {
-        return this.flag(manager, order, decision.reason, record, source);
-      }
-      if (decision.kind === 'unchanged') {
-        await this.orders.saveLocked(order, manager);
-        return { kind: 'unchanged', order };
-      }
-      return this.transition(manager, order, decision.to, record, source);
+      return resultOf(plan);
     });
   }
 
-  /** A row whose creation answer never reached us learns its tracking id from the lookup. */
-  private adoptTrackingId(order: OrderEntity, record: TransactionRecord): void {
-    if (!order.orderTrackingId && record.orderTrackingId) {
-      order.orderTrackingId = record.orderTrackingId;
-      order.submissionStatus = 'submitted';
-    }
-  }
-
-  private async transition(
+  /**
+   * One statement: the order's outcome columns if its version is still `version`, with the
+   * transition's timeline event and merchant event. False when the version had moved on.
+   */
+  private async write(
     manager: EntityManager,
-    order: OrderEntity,
-    to: OrderStatus,
-    record: TransactionRecord,
+    plan: Exclude<Plan, { kind: 'flag' }>,
+    version: number,
     source: EventSource,
-  ): Promise<OutcomeResult> {
-    const from = order.status;
-    const now = new Date();
-    order.status = to;
-    order.paymentMethod = record.paymentMethod ?? order.paymentMethod;
-    order.paymentAccount = record.paymentAccount ?? order.paymentAccount;
-    let refund: RefundEntity | null = null;
-    switch (to) {
-      case 'completed':
-        order.confirmationCode = record.confirmationCode;
-        order.paidAmount = record.amount.toDecimalString();
-        order.paidCurrency = record.currency;
-        order.paidAt = record.createdAt;
-        order.failureReason = null;
-        order.nextPollAt = null;
-        break;
-      case 'failed':
-        order.failedAt = now;
-        order.failureReason = record.paymentStatusCode ?? record.description ?? null;
-        break;
-      case 'reversed':
-        order.reversedAt = now;
-        refund = await this.settleRefund(manager, order, now, source);
-        break;
-      default:
-        break;
+    refund: RefundEntity | null,
+  ): Promise<boolean> {
+    const { order } = plan;
+    order.updatedAt = new Date();
+    const values: Record<string, unknown> = {};
+    for (const column of OUTCOME_COLUMNS) values[column] = order[column];
+    const update = manager
+      .createQueryBuilder()
+      .update(OrderEntity)
+      .set(values as QueryDeepPartialEntity<OrderEntity>)
+      .where('"id" = :id AND "version" = :version', { id: order.id, version })
+      .returning('"id", "version"');
+    const change = update.getQueryAndParameters();
+    if (plan.kind === 'touch') {
+      const rows = (await manager.query(...change)) as { version: number }[];
+      if (rows.length === 0) return false;
+      order.version = rows[0].version;
+      return true;
     }
-    if (isTerminal(to)) order.nextPollAt = null;
-    await this.orders.saveLocked(order, manager);
-    await this.journal.record(manager, order, {
-      type: 'status_changed',
-      source,
-      fromStatus: from,
-      toStatus: to,
-      gatewayRecord: record.raw,
-      details: record.paymentStatusCode ? { payment_status_code: record.paymentStatusCode } : {},
-    });
-    const announced = ANNOUNCED[to];
-    if (announced) await this.journal.announce(manager, order, announced, refund);
-    return { kind: 'transitioned', order, from, to };
+    const announced = ANNOUNCED[plan.to];
+    const row = await this.journal.changeWithEvent(
+      manager,
+      change,
+      {
+        type: 'status_changed',
+        source,
+        fromStatus: plan.from,
+        toStatus: plan.to,
+        gatewayRecord: plan.record.raw,
+        details: plan.record.paymentStatusCode
+          ? { payment_status_code: plan.record.paymentStatusCode }
+          : {},
+      },
+      announced ? { type: announced, payload: { order: toOrderView(order, refund) } } : undefined,
+    );
+    if (!row) return false;
+    order.version = row.version as number;
+    return true;
   }
 
   /** A reversal reported by the gateway is the only sign that a requested refund moved money. */
   private async settleRefund(
     manager: EntityManager,
     order: OrderEntity,
-    now: Date,
     source: EventSource,
   ): Promise<RefundEntity | null> {
     const refund = await this.orders.refundFor(order.id, manager);
     if (!refund || !isRefundOpen(refund.status)) return refund;
     refund.status = 'reversed';
-    refund.reversedAt = now;
+    refund.reversedAt = order.reversedAt ?? new Date();
     await manager.getRepository(RefundEntity).save(refund);
     await this.journal.record(manager, order, {
       type: 'refund_reversed',
@@ -136,17 +171,69 @@ export class OrderOutcomeService {
     await this.journal.announce(manager, order, 'refund.reversed', refund);
     return refund;
   }
+}
 
-  private async flag(
-    manager: EntityManager,
-    order: OrderEntity,
-    reason: string,
-    record: TransactionRecord,
-    source: EventSource,
-  ): Promise<OutcomeResult> {
-    await this.journal.flagForReview(manager, order, reason, source, record.raw);
-    return { kind: 'flagged', order, reason };
+/** The order after the lookup (changed in place) and what to write; no I/O. */
+function planOutcome(order: OrderEntity, lookup: TransactionLookup): Plan {
+  order.lastCheckedAt = new Date();
+  if (lookup.kind === 'not_found') return { kind: 'touch', order };
+  const record = lookup.record;
+  // A row whose creation answer never reached us learns its tracking id from the lookup.
+  if (!order.orderTrackingId && record.orderTrackingId) {
+    order.orderTrackingId = record.orderTrackingId;
+    order.submissionStatus = 'submitted';
   }
+  const mismatch = integrityMismatch(order, record);
+  if (mismatch && record.outcome !== 'pending') {
+    return { kind: 'flag', order, reason: mismatch, record };
+  }
+  const decision = decideOutcome(order.status, record.outcome);
+  if (decision.kind === 'review') return { kind: 'flag', order, reason: decision.reason, record };
+  if (decision.kind === 'unchanged') return { kind: 'touch', order };
+
+  const from = order.status;
+  const to = decision.to;
+  const now = new Date();
+  order.status = to;
+  order.paymentMethod = record.paymentMethod ?? order.paymentMethod;
+  order.paymentAccount = record.paymentAccount ?? order.paymentAccount;
+  switch (to) {
+    case 'completed':
+      order.confirmationCode = record.confirmationCode;
+      order.paidAmount = record.amount.toDecimalString();
+      order.paidCurrency = record.currency;
+      order.paidAt = record.createdAt;
+      order.failureReason = null;
+      order.nextPollAt = null;
+      break;
+    case 'failed':
+      order.failedAt = now;
+      order.failureReason = record.paymentStatusCode ?? record.description ?? null;
+      break;
+    case 'reversed':
+      order.reversedAt = now;
+      break;
+    default:
+      break;
+  }
+  if (isTerminal(to)) order.nextPollAt = null;
+  return { kind: 'transition', order, from, to, record };
+}
+
+function resultOf(plan: Plan): OutcomeResult {
+  switch (plan.kind) {
+    case 'touch':
+      return { kind: 'unchanged', order: plan.order };
+    case 'transition':
+      return { kind: 'transitioned', order: plan.order, from: plan.from, to: plan.to };
+    case 'flag':
+      return { kind: 'flagged', order: plan.order, reason: plan.reason };
+  }
+}
+
+/** The caller's entity stays as it was read: the plan changes a copy. */
+function copyOf(order: OrderEntity): OrderEntity {
+  return Object.assign(Object.create(Object.getPrototypeOf(order) as object) as OrderEntity, order);
 }
 
 /**

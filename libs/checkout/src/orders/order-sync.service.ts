@@ -97,22 +97,34 @@ export class OrderSyncService {
         startedAt = await this.orders.databaseNow();
         Object.assign(lookup, { phase: 'started', startedAt });
       }
-      return { startedAt, result: await this.lookupAndApply(order, source) };
+      // A follow-up starts after another lookup of the order applied: its copy is stale.
+      return { startedAt, result: await this.lookupAndApply(order, source, !after) };
     })();
     return lookup as OrderLookup;
   }
 
   /**
    * A tracking id never changes once known; without one, the row is read again (it may have
-   * learnt it meanwhile, from the creation answer or a repair).
+   * learnt it meanwhile, from the creation answer or a repair). `current`: the row as given is
+   * what the order looked like just before this lookup, so applying the answer can skip the
+   * row lock unless something changed it meanwhile.
    */
-  private async lookupAndApply(order: OrderEntity, source: EventSource): Promise<OutcomeResult> {
+  private async lookupAndApply(
+    order: OrderEntity,
+    source: EventSource,
+    current: boolean,
+  ): Promise<OutcomeResult> {
     const fresh = order.orderTrackingId ? order : ((await this.orders.findById(order.id)) ?? order);
     const lookup: TransactionLookup = fresh.orderTrackingId
       ? await this.gateway.getTransactionStatus(fresh.orderTrackingId as OrderTrackingId)
       : await this.gateway.getTransactionByMerchantReference(
           fresh.merchantReference as MerchantReference,
         );
-    return this.outcomes.apply(fresh.id, lookup, source);
+    return this.outcomes.apply(
+      fresh.id,
+      lookup,
+      source,
+      current || fresh !== order ? fresh : undefined,
+    );
   }
 }

@@ -27,33 +27,6 @@ export class OrderRepository {
     return hydrateRow(this.dataSource, OrderEntity, raw);
   }
 
-  /**
-   * Writes every mutable column of a row this transaction has locked, as one UPDATE: save()
-   * would first read the row back to diff it, which the row lock makes pointless.
-   */
-  async saveLocked(order: OrderEntity, manager: EntityManager): Promise<void> {
-    const metadata = this.dataSource.getMetadata(OrderEntity);
-    const values: Record<string, unknown> = {};
-    for (const column of metadata.columns) {
-      if (column.isPrimary || column.isCreateDate || column.isUpdateDate || column.isVersion) {
-        continue;
-      }
-      values[column.propertyName] = column.getEntityValue(order);
-    }
-    const result = await manager
-      .createQueryBuilder()
-      .update(OrderEntity)
-      .set(values)
-      .where('id = :id', { id: order.id })
-      .returning('"updated_at", "version"')
-      .execute();
-    const stamped = (result.raw as { updated_at: Date; version: number }[])[0];
-    if (stamped) {
-      order.updatedAt = stamped.updated_at;
-      order.version = stamped.version;
-    }
-  }
-
   findById(id: string, manager?: EntityManager): Promise<OrderEntity | null> {
     return UUID.test(id) ? this.orders(manager).findOneBy({ id }) : Promise.resolve(null);
   }
