@@ -11,6 +11,7 @@ import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { JobData, logQueueErrorsOnce, QUEUES } from '@app/queues';
 import { deliveryJobOptions } from './delivery-job';
+import { SKIPPED_NO_URL } from './delivery-state';
 import { withTimeout } from './with-timeout';
 
 /** Rows per transaction: small enough that a batch holds its locks only briefly. */
@@ -35,6 +36,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private running: Promise<void> | undefined;
   private stopped = false;
   private lastProblem = '';
+  private warnedNoUrl = false;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -80,8 +82,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  /** Relays one batch of unrelayed rows; returns how many it queued. */
+  /** Relays one batch of unrelayed rows; returns how many it queued (or marked skipped). */
   async relayBatch(): Promise<number> {
+    if (!this.config.orderWebhookUrl) return this.skipBatch();
     await this.assertQueueReachable();
     return this.dataSource.transaction(async (manager) => {
       const rows: { id: string }[] = await manager.query(
@@ -107,6 +110,29 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       );
       return rows.length;
     });
+  }
+
+  /**
+   * With no ORDER_WEBHOOK_URL there is nowhere to deliver: rows are marked skipped here, in one
+   * statement per batch, instead of each costing a job that would find out the same. They stay
+   * listed and can be redelivered by an admin once a URL is set.
+   */
+  private async skipBatch(): Promise<number> {
+    const rows = (await this.dataSource.query(
+      `UPDATE outbox_events SET relayed_at = now(), last_error = $2
+        WHERE id IN (SELECT id FROM outbox_events WHERE relayed_at IS NULL
+                      ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      [BATCH_SIZE, SKIPPED_NO_URL],
+    )) as [{ id: string }[], number];
+    const skipped = rows[0].length;
+    if (skipped > 0 && !this.warnedNoUrl) {
+      this.logger.warn(
+        'merchant events are kept but not sent: ORDER_WEBHOOK_URL is not configured (an admin can redeliver them once it is)',
+      );
+      this.warnedNoUrl = true;
+    }
+    return skipped;
   }
 
   /**
