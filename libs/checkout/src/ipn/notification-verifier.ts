@@ -4,7 +4,6 @@ import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { OrderTrackingId } from '@app/domain';
 import { GatewayClient } from '@app/gateway-client';
 import {
-  hydrateRow,
   IpnNotificationEntity,
   NotificationStatus,
   OrderEntity,
@@ -45,9 +44,9 @@ export class NotificationVerifier {
   ) {}
 
   async verify(data: JobData['verify-notification']): Promise<RunLater | void> {
-    const read = await this.readRow(data.notificationId);
+    const read = await this.read(data.notificationId);
     if (!read || !OPEN_STATUSES.includes(read.row.status)) return;
-    const { row, readAt } = read;
+    const { row, readAt, order } = read;
     const trackingId = row.orderTrackingId ?? '';
     const reference = row.merchantReference ?? '';
 
@@ -60,9 +59,6 @@ export class NotificationVerifier {
       }
     }
 
-    const order =
-      (await this.orders.findByAnyReference(trackingId)) ??
-      (await this.orders.findByAnyReference(reference));
     if (!order) return this.unmatched(row);
 
     // A lookup that started after this notification arrived answers it: join it. Otherwise a new
@@ -92,7 +88,7 @@ export class NotificationVerifier {
    * The first time it waits; later tries look the named tracking id up and adopt the order if the
    * gateway's record carries one of our merchant references. Kept until the poll horizon.
    */
-  private async unmatched(row: IpnNotificationEntity): Promise<void> {
+  private async unmatched(row: InboxEntry): Promise<void> {
     const attempts = row.attempts + 1;
     if (attempts > 1 && row.orderTrackingId) {
       const lookup = await this.gateway.getTransactionStatus(
@@ -151,13 +147,71 @@ export class NotificationVerifier {
     );
   }
 
-  /** The row, and the database clock when it was read: a lookup begun now starts after it. */
-  private async readRow(id: string): Promise<{ row: IpnNotificationEntity; readAt: Date } | null> {
+  /**
+   * The inbox row, the database clock when it was read (a lookup begun now starts after it), and
+   * the order it names, in one statement. Any of our names for an order finds it; one named by
+   * the tracking id wins over one named by the merchant reference, the oldest over later ones.
+   */
+  private async read(
+    id: string,
+  ): Promise<{ row: InboxEntry; readAt: Date; order: OrderEntity | null } | null> {
     const [raw] = (await this.dataSource.query(
-      'SELECT *, now() AS read_at FROM ipn_notifications WHERE id = $1',
+      `SELECT n.id AS inbox_id, n.order_tracking_id AS inbox_tracking_id,
+              n.merchant_reference AS inbox_reference, n.notification_type AS inbox_type,
+              n.status AS inbox_status, n.attempts AS inbox_attempts,
+              n.received_at AS inbox_received_at, now() AS inbox_read_at, o.*
+         FROM ipn_notifications n
+         LEFT JOIN LATERAL (
+           SELECT * FROM orders o
+            WHERE o.merchant_reference IN (n.order_tracking_id, n.merchant_reference)
+               OR o.order_tracking_id IN (n.order_tracking_id, n.merchant_reference)
+               OR o.push_merchant_reference IN (n.order_tracking_id, n.merchant_reference)
+            ORDER BY n.order_tracking_id IN
+                       (o.merchant_reference, o.order_tracking_id, o.push_merchant_reference)
+                       DESC NULLS LAST,
+                     o.created_at
+            LIMIT 1
+         ) o ON true
+        WHERE n.id = $1`,
       [id],
-    )) as (Record<string, unknown> & { read_at: Date })[];
+    )) as InboxRead[];
     if (!raw) return null;
-    return { row: hydrateRow(this.dataSource, IpnNotificationEntity, raw), readAt: raw.read_at };
+    return {
+      row: {
+        id: raw.inbox_id,
+        orderTrackingId: raw.inbox_tracking_id,
+        merchantReference: raw.inbox_reference,
+        notificationType: raw.inbox_type,
+        status: raw.inbox_status,
+        attempts: raw.inbox_attempts,
+        receivedAt: raw.inbox_received_at,
+      },
+      readAt: raw.inbox_read_at,
+      order: raw.id ? this.orders.hydrate(raw) : null,
+    };
   }
 }
+
+/** What verification needs of an inbox row. */
+type InboxEntry = Pick<
+  IpnNotificationEntity,
+  | 'id'
+  | 'orderTrackingId'
+  | 'merchantReference'
+  | 'notificationType'
+  | 'status'
+  | 'attempts'
+  | 'receivedAt'
+>;
+
+/** The joined row: the inbox columns under their own names, the order's (all null if none) as is. */
+type InboxRead = Record<string, unknown> & {
+  inbox_id: string;
+  inbox_tracking_id: string | null;
+  inbox_reference: string | null;
+  inbox_type: string | null;
+  inbox_status: NotificationStatus;
+  inbox_attempts: number;
+  inbox_received_at: Date;
+  inbox_read_at: Date;
+};

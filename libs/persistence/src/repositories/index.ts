@@ -1,2 +1,1 @@
 export * from './order.repository';
-export * from './hydrate';

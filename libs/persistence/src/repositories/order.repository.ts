@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { hydrateRow } from './hydrate';
 import { OrderEntity } from '../entities/order.entity';
 import { OrderEventEntity } from '../entities/order-event.entity';
 import { RefundEntity } from '../entities/refund.entity';
@@ -24,7 +23,11 @@ export class OrderRepository {
 
   /** Turns a raw `RETURNING *` row of orders into the entity (pg has already parsed the types). */
   hydrate(raw: Record<string, unknown>): OrderEntity {
-    return hydrateRow(this.dataSource, OrderEntity, raw);
+    const order = new OrderEntity();
+    for (const column of this.dataSource.getMetadata(OrderEntity).columns) {
+      if (column.databaseName in raw) column.setEntityValue(order, raw[column.databaseName]);
+    }
+    return order;
   }
 
   findById(id: string, manager?: EntityManager): Promise<OrderEntity | null> {
