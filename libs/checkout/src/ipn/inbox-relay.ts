@@ -8,6 +8,7 @@ import {
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { NotificationStatus } from '@app/persistence';
 import { claimLeaseSeconds, returnedRows } from '../orders/order-sweeper';
 import { INBOX_CHANNEL } from './ipn-inbox';
 import { NotificationQueue } from './notification-queue';
@@ -24,6 +25,7 @@ interface ClaimedRow {
   id: string;
   order_tracking_id: string | null;
   attempts: number;
+  claimed_from: NotificationStatus;
 }
 
 /**
@@ -46,6 +48,7 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private again = false;
   private queueDown = false;
   private stopped = false;
+  private lastProblem = '';
 
   constructor(
     private readonly dataSource: DataSource,
@@ -88,10 +91,21 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       this.again = false;
       let relayed: number;
       do {
-        relayed = await this.relayBatch().catch((error: Error) => {
-          this.logger.warn(`inbox relay: ${error.message}`);
-          return -1;
-        });
+        relayed = await this.relayBatch().then(
+          (count) => {
+            if (this.lastProblem) this.logger.log('inbox relay: working again');
+            this.lastProblem = '';
+            return count;
+          },
+          (error: Error) => {
+            // An outage fails every pass the same way: say it once.
+            if (error.message !== this.lastProblem) {
+              this.logger.warn(`inbox relay: ${error.message}`);
+            }
+            this.lastProblem = error.message;
+            return -1;
+          },
+        );
       } while (relayed === BATCH && !this.stopped);
       if (relayed < 0) return;
     } while (this.again && !this.stopped);
@@ -99,23 +113,25 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Relays one batch of due rows; the number queued, or -1 when the queue did not take them. */
   async relayBatch(): Promise<number> {
+    // Claimed as queued already (one write per row when the queue takes them, the usual case);
+    // the lease stays in case the job is lost.
     const claimed = returnedRows<ClaimedRow>(
       (await this.dataSource.query(
         `WITH due AS (
-           SELECT id FROM ipn_notifications
+           SELECT id, status FROM ipn_notifications
             WHERE status IN ('received', 'queued', 'unmatched') AND next_attempt_at <= now()
             ORDER BY next_attempt_at
             LIMIT $1
             FOR UPDATE SKIP LOCKED)
          UPDATE ipn_notifications n
-            SET next_attempt_at = now() + make_interval(secs => $2::double precision)
+            SET next_attempt_at = now() + make_interval(secs => $2::double precision),
+                status = CASE WHEN due.status = 'received' THEN 'queued' ELSE due.status END
            FROM due WHERE n.id = due.id
-         RETURNING n.id, n.order_tracking_id, n.attempts`,
+         RETURNING n.id, n.order_tracking_id, n.attempts, due.status AS claimed_from`,
         [BATCH, claimLeaseSeconds(this.config)],
       )) as unknown[],
     );
     if (claimed.length === 0) return 0;
-    const ids = claimed.map((row) => row.id);
     const queued = await this.queue.addMany(
       claimed.map((row) => ({
         notificationId: row.id,
@@ -124,16 +140,19 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       })),
     );
     this.queueDown = !queued;
-    // Queued: marked so (the lease stays, in case the job is lost). Not queued: given back, so
-    // the next timed pass takes them at once.
+    if (queued) return claimed.length;
+    // Not queued: given back as they were, so the next timed pass takes them at once.
     await this.dataSource.query(
-      queued
-        ? `UPDATE ipn_notifications SET status = 'queued' WHERE id = ANY($1::uuid[]) AND status = 'received'`
-        : `UPDATE ipn_notifications SET next_attempt_at = now()
-            WHERE id = ANY($1::uuid[]) AND status IN ('received', 'queued', 'unmatched')`,
-      [ids],
+      `UPDATE ipn_notifications
+          SET next_attempt_at = now(),
+              status = CASE WHEN id = ANY($2::uuid[]) THEN 'received' ELSE status END
+        WHERE id = ANY($1::uuid[]) AND status IN ('queued', 'unmatched')`,
+      [
+        claimed.map((row) => row.id),
+        claimed.filter((row) => row.claimed_from === 'received').map((row) => row.id),
+      ],
     );
-    return queued ? claimed.length : -1;
+    return -1;
   }
 
   /** A dedicated connection waits for the api's signal; if it drops, the timer covers meanwhile. */

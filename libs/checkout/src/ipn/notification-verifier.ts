@@ -126,13 +126,20 @@ export class NotificationVerifier {
     this.logger.log({ notificationId: row.id, attempts }, 'notification names no known order');
   }
 
+  /**
+   * This notification and every other one of the order received before the lookup started.
+   * Found through the tracking-id index and the key: a filter on status first would read every
+   * open row of the inbox, which is the whole backlog exactly when it matters.
+   */
   private async cover(order: OrderEntity, startedAt: Date, notificationId: string): Promise<void> {
     await this.dataSource.query(
       `UPDATE ipn_notifications
           SET status = 'applied', order_id = $1, processed_at = now(), attempts = attempts + 1,
               next_attempt_at = NULL
-        WHERE status IN ${OPEN}
-          AND (id = $4 OR (order_tracking_id = $2 AND received_at <= $3))`,
+        WHERE id IN (SELECT id FROM ipn_notifications
+                      WHERE order_tracking_id = $2 AND received_at <= $3
+                     UNION ALL SELECT $4::uuid)
+          AND status IN ${OPEN}`,
       [order.id, order.orderTrackingId ?? '', startedAt, notificationId],
     );
   }
