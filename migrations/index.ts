@@ -3,6 +3,7 @@ import { Init1763800000000 } from './1763800000000-Init';
 import { PaymentsSchema1763800100000 } from './1763800100000-PaymentsSchema';
 import { ReconciliationReports1795380869388 } from './1795380869388-ReconciliationReports';
 import { RefundRetryAfterRejection1795382796715 } from './1795382796715-RefundRetryAfterRejection';
+import { InboxCoverIndex1795392808251 } from './1795392808251-InboxCoverIndex';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -10,4 +11,5 @@ export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
   PaymentsSchema1763800100000,
   ReconciliationReports1795380869388,
   RefundRetryAfterRejection1795382796715,
+  InboxCoverIndex1795392808251,
 ];

@@ -12,7 +12,7 @@ export type NotificationStatus =
 /** The inbox: every notification is stored before it is acknowledged, then verified by lookup. */
 @Entity({ name: 'ipn_notifications' })
 @Index('idx_ipn_notifications_status_due', ['status', 'nextAttemptAt'])
-@Index('idx_ipn_notifications_tracking', ['orderTrackingId'])
+@Index('idx_ipn_notifications_tracking_received', ['orderTrackingId', 'receivedAt'])
 @Index('idx_ipn_notifications_received', ['receivedAt'])
 export class IpnNotificationEntity {
   @PrimaryGeneratedColumn('uuid')
