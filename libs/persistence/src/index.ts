@@ -3,3 +3,4 @@ export * from './migrate-with-lock';
 export * from './persistence.module';
 export * from './entities';
 export * from './repositories';
+export * from './prepared-statement';

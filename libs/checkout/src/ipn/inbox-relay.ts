@@ -8,8 +8,8 @@ import {
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { NotificationStatus } from '@app/persistence';
-import { claimLeaseSeconds, returnedRows } from '../orders/order-sweeper';
+import { PreparedStatement, runPrepared } from '@app/persistence';
+import { claimLeaseSeconds } from '../orders/order-sweeper';
 import { INBOX_CHANNEL } from './ipn-inbox';
 import { NotificationQueue } from './notification-queue';
 
@@ -21,11 +21,37 @@ const RELISTEN_AFTER_MS = 1000;
 /** After a signal, wait this long for more: one claim and one queue call carry many rows. */
 const GATHER_MS = 20;
 
+/** Claims due rows with a lease: a row whose job is lost comes due again when it lapses. */
+const CLAIM: PreparedStatement = {
+  name: 'inbox-claim-due',
+  text: `WITH due AS (
+           SELECT id FROM ipn_notifications
+            WHERE status IN ('received', 'queued', 'unmatched') AND next_attempt_at <= now()
+            ORDER BY next_attempt_at
+            LIMIT $1
+            FOR UPDATE SKIP LOCKED)
+         UPDATE ipn_notifications n
+            SET next_attempt_at = now() + make_interval(secs => $2::double precision)
+           FROM due WHERE n.id = due.id
+         RETURNING n.id, n.order_tracking_id, n.attempts`,
+};
+
+const MARK_QUEUED: PreparedStatement = {
+  name: 'inbox-mark-queued',
+  text: `UPDATE ipn_notifications SET status = 'queued'
+          WHERE id = ANY($1::uuid[]) AND status = 'received'`,
+};
+
+const GIVE_BACK: PreparedStatement = {
+  name: 'inbox-give-back',
+  text: `UPDATE ipn_notifications SET next_attempt_at = now()
+          WHERE id = ANY($1::uuid[]) AND status IN ('received', 'queued', 'unmatched')`,
+};
+
 interface ClaimedRow {
   id: string;
   order_tracking_id: string | null;
   attempts: number;
-  claimed_from: NotificationStatus;
 }
 
 /**
@@ -113,24 +139,10 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Relays one batch of due rows; the number queued, or -1 when the queue did not take them. */
   async relayBatch(): Promise<number> {
-    // Claimed as queued already (one write per row when the queue takes them, the usual case);
-    // the lease stays in case the job is lost.
-    const claimed = returnedRows<ClaimedRow>(
-      (await this.dataSource.query(
-        `WITH due AS (
-           SELECT id, status FROM ipn_notifications
-            WHERE status IN ('received', 'queued', 'unmatched') AND next_attempt_at <= now()
-            ORDER BY next_attempt_at
-            LIMIT $1
-            FOR UPDATE SKIP LOCKED)
-         UPDATE ipn_notifications n
-            SET next_attempt_at = now() + make_interval(secs => $2::double precision),
-                status = CASE WHEN due.status = 'received' THEN 'queued' ELSE due.status END
-           FROM due WHERE n.id = due.id
-         RETURNING n.id, n.order_tracking_id, n.attempts, due.status AS claimed_from`,
-        [BATCH, claimLeaseSeconds(this.config)],
-      )) as unknown[],
-    );
+    const claimed = await runPrepared<ClaimedRow>(this.dataSource, CLAIM, [
+      BATCH,
+      claimLeaseSeconds(this.config),
+    ]);
     if (claimed.length === 0) return 0;
     const queued = await this.queue.addMany(
       claimed.map((row) => ({
@@ -140,19 +152,12 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       })),
     );
     this.queueDown = !queued;
-    if (queued) return claimed.length;
-    // Not queued: given back as they were, so the next timed pass takes them at once.
-    await this.dataSource.query(
-      `UPDATE ipn_notifications
-          SET next_attempt_at = now(),
-              status = CASE WHEN id = ANY($2::uuid[]) THEN 'received' ELSE status END
-        WHERE id = ANY($1::uuid[]) AND status IN ('queued', 'unmatched')`,
-      [
-        claimed.map((row) => row.id),
-        claimed.filter((row) => row.claimed_from === 'received').map((row) => row.id),
-      ],
-    );
-    return -1;
+    // Queued: marked so (the lease stays, in case the job is lost). Not queued: given back with
+    // their status untouched, so the next timed pass takes them at once.
+    await runPrepared(this.dataSource, queued ? MARK_QUEUED : GIVE_BACK, [
+      claimed.map((row) => row.id),
+    ]);
+    return queued ? claimed.length : -1;
   }
 
   /** A dedicated connection waits for the api's signal; if it drops, the timer covers meanwhile. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { NotificationStatus } from '@app/persistence';
+import { driverPool, NotificationStatus } from '@app/persistence';
 
 export interface InboxEntry {
   orderTrackingId: string | null;
@@ -68,11 +68,6 @@ export class IpnInbox {
     }
   }
 
-  /** The driver's pool itself: this statement is the hot path and needs nothing of the ORM. */
-  private pool(): { query: (sql: string, values: unknown[]) => Promise<unknown> } {
-    return (this.dataSource.driver as unknown as { master: ReturnType<IpnInbox['pool']> }).master;
-  }
-
   private async insert(batch: PendingRow[]): Promise<void> {
     const values: unknown[] = [];
     const tuples = batch.map(({ id, entry }, index) => {
@@ -96,14 +91,15 @@ export class IpnInbox {
     });
     const relayable = batch.some(({ entry }) => entry.status === 'received');
     // pg_notify in the INSERT's own statement: the signal is sent when (and only if) it commits.
-    await this.pool().query(
-      `WITH stored AS (
+    // The driver's pool itself: this is the acknowledgement's hot path and needs nothing of the ORM.
+    await driverPool(this.dataSource).query({
+      text: `WITH stored AS (
          INSERT INTO ipn_notifications
            (id, order_tracking_id, merchant_reference, notification_type, http_method, payload,
             remote_address, status, last_error, next_attempt_at, processed_at)
          VALUES ${tuples.join(', ')})
        SELECT ${relayable ? `pg_notify('${INBOX_CHANNEL}', '')` : 'NULL'}`,
       values,
-    );
+    });
   }
 }

@@ -8,6 +8,8 @@ import {
   NotificationStatus,
   OrderEntity,
   OrderRepository,
+  PreparedStatement,
+  runPrepared,
 } from '@app/persistence';
 import { JobData } from '@app/queues';
 import { OrderOutcomeService } from '../orders/order-outcome.service';
@@ -20,6 +22,48 @@ import { RecurringChargeRecorder } from './recurring-charge.recorder';
 const OPEN_STATUSES: readonly NotificationStatus[] = ['received', 'queued', 'unmatched'];
 const OPEN = `(${OPEN_STATUSES.map((status) => `'${status}'`).join(', ')})`;
 const MAX_UNMATCHED_WAIT_MS = 3_600_000;
+
+/**
+ * The inbox row, the database clock when it was read, and the order it names. Any of our names
+ * for an order finds it; one named by the tracking id wins over one named by the merchant
+ * reference, the oldest over later ones.
+ */
+const READ: PreparedStatement = {
+  name: 'inbox-read-with-order',
+  text: `SELECT n.id AS inbox_id, n.order_tracking_id AS inbox_tracking_id,
+                n.merchant_reference AS inbox_reference, n.notification_type AS inbox_type,
+                n.status AS inbox_status, n.attempts AS inbox_attempts,
+                n.received_at AS inbox_received_at, now() AS inbox_read_at, o.*
+           FROM ipn_notifications n
+           LEFT JOIN LATERAL (
+             SELECT * FROM orders o
+              WHERE o.merchant_reference IN (n.order_tracking_id, n.merchant_reference)
+                 OR o.order_tracking_id IN (n.order_tracking_id, n.merchant_reference)
+                 OR o.push_merchant_reference IN (n.order_tracking_id, n.merchant_reference)
+              ORDER BY n.order_tracking_id IN
+                         (o.merchant_reference, o.order_tracking_id, o.push_merchant_reference)
+                         DESC NULLS LAST,
+                       o.created_at
+              LIMIT 1
+           ) o ON true
+          WHERE n.id = $1`,
+};
+
+/**
+ * Marks applied the given row and the order's rows received up to a time, found through the
+ * (tracking id, received_at) index and the key: a filter on status first would read every open
+ * row of the inbox, which is the whole backlog exactly when it matters.
+ */
+const COVER: PreparedStatement = {
+  name: 'inbox-cover',
+  text: `UPDATE ipn_notifications
+            SET status = 'applied', order_id = $1, processed_at = now(), attempts = attempts + 1,
+                next_attempt_at = NULL
+          WHERE id IN (SELECT id FROM ipn_notifications
+                        WHERE order_tracking_id = $2 AND received_at <= $3
+                       UNION ALL SELECT $4::uuid)
+            AND status IN ${OPEN}`,
+};
 
 /**
  * Verifies a stored notification: finds the order it names, looks it up at the gateway and
@@ -126,22 +170,14 @@ export class NotificationVerifier {
     this.logger.log({ notificationId: row.id, attempts }, 'notification names no known order');
   }
 
-  /**
-   * This notification and every other one of the order received before the lookup started.
-   * Found through the tracking-id index and the key: a filter on status first would read every
-   * open row of the inbox, which is the whole backlog exactly when it matters.
-   */
+  /** This notification and every other one of the order received before the lookup started. */
   private async cover(order: OrderEntity, startedAt: Date, notificationId: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE ipn_notifications
-          SET status = 'applied', order_id = $1, processed_at = now(), attempts = attempts + 1,
-              next_attempt_at = NULL
-        WHERE id IN (SELECT id FROM ipn_notifications
-                      WHERE order_tracking_id = $2 AND received_at <= $3
-                     UNION ALL SELECT $4::uuid)
-          AND status IN ${OPEN}`,
-      [order.id, order.orderTrackingId ?? '', startedAt, notificationId],
-    );
+    await runPrepared(this.dataSource, COVER, [
+      order.id,
+      order.orderTrackingId ?? '',
+      startedAt,
+      notificationId,
+    ]);
   }
 
   private async finish(notificationId: string, orderId: string): Promise<void> {
@@ -154,34 +190,11 @@ export class NotificationVerifier {
     );
   }
 
-  /**
-   * The inbox row, the database clock when it was read (a lookup begun now starts after it), and
-   * the order it names, in one statement. Any of our names for an order finds it; one named by
-   * the tracking id wins over one named by the merchant reference, the oldest over later ones.
-   */
+  /** The row, the order it names, and when it was read (a lookup begun now starts after it). */
   private async read(
     id: string,
   ): Promise<{ row: InboxEntry; readAt: Date; order: OrderEntity | null } | null> {
-    const [raw] = (await this.dataSource.query(
-      `SELECT n.id AS inbox_id, n.order_tracking_id AS inbox_tracking_id,
-              n.merchant_reference AS inbox_reference, n.notification_type AS inbox_type,
-              n.status AS inbox_status, n.attempts AS inbox_attempts,
-              n.received_at AS inbox_received_at, now() AS inbox_read_at, o.*
-         FROM ipn_notifications n
-         LEFT JOIN LATERAL (
-           SELECT * FROM orders o
-            WHERE o.merchant_reference IN (n.order_tracking_id, n.merchant_reference)
-               OR o.order_tracking_id IN (n.order_tracking_id, n.merchant_reference)
-               OR o.push_merchant_reference IN (n.order_tracking_id, n.merchant_reference)
-            ORDER BY n.order_tracking_id IN
-                       (o.merchant_reference, o.order_tracking_id, o.push_merchant_reference)
-                       DESC NULLS LAST,
-                     o.created_at
-            LIMIT 1
-         ) o ON true
-        WHERE n.id = $1`,
-      [id],
-    )) as InboxRead[];
+    const [raw] = await runPrepared<InboxRead>(this.dataSource, READ, [id]);
     if (!raw) return null;
     return {
       row: {

@@ -1,9 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { decideOutcome, isRefundOpen, isTerminal, Money, OrderStatus } from '@app/domain';
 import { TransactionLookup, TransactionRecord } from '@app/gateway-client';
-import { EventSource, OrderEntity, OrderRepository, RefundEntity } from '@app/persistence';
+import {
+  EventSource,
+  OrderEntity,
+  OrderRepository,
+  PreparedStatement,
+  RefundEntity,
+  runPrepared,
+} from '@app/persistence';
 import { MerchantEventType, OrderJournal } from './order-journal';
 import { toOrderView } from './order-view';
 
@@ -21,24 +27,33 @@ const ANNOUNCED: Partial<Record<OrderStatus, MerchantEventType>> = {
   expired: 'order.expired',
 };
 
-/** The columns a lookup's outcome may change (a flag or a refund's reversal aside). */
-const OUTCOME_COLUMNS = [
-  'status',
-  'paymentMethod',
-  'paymentAccount',
-  'confirmationCode',
-  'paidAmount',
-  'paidCurrency',
-  'paidAt',
-  'failureReason',
-  'failedAt',
-  'reversedAt',
-  'nextPollAt',
-  'lastCheckedAt',
-  'orderTrackingId',
-  'submissionStatus',
-  'updatedAt',
-] as const satisfies readonly (keyof OrderEntity)[];
+/**
+ * Writes what a lookup changed on an order still at the version it was read at; for a
+ * transition (to_status given) also its timeline event, and its merchant event if it has one.
+ * These are every column a lookup's outcome may change (a flag or a refund's reversal aside).
+ */
+const WRITE_OUTCOME: PreparedStatement = {
+  name: 'order-outcome-write',
+  text: `WITH changed AS (
+           UPDATE orders
+              SET status = $3, payment_method = $4, payment_account = $5, confirmation_code = $6,
+                  paid_amount = $7, paid_currency = $8, paid_at = $9, failure_reason = $10,
+                  failed_at = $11, reversed_at = $12, next_poll_at = $13, last_checked_at = $14,
+                  order_tracking_id = $15, submission_status = $16, updated_at = $17,
+                  version = version + 1
+            WHERE id = $1 AND version = $2
+            RETURNING id, version),
+         event AS (
+           INSERT INTO order_events
+             (order_id, type, source, from_status, to_status, gateway_record, details)
+           SELECT changed.id, 'status_changed', $18::varchar, $19::varchar, $20::varchar,
+                  $21::jsonb, $22::jsonb
+             FROM changed WHERE $20::varchar IS NOT NULL),
+         announced AS (
+           INSERT INTO outbox_events (order_id, type, payload)
+           SELECT changed.id, $23::varchar, $24::jsonb FROM changed WHERE $23::varchar IS NOT NULL)
+         SELECT version FROM changed`,
+};
 
 /** What a lookup means for an order as read: computed first, then written in one statement. */
 type Plan =
@@ -80,7 +95,7 @@ export class OrderOutcomeService {
       // A reversal settles the refund and a flag is rare: both take the locked path.
       const simple =
         plan.kind === 'touch' || (plan.kind === 'transition' && plan.to !== 'reversed');
-      if (simple && (await this.write(this.dataSource.manager, plan, seen.version, source, null))) {
+      if (simple && (await this.write(null, plan, seen.version, source, null))) {
         return resultOf(plan);
       }
     }
@@ -106,9 +121,10 @@ export class OrderOutcomeService {
   /**
    * One statement: the order's outcome columns if its version is still `version`, with the
    * transition's timeline event and merchant event. False when the version had moved on.
+   * Outside a transaction it runs prepared (it is the hot path of every notification and poll).
    */
   private async write(
-    manager: EntityManager,
+    manager: EntityManager | null,
     plan: Exclude<Plan, { kind: 'flag' }>,
     version: number,
     source: EventSource,
@@ -116,39 +132,43 @@ export class OrderOutcomeService {
   ): Promise<boolean> {
     const { order } = plan;
     order.updatedAt = new Date();
-    const values: Record<string, unknown> = {};
-    for (const column of OUTCOME_COLUMNS) values[column] = order[column];
-    const update = manager
-      .createQueryBuilder()
-      .update(OrderEntity)
-      .set(values as QueryDeepPartialEntity<OrderEntity>)
-      .where('"id" = :id AND "version" = :version', { id: order.id, version })
-      .returning('"id", "version"');
-    const change = update.getQueryAndParameters();
-    if (plan.kind === 'touch') {
-      const rows = (await manager.query(...change)) as { version: number }[];
-      if (rows.length === 0) return false;
-      order.version = rows[0].version;
-      return true;
-    }
-    const announced = ANNOUNCED[plan.to];
-    const row = await this.journal.changeWithEvent(
-      manager,
-      change,
-      {
-        type: 'status_changed',
-        source,
-        fromStatus: plan.from,
-        toStatus: plan.to,
-        gatewayRecord: plan.record.raw,
-        details: plan.record.paymentStatusCode
-          ? { payment_status_code: plan.record.paymentStatusCode }
+    const transition = plan.kind === 'transition' ? plan : null;
+    const announced = transition ? (ANNOUNCED[transition.to] ?? null) : null;
+    const values = [
+      order.id,
+      version,
+      order.status,
+      order.paymentMethod,
+      order.paymentAccount,
+      order.confirmationCode,
+      order.paidAmount,
+      order.paidCurrency,
+      order.paidAt,
+      order.failureReason,
+      order.failedAt,
+      order.reversedAt,
+      order.nextPollAt,
+      order.lastCheckedAt,
+      order.orderTrackingId,
+      order.submissionStatus,
+      order.updatedAt,
+      source,
+      transition?.from ?? null,
+      transition?.to ?? null,
+      transition ? JSON.stringify(transition.record.raw) : null,
+      JSON.stringify(
+        transition?.record.paymentStatusCode
+          ? { payment_status_code: transition.record.paymentStatusCode }
           : {},
-      },
-      announced ? { type: announced, payload: { order: toOrderView(order, refund) } } : undefined,
-    );
-    if (!row) return false;
-    order.version = row.version as number;
+      ),
+      announced,
+      announced ? JSON.stringify({ order: toOrderView(order, refund) }) : null,
+    ];
+    const rows = manager
+      ? ((await manager.query(WRITE_OUTCOME.text, values)) as { version: number }[])
+      : await runPrepared<{ version: number }>(this.dataSource, WRITE_OUTCOME, values);
+    if (rows.length === 0) return false;
+    order.version = rows[0].version;
     return true;
   }
 

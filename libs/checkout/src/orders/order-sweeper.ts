@@ -118,6 +118,6 @@ export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
 }
 
 /** pg answers an UPDATE ... RETURNING through TypeORM as [rows, affected]. */
-export function returnedRows<T>(result: unknown[]): T[] {
+function returnedRows<T>(result: unknown[]): T[] {
   return (Array.isArray(result[0]) ? result[0] : result) as T[];
 }
