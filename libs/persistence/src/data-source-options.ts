@@ -15,6 +15,13 @@ export function buildDataSourceOptions(databaseUrl: string): DataSourceOptions {
     synchronize: false,
     migrationsRun: false,
     logging: false,
-    extra: { max: 20, connectionTimeoutMillis: 5000 },
+    extra: {
+      max: 20,
+      connectionTimeoutMillis: 5000,
+      // Named statements (runPrepared) are parsed once per connection but planned for their
+      // values each time: a generic plan made while a table was nearly empty (a new deployment)
+      // would keep scanning it whole as it grows, until the next ANALYZE.
+      options: '-c plan_cache_mode=force_custom_plan',
+    },
   };
 }

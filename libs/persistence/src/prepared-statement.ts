@@ -1,8 +1,11 @@
 import { DataSource } from 'typeorm';
 
-/** A statement run often enough that parsing and planning it each time would dominate its cost. */
+/**
+ * A statement run often enough that parsing it each time shows. Planning still happens per
+ * execution (plan_cache_mode=force_custom_plan, see data-source-options).
+ */
 export interface PreparedStatement {
-  /** Unique per text: pg prepares it under this name once per pooled connection. */
+  /** Unique per text: pg parses it under this name once per pooled connection. */
   readonly name: string;
   readonly text: string;
 }
