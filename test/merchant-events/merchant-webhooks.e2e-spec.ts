@@ -30,7 +30,7 @@ const SHOP_KEY = 'shop_key_merchant_events';
 @Module({
   imports: [
     ServiceConfigModule,
-    PersistenceModule,
+    PersistenceModule.forApp('worker'),
     QueueInfrastructureModule,
     MerchantEventsWorkerModule,
   ],

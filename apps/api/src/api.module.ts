@@ -16,7 +16,7 @@ import {
   imports: [
     ServiceConfigModule,
     LoggingModule.forRoot('api', SERVICE_CONFIG, [IPN_ROUTES]),
-    PersistenceModule,
+    PersistenceModule.forApp('api'),
     QueueInfrastructureModule,
     HealthModule,
     OrdersModule,

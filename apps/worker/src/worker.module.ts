@@ -16,7 +16,7 @@ import {
   imports: [
     ServiceConfigModule,
     LoggingModule.forRoot('worker', SERVICE_CONFIG),
-    PersistenceModule,
+    PersistenceModule.forApp('worker'),
     QueueInfrastructureModule,
     HealthModule,
     OrdersWorkerModule,

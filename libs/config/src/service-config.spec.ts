@@ -19,6 +19,7 @@ describe('loadServiceConfig', () => {
     expect(config.port).toBe(3000);
     expect(config.workerPort).toBe(3002);
     expect(config.workerNice).toBe(10);
+    expect(config.databasePoolSize).toEqual({ api: 20, worker: 4 });
   });
 
   it('keeps the worker priority within what nice allows', () => {

@@ -17,6 +17,8 @@ export interface ServiceConfig {
   workerPort: number;
   /** The worker's CPU priority (nice, 0–19): acknowledging notifications is the api's race, not its. */
   workerNice: number;
+  /** Connections each process keeps to PostgreSQL: the api's, and the worker's (kept small). */
+  databasePoolSize: { api: number; worker: number };
   logLevel: string;
   databaseUrl: string;
   redisUrl: string;
@@ -74,6 +76,10 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     port: r.int('PORT', 3000, 0, 65535),
     workerPort: r.int('WORKER_PORT', 3002, 0, 65535),
     workerNice: r.int('WORKER_NICE', 10, 0, 19),
+    databasePoolSize: {
+      api: r.int('DATABASE_POOL_SIZE', 20, 1, 500),
+      worker: r.int('WORKER_DATABASE_POOL_SIZE', 4, 1, 500),
+    },
     logLevel: r.oneOf(
       'LOG_LEVEL',
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],

@@ -3,7 +3,7 @@ import { ALL_MIGRATIONS } from '../../../migrations';
 import { ENTITIES } from './entities';
 
 /** One place that turns a DATABASE_URL into TypeORM options, for the apps, the CLI and the tests. */
-export function buildDataSourceOptions(databaseUrl: string): DataSourceOptions {
+export function buildDataSourceOptions(databaseUrl: string, poolSize = 20): DataSourceOptions {
   return {
     type: 'postgres',
     url: databaseUrl,
@@ -16,7 +16,7 @@ export function buildDataSourceOptions(databaseUrl: string): DataSourceOptions {
     migrationsRun: false,
     logging: false,
     extra: {
-      max: 20,
+      max: poolSize,
       connectionTimeoutMillis: 5000,
       // Named statements (runPrepared) are parsed once per connection but planned for their
       // values each time: a generic plan made while a table was nearly empty (a new deployment)

@@ -1,4 +1,11 @@
-import { Global, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  DynamicModule,
+  Global,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  Provider,
+} from '@nestjs/common';
 import { Inject } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -28,29 +35,41 @@ class MigrationsOnStart implements OnApplicationBootstrap {
   }
 }
 
+const PROVIDERS: Provider[] = [
+  OrderRepository,
+  {
+    provide: MigrationsOnStart,
+    inject: [DataSource, SERVICE_CONFIG],
+    useFactory: (dataSource: DataSource, config: ServiceConfig) =>
+      new MigrationsOnStart(dataSource, config),
+  },
+];
+
+/**
+ * The database for one of the apps. The worker keeps fewer connections than the api: its
+ * statements then queue in its own pool instead of running as many backends side by side, which
+ * on shared cores would crowd out the api's acknowledgements.
+ */
 @Global()
-@Module({
-  imports: [
-    TypeOrmModule.forRootAsync({
-      inject: [SERVICE_CONFIG],
-      useFactory: (config: ServiceConfig) => ({
-        ...buildDataSourceOptions(config.databaseUrl),
-        // Keep retrying quietly at start: readiness reports the database until it answers.
-        retryAttempts: 10,
-        retryDelay: 1000,
-      }),
-    }),
-    TypeOrmModule.forFeature(ENTITIES),
-  ],
-  providers: [
-    OrderRepository,
-    {
-      provide: MigrationsOnStart,
-      inject: [DataSource, SERVICE_CONFIG],
-      useFactory: (dataSource: DataSource, config: ServiceConfig) =>
-        new MigrationsOnStart(dataSource, config),
-    },
-  ],
-  exports: [TypeOrmModule, OrderRepository],
-})
-export class PersistenceModule {}
+@Module({})
+export class PersistenceModule {
+  static forApp(app: 'api' | 'worker'): DynamicModule {
+    return {
+      module: PersistenceModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: [SERVICE_CONFIG],
+          useFactory: (config: ServiceConfig) => ({
+            ...buildDataSourceOptions(config.databaseUrl, config.databasePoolSize[app]),
+            // Keep retrying quietly at start: readiness reports the database until it answers.
+            retryAttempts: 10,
+            retryDelay: 1000,
+          }),
+        }),
+        TypeOrmModule.forFeature(ENTITIES),
+      ],
+      providers: PROVIDERS,
+      exports: [TypeOrmModule, OrderRepository],
+    };
+  }
+}
