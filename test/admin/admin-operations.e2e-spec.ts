@@ -248,24 +248,41 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
     }
   });
 
-  it('lists the registered IPN URLs', async () => {
+  it('lists the registered IPN URLs without their secret path segment', async () => {
     const registrations = dataSource.getRepository(IpnRegistrationEntity);
-    await registrations.save(
+    const ours = `${service.apiUrl}/v1/ipn/${service.env.IPN_PATH_SECRET}`;
+    await registrations.save([
       registrations.create({
         url: `${service.apiUrl}/v1/ipn/listed`,
         method: 'POST',
         ipnId: '11111111-2222-4333-8444-555555555555',
       }),
-    );
+      registrations.create({
+        url: ours,
+        method: 'POST',
+        ipnId: '11111111-2222-4333-8444-666666666666',
+      }),
+    ]);
     const response = await get('/v1/admin/ipn-registrations');
     expect(response.status).toBe(200);
-    expect(response.body.items).toContainEqual(
-      expect.objectContaining({
-        url: `${service.apiUrl}/v1/ipn/listed`,
-        method: 'POST',
-        ipn_id: '11111111-2222-4333-8444-555555555555',
-      }),
+    expect(response.body.items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          url: `${service.apiUrl}/v1/ipn/[redacted]`,
+          current: false,
+          method: 'POST',
+          ipn_id: '11111111-2222-4333-8444-555555555555',
+        }),
+        expect.objectContaining({
+          url: `${service.apiUrl}/v1/ipn/[redacted]`,
+          current: true,
+          ipn_id: '11111111-2222-4333-8444-666666666666',
+        }),
+      ]),
     );
+    const body = JSON.stringify(response.body);
+    expect(body).not.toContain('/v1/ipn/listed');
+    expect(body).not.toContain(String(service.env.IPN_PATH_SECRET));
   });
 
   it('keeps the queue dashboard behind the admin key (Bearer or session cookie)', async () => {

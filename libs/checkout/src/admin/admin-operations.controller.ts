@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ApiKeyIdentity } from '../http/api-keys';
 import { AdminKeyGuard, CallerKey } from '../http/api-key.guards';
-import { IpnRegistrationService } from '../ipn/ipn-registration.service';
+import { IpnRegistrationService, loggableIpnUrl } from '../ipn/ipn-registration.service';
 import { DeadLettersQuery, ListNotificationsQuery, ReconcileBody } from './admin.dto';
 import { DeadLetterService } from '../dead-letters/dead-letter.service';
 import { NotificationInboxService } from './notification-inbox.service';
@@ -21,12 +21,17 @@ export class AdminOperationsController {
     private readonly reconciliation: ReconciliationService,
   ) {}
 
+  /**
+   * The path's secret segment is a credential (whoever knows it can make us look orders up), so
+   * it is not shown; `current` says whether a row is the URL this deployment registers.
+   */
   @Get('ipn-registrations')
   async ipnRegistrations() {
     const rows = await this.registrations.list();
     return {
       items: rows.map((row) => ({
-        url: row.url,
+        url: loggableIpnUrl(row.url),
+        current: row.url === this.registrations.url && row.method === this.registrations.method,
         method: row.method,
         ipn_id: row.ipnId,
         gateway_created_at: row.gatewayCreatedAt?.toISOString() ?? null,
