@@ -117,5 +117,7 @@ export interface RefundRequest {
 /** Cancel and refund answer status + message only; accepted is status "200". */
 export interface GatewayAcknowledgement {
   accepted: boolean;
+  /** The gateway's own status, as text ("200", "500", or whatever else it sent). */
+  status: string;
   message: string;
 }

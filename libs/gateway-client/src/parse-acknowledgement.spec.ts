@@ -10,6 +10,7 @@ describe('parseAcknowledgement', () => {
       }),
     ).toEqual({
       accepted: true,
+      status: '200',
       message: 'Order successfully cancelled.',
     });
     expect(
@@ -19,6 +20,7 @@ describe('parseAcknowledgement', () => {
       }),
     ).toEqual({
       accepted: false,
+      status: '500',
       message: 'Refund already requested',
     });
   });

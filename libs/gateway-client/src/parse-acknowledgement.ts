@@ -16,8 +16,10 @@ export function parseAcknowledgement(
   if (!isJsonObject(body) || (typeof body.status !== 'string' && typeof body.status !== 'number')) {
     throw malformedResponse(operation, httpStatus, [], 'acknowledgement without status');
   }
+  const status = String(body.status);
   return {
-    accepted: String(body.status) === '200',
+    accepted: status === '200',
+    status,
     message: typeof body.message === 'string' ? body.message : '',
   };
 }

@@ -202,7 +202,7 @@ export class RefundService {
     }
     return answer.accepted
       ? { status: 'accepted', gatewayStatus: '200', message: answer.message }
-      : { status: 'rejected', gatewayStatus: '500', message: answer.message };
+      : { status: 'rejected', gatewayStatus: answer.status, message: answer.message };
   }
 
   private settle(
