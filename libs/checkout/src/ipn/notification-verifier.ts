@@ -26,28 +26,36 @@ const MAX_UNMATCHED_WAIT_MS = 3_600_000;
 /**
  * The inbox row, the database clock when it was read, and the order it names. Any of our names
  * for an order finds it; one named by the tracking id wins over one named by the merchant
- * reference, the oldest over later ones.
+ * reference, the oldest over later ones. The order's columns are listed, not `o.*`: a prepared
+ * statement whose result changes shape (a migration adding a column while this process runs)
+ * would fail on every connection that prepared it.
  */
-const READ: PreparedStatement = {
-  name: 'inbox-read-with-order',
-  text: `SELECT n.id AS inbox_id, n.order_tracking_id AS inbox_tracking_id,
-                n.merchant_reference AS inbox_reference, n.notification_type AS inbox_type,
-                n.status AS inbox_status, n.attempts AS inbox_attempts,
-                n.received_at AS inbox_received_at, now() AS inbox_read_at, o.*
-           FROM ipn_notifications n
-           LEFT JOIN LATERAL (
-             SELECT * FROM orders o
-              WHERE o.merchant_reference IN (n.order_tracking_id, n.merchant_reference)
-                 OR o.order_tracking_id IN (n.order_tracking_id, n.merchant_reference)
-                 OR o.push_merchant_reference IN (n.order_tracking_id, n.merchant_reference)
-              ORDER BY n.order_tracking_id IN
-                         (o.merchant_reference, o.order_tracking_id, o.push_merchant_reference)
-                         DESC NULLS LAST,
-                       o.created_at
-              LIMIT 1
-           ) o ON true
-          WHERE n.id = $1`,
-};
+function readStatement(dataSource: DataSource): PreparedStatement {
+  const orderColumns = dataSource
+    .getMetadata(OrderEntity)
+    .columns.map((column) => `o."${column.databaseName}"`)
+    .join(', ');
+  return {
+    name: 'inbox-read-with-order',
+    text: `SELECT n.id AS inbox_id, n.order_tracking_id AS inbox_tracking_id,
+                  n.merchant_reference AS inbox_reference, n.notification_type AS inbox_type,
+                  n.status AS inbox_status, n.attempts AS inbox_attempts,
+                  n.received_at AS inbox_received_at, now() AS inbox_read_at, ${orderColumns}
+             FROM ipn_notifications n
+             LEFT JOIN LATERAL (
+               SELECT * FROM orders o
+                WHERE o.merchant_reference IN (n.order_tracking_id, n.merchant_reference)
+                   OR o.order_tracking_id IN (n.order_tracking_id, n.merchant_reference)
+                   OR o.push_merchant_reference IN (n.order_tracking_id, n.merchant_reference)
+                ORDER BY n.order_tracking_id IN
+                           (o.merchant_reference, o.order_tracking_id, o.push_merchant_reference)
+                           DESC NULLS LAST,
+                         o.created_at
+                LIMIT 1
+             ) o ON true
+            WHERE n.id = $1`,
+  };
+}
 
 /**
  * Marks applied the given row and the order's rows received up to a time, found through the
@@ -75,6 +83,7 @@ const COVER: PreparedStatement = {
 @Injectable()
 export class NotificationVerifier {
   private readonly logger = new Logger(NotificationVerifier.name);
+  private readonly readStatement: PreparedStatement;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -85,7 +94,9 @@ export class NotificationVerifier {
     private readonly throttle: LookupThrottle,
     private readonly recurring: RecurringChargeRecorder,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
-  ) {}
+  ) {
+    this.readStatement = readStatement(dataSource);
+  }
 
   async verify(data: JobData['verify-notification']): Promise<RunLater | void> {
     const read = await this.read(data.notificationId);
@@ -194,7 +205,7 @@ export class NotificationVerifier {
   private async read(
     id: string,
   ): Promise<{ row: InboxEntry; readAt: Date; order: OrderEntity | null } | null> {
-    const [raw] = await runPrepared<InboxRead>(this.dataSource, READ, [id]);
+    const [raw] = await runPrepared<InboxRead>(this.dataSource, this.readStatement, [id]);
     if (!raw) return null;
     return {
       row: {
