@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
+import { dropQueuePrefix } from './queue-prefix';
 
 const ROOT = join(__dirname, '..');
 const LEVELS = (process.env.BENCH_LEVELS ?? '1,8,32,64').split(',').map(Number);
@@ -228,6 +229,9 @@ async function main(): Promise<void> {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
+    await dropQueuePrefix(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', database).catch(
+      () => undefined,
+    );
     await admin.end();
     agent.destroy();
   }

@@ -12,7 +12,8 @@
  *
  * Sandbox, api, worker and the bare route run as child processes (from source through
  * @swc-node/register) on a fresh database on 127.0.0.1:5432 (or BENCH_POSTGRES_URL), dropped at
- * the end, and Redis at BENCH_REDIS_URL (default 127.0.0.1:6379) under a fresh queue prefix.
+ * the end, and Redis at BENCH_REDIS_URL (default 127.0.0.1:6379) under a fresh queue prefix, also
+ * removed at the end.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,6 +23,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
+import { dropQueuePrefix } from './queue-prefix';
 
 const ROOT = join(__dirname, '..');
 const RATES = (process.env.BENCH_RATES ?? '500,1000,2000,3000').split(',').map(Number);
@@ -188,13 +190,14 @@ async function main(): Promise<void> {
   const sandbox = `http://127.0.0.1:${sandboxPort}`;
   const api = `http://127.0.0.1:${apiPort}`;
   const secret = `ipn_${randomBytes(8).toString('hex')}`;
+  const queuePrefix = `bench-${randomBytes(4).toString('hex')}`;
   const serviceEnv = {
     NODE_ENV: 'development',
     LOG_LEVEL: 'warn',
     DATABASE_URL: `${POSTGRES}/${database}`,
     REDIS_URL: REDIS,
     QUEUE_BACKEND: 'redis',
-    QUEUE_PREFIX: `bench-${randomBytes(4).toString('hex')}`,
+    QUEUE_PREFIX: queuePrefix,
     PESAPAL_BASE_URL: `${sandbox}/pesapalv3/api`,
     PUBLIC_BASE_URL: api,
     IPN_PATH_SECRET: secret,
@@ -374,6 +377,7 @@ async function main(): Promise<void> {
     await db.end().catch(() => undefined);
     await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
     await admin.end();
+    await dropQueuePrefix(REDIS, queuePrefix).catch(() => undefined);
   }
 }
 
