@@ -8,7 +8,7 @@ import {
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { PreparedStatement, runPrepared } from '@app/persistence';
+import { OPEN_NOTIFICATION_STATUSES_SQL, PreparedStatement, runPrepared } from '@app/persistence';
 import { claimLeaseSeconds } from '../orders/order-sweeper';
 import { INBOX_CHANNEL } from './ipn-inbox';
 import { NotificationQueue } from './notification-queue';
@@ -26,7 +26,7 @@ const CLAIM: PreparedStatement = {
   name: 'inbox-claim-due',
   text: `WITH due AS (
            SELECT id FROM ipn_notifications
-            WHERE status IN ('received', 'queued', 'unmatched') AND next_attempt_at <= now()
+            WHERE status IN ${OPEN_NOTIFICATION_STATUSES_SQL} AND next_attempt_at <= now()
             ORDER BY next_attempt_at
             LIMIT $1
             FOR UPDATE SKIP LOCKED)
@@ -45,7 +45,7 @@ const MARK_QUEUED: PreparedStatement = {
 const GIVE_BACK: PreparedStatement = {
   name: 'inbox-give-back',
   text: `UPDATE ipn_notifications SET next_attempt_at = now()
-          WHERE id = ANY($1::uuid[]) AND status IN ('received', 'queued', 'unmatched')`,
+          WHERE id = ANY($1::uuid[]) AND status IN ${OPEN_NOTIFICATION_STATUSES_SQL}`,
 };
 
 interface ClaimedRow {

@@ -5,6 +5,8 @@ import { OrderTrackingId } from '@app/domain';
 import { GatewayClient } from '@app/gateway-client';
 import {
   IpnNotificationEntity,
+  OPEN_NOTIFICATION_STATUSES,
+  OPEN_NOTIFICATION_STATUSES_SQL,
   NotificationStatus,
   OrderEntity,
   OrderRepository,
@@ -18,9 +20,6 @@ import { LookupThrottle } from './lookup-throttle';
 import { RunLater } from './queue-workers';
 import { RecurringChargeRecorder } from './recurring-charge.recorder';
 
-/** Rows still waiting for a verdict; the SQL form is used in the guarded UPDATEs. */
-const OPEN_STATUSES: readonly NotificationStatus[] = ['received', 'queued', 'unmatched'];
-const OPEN = `(${OPEN_STATUSES.map((status) => `'${status}'`).join(', ')})`;
 const MAX_UNMATCHED_WAIT_MS = 3_600_000;
 
 /**
@@ -70,7 +69,7 @@ const COVER: PreparedStatement = {
           WHERE id IN (SELECT id FROM ipn_notifications
                         WHERE order_tracking_id = $2 AND received_at <= $3
                        UNION ALL SELECT $4::uuid)
-            AND status IN ${OPEN}`,
+            AND status IN ${OPEN_NOTIFICATION_STATUSES_SQL}`,
 };
 
 /**
@@ -100,7 +99,7 @@ export class NotificationVerifier {
 
   async verify(data: JobData['verify-notification']): Promise<RunLater | void> {
     const read = await this.read(data.notificationId);
-    if (!read || !OPEN_STATUSES.includes(read.row.status)) return;
+    if (!read || !OPEN_NOTIFICATION_STATUSES.includes(read.row.status)) return;
     const { row, readAt, order } = read;
     const trackingId = row.orderTrackingId ?? '';
     const reference = row.merchantReference ?? '';
@@ -133,7 +132,7 @@ export class NotificationVerifier {
   async exhausted(notificationId: string, error: Error): Promise<void> {
     await this.dataSource.query(
       `UPDATE ipn_notifications SET status = 'failed', last_error = $2, processed_at = now()
-        WHERE id = $1 AND status IN ${OPEN}`,
+        WHERE id = $1 AND status IN ${OPEN_NOTIFICATION_STATUSES_SQL}`,
       [notificationId, error.message.slice(0, 500)],
     );
   }
@@ -169,7 +168,7 @@ export class NotificationVerifier {
           SET status = $2::varchar, attempts = $3, last_error = $4,
               next_attempt_at = CASE WHEN $2::varchar = 'failed' THEN NULL
                                      ELSE now() + make_interval(secs => $5::double precision) END
-        WHERE id = $1 AND status IN ${OPEN}`,
+        WHERE id = $1 AND status IN ${OPEN_NOTIFICATION_STATUSES_SQL}`,
       [
         row.id,
         abandoned ? 'failed' : 'unmatched',

@@ -9,10 +9,20 @@ import {
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { PreparedStatement, runPrepared } from '@app/persistence';
 import { JobData, logQueueErrorsOnce, QUEUES } from '@app/queues';
 import { deliveryJobOptions } from './delivery-job';
 import { SKIPPED_NO_URL } from './delivery-state';
 import { withTimeout } from './with-timeout';
+
+/** Marks a batch of unrelayed rows relayed and skipped, with the reason given. */
+const SKIP_UNRELAYED: PreparedStatement = {
+  name: 'outbox-skip-unrelayed',
+  text: `UPDATE outbox_events SET relayed_at = now(), last_error = $2
+          WHERE id IN (SELECT id FROM outbox_events WHERE relayed_at IS NULL
+                        ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+          RETURNING id`,
+};
 
 /** Rows per transaction: small enough that a batch holds its locks only briefly. */
 const BATCH_SIZE = 100;
@@ -118,14 +128,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
    * listed and can be redelivered by an admin once a URL is set.
    */
   private async skipBatch(): Promise<number> {
-    const rows = (await this.dataSource.query(
-      `UPDATE outbox_events SET relayed_at = now(), last_error = $2
-        WHERE id IN (SELECT id FROM outbox_events WHERE relayed_at IS NULL
-                      ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING id`,
-      [BATCH_SIZE, SKIPPED_NO_URL],
-    )) as [{ id: string }[], number];
-    const skipped = rows[0].length;
+    const skipped = (
+      await runPrepared(this.dataSource, SKIP_UNRELAYED, [BATCH_SIZE, SKIPPED_NO_URL])
+    ).length;
     if (skipped > 0 && !this.warnedNoUrl) {
       this.logger.warn(
         'merchant events are kept but not sent: ORDER_WEBHOOK_URL is not configured (an admin can redeliver them once it is)',

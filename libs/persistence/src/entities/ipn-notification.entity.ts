@@ -9,6 +9,16 @@ export type NotificationStatus =
   | 'ignored' // malformed or not an IPN; kept for an admin to see
   | 'failed'; // retries exhausted
 
+/** Rows still waiting for a verdict: the relay queues them, verification closes them. */
+export const OPEN_NOTIFICATION_STATUSES: readonly NotificationStatus[] = [
+  'received',
+  'queued',
+  'unmatched',
+];
+
+/** The same list written for SQL: `('received', 'queued', 'unmatched')`. */
+export const OPEN_NOTIFICATION_STATUSES_SQL = `(${OPEN_NOTIFICATION_STATUSES.map((status) => `'${status}'`).join(', ')})`;
+
 /** The inbox: every notification is stored before it is acknowledged, then verified by lookup. */
 @Entity({ name: 'ipn_notifications' })
 @Index('idx_ipn_notifications_status_due', ['status', 'nextAttemptAt'])
