@@ -36,16 +36,26 @@ const CLAIM: PreparedStatement = {
          RETURNING n.id, n.order_tracking_id, n.attempts`,
 };
 
-const MARK_QUEUED: PreparedStatement = {
+/*
+ * Marking and giving back skip rows another transaction holds: that is a verifier changing the
+ * row already (its job started as soon as it was queued), and waiting for it could deadlock,
+ * since a verifier's cover locks several rows of one order while this locks a whole batch. A row
+ * skipped here keeps its lease and comes due again if nothing else settled it.
+ */
+export const MARK_QUEUED: PreparedStatement = {
   name: 'inbox-mark-queued',
   text: `UPDATE ipn_notifications SET status = 'queued'
-          WHERE id = ANY($1::uuid[]) AND status = 'received'`,
+          WHERE id IN (SELECT id FROM ipn_notifications
+                        WHERE id = ANY($1::uuid[]) AND status = 'received'
+                          FOR UPDATE SKIP LOCKED)`,
 };
 
-const GIVE_BACK: PreparedStatement = {
+export const GIVE_BACK: PreparedStatement = {
   name: 'inbox-give-back',
   text: `UPDATE ipn_notifications SET next_attempt_at = now()
-          WHERE id = ANY($1::uuid[]) AND status IN ${OPEN_NOTIFICATION_STATUSES_SQL}`,
+          WHERE id IN (SELECT id FROM ipn_notifications
+                        WHERE id = ANY($1::uuid[]) AND status IN ${OPEN_NOTIFICATION_STATUSES_SQL}
+                          FOR UPDATE SKIP LOCKED)`,
 };
 
 interface ClaimedRow {
