@@ -9,6 +9,11 @@
  *   npm run bench:ipn                                     # 500, 1000, 2000, 3000 /s, 4 s each
  *   BENCH_RATES=500,2000 BENCH_SECONDS=3 BENCH_DUPLICATES=0.2 npm run bench:ipn
  *   BENCH_CPU_PROFILE_DIR=/tmp/profiles npm run bench:ipn   # plus a CPU profile per process
+ *   BENCH_TRACE=1 npm run bench:ipn                        # p99/max per 250 ms of each stage
+ *   BENCH_API_FLAGS=--trace-gc npm run bench:ipn           # node flags for one child (API, WORKER...)
+ *
+ * The generator (bench/open-loop.ts) writes pre-built requests on BENCH_CONNECTIONS (64) kept-alive
+ * sockets, so that it takes as little as possible of the cores it shares with what it measures.
  *
  * Sandbox, api, worker and the bare route run as child processes (from source through
  * @swc-node/register) on a fresh database on 127.0.0.1:5432 (or BENCH_POSTGRES_URL), dropped at
@@ -21,8 +26,8 @@ import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
+import { fireOpenLoop, quantile } from './open-loop';
 import { dropQueuePrefix } from './queue-prefix';
 
 const ROOT = join(__dirname, '..');
@@ -31,6 +36,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const DUPLICATES = Number(process.env.BENCH_DUPLICATES ?? 0.2);
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** Kept-alive sockets the generator fires on (one request in flight on each). */
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const agent = new Agent({ keepAlive: true, maxSockets: 512 });
 const children: ChildProcess[] = [];
 
@@ -70,11 +77,16 @@ function start(name: string, args: string[], env: Record<string, string>): Child
   const profile = PROFILE_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name}.cpuprofile`]
     : [];
-  const child = spawn(process.execPath, [...profile, '-r', '@swc-node/register', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const flags = (process.env[`BENCH_${name.toUpperCase()}_FLAGS`] ?? '').split(' ').filter(Boolean);
+  const child = spawn(
+    process.execPath,
+    [...flags, ...profile, '-r', '@swc-node/register', ...args],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   child.on('exit', (code) => {
     if (code !== null && code !== 0) process.stderr.write(`${name} exited with ${code}\n`);
   });
@@ -116,45 +128,53 @@ interface Stage {
   lastSentAt: number;
 }
 
-/** Fires at a fixed rate regardless of answers; latency is measured from the planned send time. */
+/**
+ * Fires the notifications at a fixed rate regardless of answers (bench/open-loop.ts); latency is
+ * measured from each planned send. An acknowledgement counts when it is HTTP 200 with status 200.
+ */
 async function fire(url: string, rate: number, notifications: Notification[]): Promise<Stage> {
-  const samples: number[] = [];
-  let ok = 0;
-  const started = performance.now();
-  const pending: Promise<void>[] = [];
-  for (let i = 0; i < notifications.length; i += 1) {
-    const planned = started + (i * 1000) / rate;
-    const wait = planned - performance.now();
-    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    const n = notifications[i];
-    pending.push(
-      send(url, 'POST', {
+  const target = new URL(url);
+  const result = await fireOpenLoop(
+    target.origin,
+    notifications.map((n) => ({
+      method: 'POST' as const,
+      path: target.pathname,
+      body: {
         OrderTrackingId: n.trackingId,
         OrderMerchantReference: n.reference,
         OrderNotificationType: 'IPNCHANGE',
-      })
-        .then((answer) => {
-          samples.push(performance.now() - planned);
-          if (answer.status === 200 && JSON.parse(answer.body).status === 200) ok += 1;
-        })
-        .catch(() => {
-          samples.push(performance.now() - planned);
-        }),
-    );
-  }
-  const lastSentAt = Date.now();
-  await Promise.all(pending);
-  const elapsed = (performance.now() - started) / 1000;
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
+      },
+    })),
+    rate,
+    { connections: CONNECTIONS, keepBodies: true },
+  );
+  let ok = 0;
+  result.statuses.forEach((status, index) => {
+    if (status === 200 && JSON.parse(result.bodies[index]).status === 200) ok += 1;
+  });
+  if (TRACE) printTrace(result.latencies, rate);
   return {
     sent: notifications.length,
     ok,
-    perSecond: ok / elapsed,
-    p50: at(0.5),
-    p99: at(0.99),
-    lastSentAt,
+    perSecond: ok / result.elapsedSeconds,
+    p50: quantile(result.latencies, 0.5),
+    p99: quantile(result.latencies, 0.99),
+    lastSentAt: result.lastSentAt,
   };
+}
+
+/** BENCH_TRACE=1 prints p99/max of each 250 ms of a stage (by planned send), to see when a tail forms. */
+const TRACE = process.env.BENCH_TRACE === '1';
+function printTrace(latencies: Float64Array, rate: number): void {
+  const perWindow = Math.max(1, Math.round(rate / 4));
+  const parts: string[] = [];
+  for (let from = 0; from < latencies.length; from += perWindow) {
+    const window = latencies.slice(from, from + perWindow);
+    parts.push(
+      `${Math.round((from * 1000) / rate)}:${quantile(window, 0.99).toFixed(0)}/${quantile(window, 1).toFixed(0)}`,
+    );
+  }
+  process.stdout.write(`p99/max ms per 250 ms: ${parts.join(' ')}\n`);
 }
 
 /** Each order once, plus a share of repeats spread through the run. */
