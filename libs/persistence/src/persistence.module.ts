@@ -48,7 +48,9 @@ const PROVIDERS: Provider[] = [
 /**
  * The database for one of the apps. The worker keeps fewer connections than the api: its
  * statements then queue in its own pool instead of running as many backends side by side, which
- * on shared cores would crowd out the api's acknowledgements.
+ * on shared cores would crowd out the api's acknowledgements. Only the worker plans its named
+ * statements per execution (see NamedStatementPlans): a named statement added to the api must
+ * have one right plan whatever the tables hold.
  */
 @Global()
 @Module({})
@@ -60,7 +62,11 @@ export class PersistenceModule {
         TypeOrmModule.forRootAsync({
           inject: [SERVICE_CONFIG],
           useFactory: (config: ServiceConfig) => ({
-            ...buildDataSourceOptions(config.databaseUrl, config.databasePoolSize[app]),
+            ...buildDataSourceOptions(
+              config.databaseUrl,
+              config.databasePoolSize[app],
+              app === 'api' ? 'reusable' : 'per-execution',
+            ),
             // Keep retrying quietly at start: readiness reports the database until it answers.
             retryAttempts: 10,
             retryDelay: 1000,

@@ -1,8 +1,8 @@
 import { DataSource } from 'typeorm';
 
 /**
- * A statement run often enough that parsing it each time shows. Planning still happens per
- * execution (plan_cache_mode=force_custom_plan, see data-source-options).
+ * A statement run often enough that parsing it each time shows. Whether its plan is made per
+ * execution depends on the app's connections (NamedStatementPlans in data-source-options).
  */
 export interface PreparedStatement {
   /** Unique per text: pg parses it under this name once per pooled connection. */

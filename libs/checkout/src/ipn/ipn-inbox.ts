@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { driverPool, NotificationStatus } from '@app/persistence';
+import { NotificationStatus, PreparedStatement, runPrepared } from '@app/persistence';
 
 export interface InboxEntry {
   orderTrackingId: string | null;
@@ -20,6 +20,29 @@ export const INBOX_CHANNEL = 'ipn_inbox';
 const MAX_BATCH = 200;
 const MAX_PARALLEL_WRITES = 2;
 const COLUMNS = 9;
+
+/**
+ * One statement for any number of notifications (a column per array parameter), so it is parsed
+ * once per connection. A received row is due at once; an ignored one is done when stored. The
+ * signal goes out in the same statement, so when (and only if) it commits, and only for a batch
+ * holding something to relay.
+ */
+const STORE: PreparedStatement = {
+  name: 'inbox-store',
+  text: `WITH stored AS (
+           INSERT INTO ipn_notifications
+             (id, order_tracking_id, merchant_reference, notification_type, http_method, payload,
+              remote_address, status, last_error, next_attempt_at, processed_at)
+           SELECT id, tracking_id, reference, type, method, payload, remote, status, error,
+                  CASE WHEN status = 'received' THEN now() END,
+                  CASE WHEN status = 'received' THEN NULL ELSE now() END
+             FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[],
+                         $6::jsonb[], $7::varchar[], $8::varchar[], $9::text[])
+                  AS n(id, tracking_id, reference, type, method, payload, remote, status, error)
+           RETURNING status)
+         SELECT pg_notify('${INBOX_CHANNEL}', '')
+          WHERE EXISTS (SELECT 1 FROM stored WHERE status = 'received')`,
+};
 
 interface PendingRow {
   id: string;
@@ -69,9 +92,9 @@ export class IpnInbox {
   }
 
   private async insert(batch: PendingRow[]): Promise<void> {
-    const values: unknown[] = [];
-    const tuples = batch.map(({ id, entry }, index) => {
-      values.push(
+    const columns: unknown[][] = Array.from({ length: COLUMNS }, () => []);
+    for (const { id, entry } of batch) {
+      const values = [
         id,
         entry.orderTrackingId,
         entry.merchantReference,
@@ -81,25 +104,9 @@ export class IpnInbox {
         entry.remoteAddress,
         entry.status,
         entry.lastError,
-      );
-      const p = (n: number) => `$${index * COLUMNS + n}`;
-      const received = entry.status === 'received';
-      return (
-        `(${p(1)}::uuid, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}::jsonb, ${p(7)}, ${p(8)}, ${p(9)}, ` +
-        `${received ? 'now()' : 'NULL'}, ${received ? 'NULL' : 'now()'})`
-      );
-    });
-    const relayable = batch.some(({ entry }) => entry.status === 'received');
-    // pg_notify in the INSERT's own statement: the signal is sent when (and only if) it commits.
-    // The driver's pool itself: this is the acknowledgement's hot path and needs nothing of the ORM.
-    await driverPool(this.dataSource).query({
-      text: `WITH stored AS (
-         INSERT INTO ipn_notifications
-           (id, order_tracking_id, merchant_reference, notification_type, http_method, payload,
-            remote_address, status, last_error, next_attempt_at, processed_at)
-         VALUES ${tuples.join(', ')})
-       SELECT ${relayable ? `pg_notify('${INBOX_CHANNEL}', '')` : 'NULL'}`,
-      values,
-    });
+      ];
+      values.forEach((value, column) => columns[column].push(value));
+    }
+    await runPrepared(this.dataSource, STORE, columns);
   }
 }
