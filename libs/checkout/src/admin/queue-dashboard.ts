@@ -8,8 +8,6 @@ import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { ALL_QUEUES, AllQueues } from '../dead-letters/all-queues';
 import { AdminSessions } from './admin-session';
 
-type BoardOptions = Parameters<typeof createBullBoard>[0];
-
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 
 /**
@@ -41,9 +39,7 @@ export class QueueDashboard implements OnModuleInit {
     board.setBasePath(QUEUE_DASHBOARD_PATH);
     createBullBoard({
       queues: [...this.queues.values()].map((queue) => new BullMQAdapter(queue)),
-      // @bull-board/fastify carries its own copy of @bull-board/api (9.10.1 vs 9.10.2): same
-      // shape, separately declared private fields, so the compiler needs telling.
-      serverAdapter: board as unknown as BoardOptions['serverAdapter'],
+      serverAdapter: board,
       options: { uiConfig: { boardTitle: 'pesapal-checkout queues' } },
     });
     void fastify.register(async (scope) => {
