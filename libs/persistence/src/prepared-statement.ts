@@ -35,3 +35,15 @@ export async function runPrepared<Row>(
   });
   return result.rows as Row[];
 }
+
+/**
+ * A condition for the WHERE of an autocommit UPDATE whose change a database crash may lose
+ * without harm, because it is made again (the inbox relay's claims, a verification's cover of
+ * the notifications it answered): its commit does not wait for the WAL to reach disk
+ * (PostgreSQL's asynchronous commit, for this transaction only). Such a change is visible at
+ * once and after a crash is either whole or missing. Every row the statement changes passed the
+ * condition, so the setting is in force when it commits. Statements whose loss would be seen
+ * (an order's outcome and its merchant event, a stored notification) never use it: those commits
+ * are what the worker's and the api's flush waits are for.
+ */
+export const COMMIT_WITHOUT_FLUSH_WAIT = `set_config('synchronous_commit', 'off', true) IS NOT NULL`;

@@ -8,7 +8,12 @@ import {
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { OPEN_NOTIFICATION_STATUSES_SQL, PreparedStatement, runPrepared } from '@app/persistence';
+import {
+  COMMIT_WITHOUT_FLUSH_WAIT,
+  OPEN_NOTIFICATION_STATUSES_SQL,
+  PreparedStatement,
+  runPrepared,
+} from '@app/persistence';
 import { claimLeaseSeconds } from '../orders/order-sweeper';
 import { INBOX_CHANNEL } from './ipn-inbox';
 import { NotificationQueue } from './notification-queue';
@@ -32,7 +37,7 @@ const CLAIM: PreparedStatement = {
             FOR UPDATE SKIP LOCKED)
          UPDATE ipn_notifications n
             SET next_attempt_at = now() + make_interval(secs => $2::double precision)
-           FROM due WHERE n.id = due.id
+           FROM due WHERE n.id = due.id AND ${COMMIT_WITHOUT_FLUSH_WAIT}
          RETURNING n.id, n.order_tracking_id, n.attempts`,
 };
 
@@ -47,7 +52,8 @@ export const MARK_QUEUED: PreparedStatement = {
   text: `UPDATE ipn_notifications SET status = 'queued'
           WHERE id IN (SELECT id FROM ipn_notifications
                         WHERE id = ANY($1::uuid[]) AND status = 'received'
-                          FOR UPDATE SKIP LOCKED)`,
+                          FOR UPDATE SKIP LOCKED)
+            AND ${COMMIT_WITHOUT_FLUSH_WAIT}`,
 };
 
 export const GIVE_BACK: PreparedStatement = {
@@ -55,7 +61,8 @@ export const GIVE_BACK: PreparedStatement = {
   text: `UPDATE ipn_notifications SET next_attempt_at = now()
           WHERE id IN (SELECT id FROM ipn_notifications
                         WHERE id = ANY($1::uuid[]) AND status IN ${OPEN_NOTIFICATION_STATUSES_SQL}
-                          FOR UPDATE SKIP LOCKED)`,
+                          FOR UPDATE SKIP LOCKED)
+            AND ${COMMIT_WITHOUT_FLUSH_WAIT}`,
 };
 
 interface ClaimedRow {

@@ -4,6 +4,7 @@ import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { OrderTrackingId } from '@app/domain';
 import { GatewayClient } from '@app/gateway-client';
 import {
+  COMMIT_WITHOUT_FLUSH_WAIT,
   IpnNotificationEntity,
   OPEN_NOTIFICATION_STATUSES,
   OPEN_NOTIFICATION_STATUSES_SQL,
@@ -69,7 +70,8 @@ const COVER: PreparedStatement = {
           WHERE id IN (SELECT id FROM ipn_notifications
                         WHERE order_tracking_id = $2 AND received_at <= $3
                        UNION ALL SELECT $4::uuid)
-            AND status IN ${OPEN_NOTIFICATION_STATUSES_SQL}`,
+            AND status IN ${OPEN_NOTIFICATION_STATUSES_SQL}
+            AND ${COMMIT_WITHOUT_FLUSH_WAIT}`,
 };
 
 /**

@@ -9,7 +9,7 @@ import {
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { PreparedStatement, runPrepared } from '@app/persistence';
+import { COMMIT_WITHOUT_FLUSH_WAIT, PreparedStatement, runPrepared } from '@app/persistence';
 import { JobData, logQueueErrorsOnce, QUEUES } from '@app/queues';
 import { deliveryJobOptions } from './delivery-job';
 import { SKIPPED_NO_URL } from './delivery-state';
@@ -21,6 +21,7 @@ const SKIP_UNRELAYED: PreparedStatement = {
   text: `UPDATE outbox_events SET relayed_at = now(), last_error = $2
           WHERE id IN (SELECT id FROM outbox_events WHERE relayed_at IS NULL
                         ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+            AND ${COMMIT_WITHOUT_FLUSH_WAIT}
           RETURNING id`,
 };
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, QueryRunner } from 'typeorm';
 import { GIVE_BACK, MARK_QUEUED } from '@app/checkout/ipn/inbox-relay';
+import { COMMIT_WITHOUT_FLUSH_WAIT, PreparedStatement, runPrepared } from '@app/persistence';
 import { openTestDataSource } from '../support/database';
 
 /**
@@ -86,5 +87,72 @@ describe('IPN inbox relay: marking a batch never waits for a row a verifier hold
     expect(rows[ids[1]].due).toBe(true);
     expect(rows[ids[2]].due).toBe(true);
     expect(rows[ids[0]].due).toBe(false);
+  });
+});
+
+/**
+ * The relay's and the cover's bookkeeping commits without waiting for the WAL flush (a crash may
+ * lose it; it is redone). The setting must hold for that statement's own commit and never stay
+ * on the pooled connection, where an order's outcome commits next.
+ */
+describe('IPN inbox bookkeeping: commits without a flush wait, for its own transaction only', () => {
+  let single: DataSource;
+
+  beforeAll(async () => {
+    const shared = await openTestDataSource();
+    // One connection, so that what a statement leaves on its session is seen by the next.
+    single = new DataSource({
+      ...shared.options,
+      extra: { ...shared.driver.options.extra, max: 1 },
+    });
+    await shared.destroy();
+    await single.initialize();
+  });
+  afterAll(async () => {
+    await single?.destroy();
+  });
+
+  const TOUCH: PreparedStatement = {
+    name: 'test-touch-without-flush-wait',
+    text: `UPDATE ipn_notifications SET attempts = attempts
+            WHERE id = ANY($1::uuid[]) AND ${COMMIT_WITHOUT_FLUSH_WAIT}`,
+  };
+
+  async function oneRow(): Promise<string> {
+    const id = randomUUID();
+    await single.query(
+      `INSERT INTO ipn_notifications (id, order_tracking_id, http_method, payload, status)
+       VALUES ($1::uuid, 'flush-' || $1::text, 'POST', '{}'::jsonb, 'received')`,
+      [id],
+    );
+    return id;
+  }
+
+  const setting = async (runner?: QueryRunner) =>
+    (
+      (await (runner ?? single).query('SHOW synchronous_commit')) as {
+        synchronous_commit: string;
+      }[]
+    )[0].synchronous_commit;
+
+  it('is off in the transaction that changed a row, and on again after it', async () => {
+    const id = await oneRow();
+    const runner = single.createQueryRunner();
+    try {
+      await runner.startTransaction();
+      expect(await setting(runner)).toBe('on');
+      await runner.query(TOUCH.text, [[id]]);
+      expect(await setting(runner)).toBe('off');
+      await runner.commitTransaction();
+      expect(await setting(runner)).toBe('on');
+    } finally {
+      await runner.release();
+    }
+  });
+
+  it('leaves the pooled connection as it was after an autocommit statement', async () => {
+    const id = await oneRow();
+    await runPrepared(single, TOUCH, [[id]]);
+    expect(await setting()).toBe('on');
   });
 });
