@@ -7,8 +7,9 @@ import { ENTITIES } from './entities';
  * their values each time, because a generic plan made while a table was nearly empty (a new
  * deployment) would keep scanning it whole as it grows, until the next ANALYZE; the worker's
  * reads and covers need that. 'reusable': PostgreSQL's default, a generic plan once it costs no
- * more; the api's only named statement is the inbox INSERT, which has no plan to get wrong and
- * whose planning was a fifth of the database's work per acknowledgement.
+ * more; the api's named statements have no plan to get wrong (the inbox INSERT, and an order's
+ * outcome, written by primary key, when a return redirect looks it up), and planning the INSERT
+ * was a fifth of the database's work per acknowledgement.
  */
 export type NamedStatementPlans = 'per-execution' | 'reusable';
 
