@@ -29,6 +29,13 @@ describe('loadServiceConfig', () => {
     ]);
   });
 
+  it('lets at least one verification job wait on the queue', () => {
+    expect(loadServiceConfig({}).notificationQueueDepth).toBe(250);
+    expect(problemsOf({ NOTIFICATION_QUEUE_DEPTH: '0' })).toEqual([
+      'NOTIFICATION_QUEUE_DEPTH must be an integer between 1 and 100000 (got "0")',
+    ]);
+  });
+
   it('names the variable and the reason for a malformed value', () => {
     expect(problemsOf({ PORT: 'eighty' })).toEqual([
       'PORT must be an integer between 0 and 65535 (got "eighty")',

@@ -50,6 +50,8 @@ export interface ServiceConfig {
   orderLookupIntervalMs: number;
   /** First wait before a notification naming no known order is tried again (doubles each time). */
   unmatchedRetryMs: number;
+  /** Verification jobs the inbox relay lets wait on the queue; a longer backlog waits in Postgres. */
+  notificationQueueDepth: number;
   /** BullMQ job lock: a job held by a worker that died is picked up again after this long. */
   jobLockMs: number;
   orderWebhookUrl: string | undefined;
@@ -124,6 +126,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     lookupsPerSecond: r.int('GATEWAY_LOOKUPS_PER_SECOND', 1000, 1, 100_000),
     orderLookupIntervalMs: r.int('ORDER_LOOKUP_INTERVAL_MS', 1000, 0, 600_000),
     unmatchedRetryMs: r.int('IPN_UNMATCHED_RETRY_MS', 5000, 10, 3_600_000),
+    notificationQueueDepth: r.int('NOTIFICATION_QUEUE_DEPTH', 250, 1, 100_000),
     jobLockMs: r.int('JOB_LOCK_MS', 30_000, 500, 600_000),
     orderWebhookUrl: r.optionalString('ORDER_WEBHOOK_URL'),
     orderWebhookSecrets: r.list('ORDER_WEBHOOK_SECRET', []),

@@ -25,6 +25,8 @@ const MAX_INTERVAL_MS = 1000;
 const RELISTEN_AFTER_MS = 1000;
 /** After a signal, wait this long for more: one claim and one queue call carry many rows. */
 const GATHER_MS = 20;
+/** While the queue is full, look again this soon for room. */
+const ROOM_RETRY_MS = 50;
 
 /** Claims due rows with a lease: a row whose job is lost comes due again when it lapses. */
 const CLAIM: PreparedStatement = {
@@ -77,7 +79,9 @@ interface ClaimedRow {
  * unmatched rows whose retry is due. Each batch is claimed with a lease (FOR UPDATE SKIP LOCKED,
  * so several workers split the work) and queued with one pipelined add; job ids are fixed per row
  * and attempt, so a row relayed twice is still one job. While the queue is unreachable the claims
- * are given back and the rows wait in Postgres.
+ * are given back and the rows wait in Postgres. So does a backlog longer than the queue's depth
+ * (NOTIFICATION_QUEUE_DEPTH jobs waiting): a burst costs Redis and the relay only what the
+ * workers can take soon, and Redis holds a bounded number of jobs however many arrive.
  */
 @Injectable()
 export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
@@ -87,6 +91,9 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private listener: Client | undefined;
   private relisten: NodeJS.Timeout | undefined;
   private gather: NodeJS.Timeout | undefined;
+  private roomRetry: NodeJS.Timeout | undefined;
+  /** The last batch was cut short by the queue's depth: due rows may be left. */
+  private heldBack = false;
   private running: Promise<void> | undefined;
   private again = false;
   private queueDown = false;
@@ -112,6 +119,7 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     clearInterval(this.timer);
     clearTimeout(this.relisten);
     clearTimeout(this.gather);
+    clearTimeout(this.roomRetry);
     await this.listener?.end().catch(() => undefined);
     await this.running;
   }
@@ -152,14 +160,32 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       } while (relayed === BATCH && !this.stopped);
       if (relayed < 0) return;
     } while (this.again && !this.stopped);
+    if (this.heldBack && !this.stopped) {
+      this.roomRetry ??= setTimeout(() => {
+        this.roomRetry = undefined;
+        this.wake();
+      }, ROOM_RETRY_MS);
+    }
   }
 
-  /** Relays one batch of due rows; the number queued, or -1 when the queue did not take them. */
+  /**
+   * Relays one batch of due rows, no more than the queue has room for; the number queued, or -1
+   * when the queue did not take them.
+   */
   async relayBatch(): Promise<number> {
+    const waiting = await this.queue.waitingCount();
+    // Unknown (the queue cannot be asked): try a full batch, whose add fails the same way.
+    const room = waiting === null ? BATCH : this.config.notificationQueueDepth - waiting;
+    const limit = Math.min(BATCH, room);
+    if (limit <= 0) {
+      this.heldBack = true;
+      return 0;
+    }
     const claimed = await runPrepared<ClaimedRow>(this.dataSource, CLAIM, [
-      BATCH,
+      limit,
       claimLeaseSeconds(this.config),
     ]);
+    this.heldBack = limit < BATCH && claimed.length === limit;
     if (claimed.length === 0) return 0;
     const queued = await this.queue.addMany(
       claimed.map((row) => ({

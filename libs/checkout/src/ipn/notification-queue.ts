@@ -60,6 +60,15 @@ export class NotificationQueue implements OnModuleDestroy {
     }
   }
 
+  /** Jobs waiting to be taken (not active, not delayed); null when the queue cannot be asked. */
+  async waitingCount(): Promise<number | null> {
+    try {
+      return await this.queue.getWaitingCount();
+    } catch {
+      return null;
+    }
+  }
+
   async onModuleDestroy(): Promise<void> {
     await this.queue.close().catch(() => undefined);
   }

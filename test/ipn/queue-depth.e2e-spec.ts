@@ -1,0 +1,79 @@
+import { Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { NotificationQueue } from '@app/checkout/ipn/notification-queue';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { queueConnectionFor, QUEUES } from '@app/queues';
+import { openTestDataSource } from '../support/database';
+import { RunningService, startService, waitFor } from '../support/service';
+import { hostedCheckout, inboxOf, notify, waitForStatus } from './ipn-support';
+
+/**
+ * The relay keeps at most NOTIFICATION_QUEUE_DEPTH verification jobs waiting in Redis; the rest
+ * of a backlog waits in the inbox and is queued as the workers make room.
+ */
+describe('IPN inbox relay: a backlog longer than the queue depth waits in Postgres', () => {
+  const depth = 3;
+  let service: RunningService;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    service = await startService({
+      worker: true,
+      env: { NOTIFICATION_QUEUE_DEPTH: String(depth), POLL_SCHEDULE_SECONDS: '600' },
+    });
+    dataSource = await openTestDataSource();
+  }, 60_000);
+  afterAll(async () => {
+    await service?.close();
+    await dataSource?.destroy();
+  });
+
+  it('queues no more than the depth while the workers are paused, and the rest once they resume', async () => {
+    const queue = service.workerApp!.get(NotificationQueue);
+    const config = service.workerApp!.get<ServiceConfig>(SERVICE_CONFIG);
+    // Paused for every worker (a worker-level pause may still take the job it was waiting for).
+    const control = new Queue(QUEUES.notifications, {
+      connection: queueConnectionFor(config),
+      prefix: config.queuePrefix,
+    });
+    const checkouts = await Promise.all(Array.from({ length: 8 }, () => hostedCheckout(service)));
+    await service.sandbox.control.notifications('drop');
+    for (const checkout of checkouts) {
+      await service.sandbox.control.settle(checkout.orderTrackingId, 'completed', 'card');
+    }
+    await control.pause();
+    try {
+      for (const checkout of checkouts) {
+        const ack = await notify(service, {
+          trackingId: checkout.orderTrackingId,
+          reference: checkout.reference,
+        });
+        expect(ack.status).toBe(200);
+      }
+      const statuses = async () =>
+        (await Promise.all(checkouts.map((c) => inboxOf(dataSource, c.orderTrackingId))))
+          .flat()
+          .map((row) => row.status);
+      await waitFor('the queue filled to its depth', async () =>
+        (await statuses()).filter((status) => status === 'queued').length === depth ? true : null,
+      );
+      // Several relay passes later (signals, timer, room checks) nothing more went to Redis.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await queue.waitingCount()).toBe(depth);
+      const held = await statuses();
+      expect(held.filter((status) => status === 'queued')).toHaveLength(depth);
+      expect(held.filter((status) => status === 'received')).toHaveLength(8 - depth);
+    } finally {
+      await control.resume();
+      await control.close();
+    }
+    for (const checkout of checkouts) {
+      await waitForStatus(dataSource, checkout.reference, 'completed', 20_000);
+    }
+    await waitFor('every notification applied', async () =>
+      (await Promise.all(checkouts.map((c) => inboxOf(dataSource, c.orderTrackingId))))
+        .flat()
+        .every((row) => row.status === 'applied'),
+    );
+  }, 60_000);
+});
