@@ -38,6 +38,19 @@ export async function hostedCheckout(
   };
 }
 
+/** `count` hosted checkouts paid at the sandbox, which drops its own notifications from now on. */
+export async function paidSilently(
+  service: RunningService,
+  count: number,
+): Promise<{ reference: string; orderTrackingId: string }[]> {
+  const checkouts = await Promise.all(Array.from({ length: count }, () => hostedCheckout(service)));
+  await service.sandbox.control.notifications('drop');
+  for (const checkout of checkouts) {
+    await service.sandbox.control.settle(checkout.orderTrackingId, 'completed', 'card');
+  }
+  return checkouts;
+}
+
 export function notify(
   service: RunningService,
   fields: { trackingId: string; reference: string; type?: string },

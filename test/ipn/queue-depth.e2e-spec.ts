@@ -5,7 +5,7 @@ import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { queueConnectionFor, QUEUES } from '@app/queues';
 import { openTestDataSource } from '../support/database';
 import { RunningService, startService, waitFor } from '../support/service';
-import { hostedCheckout, inboxOf, notify, waitForStatus } from './ipn-support';
+import { inboxOf, notify, paidSilently, waitForStatus } from './ipn-support';
 
 /**
  * The relay keeps at most NOTIFICATION_QUEUE_DEPTH verification jobs waiting in Redis; the rest
@@ -36,11 +36,7 @@ describe('IPN inbox relay: a backlog longer than the queue depth waits in Postgr
       connection: queueConnectionFor(config),
       prefix: config.queuePrefix,
     });
-    const checkouts = await Promise.all(Array.from({ length: 8 }, () => hostedCheckout(service)));
-    await service.sandbox.control.notifications('drop');
-    for (const checkout of checkouts) {
-      await service.sandbox.control.settle(checkout.orderTrackingId, 'completed', 'card');
-    }
+    const checkouts = await paidSilently(service, 8);
     await control.pause();
     try {
       for (const checkout of checkouts) {

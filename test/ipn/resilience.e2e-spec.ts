@@ -10,6 +10,7 @@ import {
   inboxOf,
   lookupsOf,
   notify,
+  paidSilently,
   transitionsOf,
   waitForStatus,
 } from './ipn-support';
@@ -44,11 +45,7 @@ describe('IPN resilience: a worker dying mid-job, Redis lost while notifications
   });
 
   it('loses nothing when Redis is down while notifications arrive, and applies them once it returns', async () => {
-    const checkouts = await Promise.all([1, 2, 3].map(() => hostedCheckout(service)));
-    await service.sandbox.control.notifications('drop');
-    for (const checkout of checkouts) {
-      await service.sandbox.control.settle(checkout.orderTrackingId, 'completed', 'card');
-    }
+    const checkouts = await paidSilently(service, 3);
     await redis.close();
     try {
       for (const checkout of checkouts) {
