@@ -21,36 +21,36 @@ describe('checkouts: gateway failures mapped (sandbox fault injection)', () => {
   afterAll(() => service?.close());
   afterEach(() => service.sandbox.control.reset());
 
-  it('an unknown notification id (InvalidIpnId) answers 502 with the gateway code; the row is kept as rejected', async () => {
+  it('a notification id the gateway no longer knows (InvalidIpnId) is replaced by registering again, and the order goes through', async () => {
     const ipn = service.apiApp.get(IpnRegistrationService);
-    // A stored registration the gateway never issued: the first order sends it.
+    // A stored registration the gateway never issued (as after the sandbox restarted): the first
+    // order sends it and is refused.
+    const stale = randomUUID();
     await dataSource.getRepository(IpnRegistrationEntity).save({
       url: ipn.url,
       method: ipn.method,
-      ipnId: randomUUID(),
+      ipnId: stale,
       gatewayCreatedAt: new Date(),
     });
+    await service.sandbox.control.resetRequests();
     const body = hostedBody();
     const answer = await postCheckout(service, body);
-    expect(answer.status).toBe(502);
-    expect(answer.body.error).toMatchObject({
-      code: 'gateway_error',
-      gateway: { kind: 'rejected', code: 'InvalidIpnId', messages: expect.any(Array) },
+    expect(answer.status).toBe(201);
+    expect((await row(body.reference)).submissionStatus).toBe('submitted');
+    const registration = await dataSource
+      .getRepository(IpnRegistrationEntity)
+      .findOneByOrFail({ url: ipn.url, method: ipn.method });
+    expect(registration.ipnId).not.toBe(stale);
+    expect((await service.sandbox.control.requests()).counts).toMatchObject({
+      RegisterIPN: 1,
+      SubmitOrderRequest: 2,
     });
-    const order = await row(body.reference);
-    expect(order).toMatchObject({
-      submissionStatus: 'rejected',
-      status: 'failed',
-      gatewayError: { code: 'InvalidIpnId' },
-      nextPollAt: null,
+    // The next checkout sends the new id straight away.
+    expect((await postCheckout(service, hostedBody())).status).toBe(201);
+    expect((await service.sandbox.control.requests()).counts).toMatchObject({
+      RegisterIPN: 1,
+      SubmitOrderRequest: 3,
     });
-    // The same reference again gives the same answer without asking the gateway.
-    await service.sandbox.control.resetRequests();
-    const again = await postCheckout(service, body);
-    expect(again.status).toBe(502);
-    expect(again.body.error.gateway.code).toBe('InvalidIpnId');
-    expect((await service.sandbox.control.requests()).counts.SubmitOrderRequest ?? 0).toBe(0);
-    await ipn.register();
   });
 
   it('a business rejection (currency the gateway does not take) answers 502 with its messages', async () => {
@@ -59,7 +59,17 @@ describe('checkouts: gateway failures mapped (sandbox fault injection)', () => {
     expect(answer.status).toBe(502);
     expect(answer.body.error.gateway.kind).toBe('rejected');
     expect(answer.body.error.gateway.messages.length).toBeGreaterThan(0);
-    expect((await row(body.reference)).submissionStatus).toBe('rejected');
+    expect(await row(body.reference)).toMatchObject({
+      submissionStatus: 'rejected',
+      status: 'failed',
+      nextPollAt: null,
+    });
+    // The same reference again gives the same answer without asking the gateway.
+    await service.sandbox.control.resetRequests();
+    const again = await postCheckout(service, body);
+    expect(again.status).toBe(502);
+    expect(again.body.error.gateway.kind).toBe('rejected');
+    expect((await service.sandbox.control.requests()).counts.SubmitOrderRequest ?? 0).toBe(0);
   });
 
   it('a gateway timeout answers 504 and keeps the row as unknown, due for repair', async () => {

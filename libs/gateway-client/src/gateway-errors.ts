@@ -67,6 +67,11 @@ export class GatewayRateLimitedError extends GatewayError {
 /** A business rejection of this request (InvalidIpnId, invalid parameters, model state). Do not retry as is. */
 export class GatewayRejectedError extends GatewayError {
   readonly kind = 'rejected' as const;
+
+  /** The notification_id sent is not one the gateway knows (any more): register the URL again. */
+  get unknownNotificationId(): boolean {
+    return this.code === 'InvalidIpnId';
+  }
 }
 
 /**

@@ -62,6 +62,23 @@ export class IpnRegistrationService {
     return this.registering;
   }
 
+  /**
+   * The gateway refused `rejected` as notification_id: it no longer knows it (the sandbox keeps
+   * its registrations in memory and forgets them on restart; a merchant may remove one in the
+   * gateway's dashboard). The stored id if a worker registered a new one meanwhile, else a new
+   * registration.
+   */
+  async replaceRejected(rejected: IpnId): Promise<IpnId> {
+    if (this.cached === rejected) this.cached = undefined;
+    const stored = await this.stored();
+    if (stored && stored.ipnId !== rejected) {
+      this.cached = stored.ipnId as IpnId;
+      return this.cached;
+    }
+    this.registering ??= this.register().finally(() => (this.registering = undefined));
+    return this.registering;
+  }
+
   /** Registers (the gateway answers the original ipn_id for a known URL) and stores the answer. */
   async register(): Promise<IpnId> {
     const registration = await this.gateway.registerIpn(this.url, this.method);

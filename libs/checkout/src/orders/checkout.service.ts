@@ -6,6 +6,7 @@ import {
   buildOrderBody,
   buildPushBody,
   GatewayClient,
+  GatewayRejectedError,
   OrderRequest,
   PushRequest,
   SubscriptionFrequency,
@@ -180,14 +181,21 @@ export class CheckoutService {
     request: OrderRequest | PushRequest,
   ): Promise<CheckoutAnswer> {
     let completed: OrderEntity;
+    const send = (sent: OrderRequest | PushRequest) =>
+      kind === 'hosted'
+        ? this.gateway
+            .submitOrder(sent)
+            .then((submitted) => this.submission.completeHosted(order, submitted))
+        : this.gateway
+            .pushMobileMoney(sent as PushRequest)
+            .then((pushed) => this.submission.completePush(order, pushed));
     try {
-      completed =
-        kind === 'hosted'
-          ? await this.submission.completeHosted(order, await this.gateway.submitOrder(request))
-          : await this.submission.completePush(
-              order,
-              await this.gateway.pushMobileMoney(request as PushRequest),
-            );
+      completed = await send(request).catch(async (error: unknown) => {
+        // A refused notification_id made no order at the gateway: send again with a valid one.
+        if (!(error instanceof GatewayRejectedError && error.unknownNotificationId)) throw error;
+        const notificationId = await this.ipn.replaceRejected(request.notificationId);
+        return send({ ...request, notificationId });
+      });
     } catch (error) {
       await this.submission.markFailed(order, error);
       throw error;
