@@ -99,14 +99,8 @@ describe('IPN inbox bookkeeping: commits without a flush wait, for its own trans
   let single: DataSource;
 
   beforeAll(async () => {
-    const shared = await openTestDataSource();
     // One connection, so that what a statement leaves on its session is seen by the next.
-    single = new DataSource({
-      ...shared.options,
-      extra: { ...shared.driver.options.extra, max: 1 },
-    });
-    await shared.destroy();
-    await single.initialize();
+    single = await openTestDataSource(1);
   });
   afterAll(async () => {
     await single?.destroy();

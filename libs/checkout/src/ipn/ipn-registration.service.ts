@@ -58,8 +58,7 @@ export class IpnRegistrationService {
       this.cached = stored.ipnId as IpnId;
       return this.cached;
     }
-    this.registering ??= this.register().finally(() => (this.registering = undefined));
-    return this.registering;
+    return this.registerOnce();
   }
 
   /**
@@ -75,6 +74,11 @@ export class IpnRegistrationService {
       this.cached = stored.ipnId as IpnId;
       return this.cached;
     }
+    return this.registerOnce();
+  }
+
+  /** Concurrent callers share one registration call. */
+  private registerOnce(): Promise<IpnId> {
     this.registering ??= this.register().finally(() => (this.registering = undefined));
     return this.registering;
   }
