@@ -116,6 +116,15 @@ describe('IPN receiver and verification (api + worker + sandbox over HTTP)', () 
     return checkout;
   }
 
+  const allApplied = (trackingId: string, count: number, timeoutMs: number) =>
+    waitFor(
+      `all ${count} verified`,
+      async () =>
+        (await inboxOf(dataSource, trackingId)).filter((r) => r.status === 'applied').length ===
+        count,
+      timeoutMs,
+    );
+
   /** `batches` rounds of 100 concurrent copies of one notification, every one acknowledged. */
   async function burst(
     fields: { trackingId: string; reference: string },
@@ -134,13 +143,7 @@ describe('IPN receiver and verification (api + worker + sandbox over HTTP)', () 
     const fields = { trackingId: checkout.orderTrackingId, reference: checkout.reference };
     await burst(fields, 10);
     await waitForStatus(dataSource, checkout.reference, 'completed');
-    await waitFor(
-      'all 1,000 verified',
-      async () =>
-        (await inboxOf(dataSource, checkout.orderTrackingId)).filter((r) => r.status === 'applied')
-          .length === 1000,
-      20_000,
-    );
+    await allApplied(checkout.orderTrackingId, 1000, 20_000);
     expect(await lookupsOf(service, checkout.orderTrackingId)).toBeLessThanOrEqual(2);
     expect(await lookupsOf(service, checkout.orderTrackingId)).toBeGreaterThanOrEqual(1);
   });
@@ -161,13 +164,7 @@ describe('IPN receiver and verification (api + worker + sandbox over HTTP)', () 
     // The premise: the whole burst arrived before a second lookup could have started (the first
     // one ends 4 s after it began, which was before the burst).
     expect(Date.now() - burstStarted).toBeLessThan(4000);
-    await waitFor(
-      'all 501 verified',
-      async () =>
-        (await inboxOf(dataSource, fields.trackingId)).filter((r) => r.status === 'applied')
-          .length === 501,
-      30_000,
-    );
+    await allApplied(fields.trackingId, 501, 30_000);
     expect((await orderOf(dataSource, checkout.reference)).status).toBe('completed');
     expect(await lookupsOf(service, fields.trackingId)).toBe(2);
   }, 45_000);
