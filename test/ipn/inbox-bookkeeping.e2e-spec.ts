@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, QueryRunner } from 'typeorm';
-import { GIVE_BACK, MARK_QUEUED } from '@app/checkout/ipn/inbox-relay';
+import { GIVE_BACK, MARK_QUEUED } from '@app/checkout/ipn/worker/inbox-relay';
 import { COMMIT_WITHOUT_FLUSH_WAIT, PreparedStatement, runPrepared } from '@app/persistence';
 import { openTestDataSource } from '../support/database';
 

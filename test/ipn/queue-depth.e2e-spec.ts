@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { NotificationQueue } from '@app/checkout/ipn/notification-queue';
+import { NotificationQueue } from '@app/checkout/ipn/worker/notification-queue';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { queueConnectionFor, QUEUES } from '@app/queues';
 import { openTestDataSource } from '../support/database';

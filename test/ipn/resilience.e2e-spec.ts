@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createFastifyApp } from '@app/common';
-import { NotificationWorkers } from '@app/checkout/ipn/notification-workers';
+import { NotificationWorkers } from '@app/checkout/ipn/worker/notification-workers';
 import { openTestDataSource } from '../support/database';
 import { RunningService, startService, waitFor } from '../support/service';
 import { TcpProxy } from '../foundation/tcp-proxy';

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { NotificationVerifier } from '@app/checkout/ipn/notification-verifier';
+import { NotificationVerifier } from '@app/checkout/ipn/worker/notification-verifier';
 import { openTestDataSource } from '../support/database';
 import { RunningService, startService, waitFor } from '../support/service';
 import { hostedCheckout, inboxOf, waitForStatus } from './ipn-support';

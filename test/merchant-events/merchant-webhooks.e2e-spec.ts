@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import { ServiceConfigModule, loadServiceConfig } from '@app/config';
 import { OrderJournal, MerchantEventType } from '@app/checkout/orders/order-journal';
 import { deliveryJobOptions } from '@app/checkout/merchant-events/delivery-job';
-import { MerchantEventsWorkerModule } from '@app/checkout/merchant-events/merchant-events-worker.module';
+import { MerchantEventsWorkerModule } from '@app/checkout/merchant-events/worker/merchant-events-worker.module';
 import {
   OrderEntity,
   OutboxEventEntity,

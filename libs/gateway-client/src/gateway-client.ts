@@ -22,7 +22,7 @@ import {
 } from './gateway-types';
 import { buildOrderBody, buildPushBody, checkUrl } from './order-request-body';
 import { parseAcknowledgement } from './parse-acknowledgement';
-import { parseIpnList, parseIpnRegistration } from './parse-ipn';
+import { parseIpnList, parseIpnRegistration } from './parse-ipn-registration';
 import { parsePushResponse, parseSubmitOrderResponse } from './parse-order';
 import { parseTokenResponse } from './parse-token';
 import { LookupOperation, parseTransactionLookup } from './parse-transaction-status';

@@ -3,8 +3,8 @@ import { Brackets, DataSource } from 'typeorm';
 import { MerchantReference, OrderTrackingId } from '@app/domain';
 import { GatewayClient, TransactionLookup } from '@app/gateway-client';
 import { OrderEntity, ReconciliationReportEntity } from '@app/persistence';
-import { CheckoutError } from '../http/checkout-error';
-import { compareWithGateway, GatewayMismatch } from './gateway-comparison';
+import { CheckoutError } from '../errors/checkout-error';
+import { compareWithGateway, GatewayMismatch } from './api/gateway-comparison';
 import {
   findInvariantViolations,
   InvariantViolations,

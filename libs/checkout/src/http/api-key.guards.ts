@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { ApiKeyIdentity, ApiKeyRing, bearerKey } from './api-keys';
-import { CheckoutError } from './checkout-error';
+import { CheckoutError } from '../errors/checkout-error';
 
 interface KeyedRequest {
   headers: Record<string, string | string[] | undefined>;

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { GatewayError, GatewayRequestInvalidError, GatewayTimeoutError } from '@app/gateway-client';
-import { CheckoutError, CheckoutErrorCategory } from './checkout-error';
+import { CheckoutError, CheckoutErrorCategory } from '../errors/checkout-error';
 
 const STATUS: Record<CheckoutErrorCategory, number> = {
   invalid: 400,

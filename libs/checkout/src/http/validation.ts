@@ -1,5 +1,5 @@
 import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
-import { FieldProblem } from './checkout-error';
+import { FieldProblem } from '../errors/checkout-error';
 
 /** Flattens class-validator's tree into "customer.email: must be an email" pairs. */
 export function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {

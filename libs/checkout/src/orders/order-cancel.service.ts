@@ -7,7 +7,7 @@ import {
   GatewayUnavailableError,
 } from '@app/gateway-client';
 import { EventSource, OrderEntity, OrderRepository } from '@app/persistence';
-import { CheckoutError } from '../http/checkout-error';
+import { CheckoutError } from '../errors/checkout-error';
 import { OrderJournal } from './order-journal';
 import { OrderSyncService } from './order-sync.service';
 

@@ -1,4 +1,4 @@
-import { CheckoutError } from '../http/checkout-error';
+import { CheckoutError } from '../errors/checkout-error';
 import { checkRefund, isCardPayment, RefundableOrder } from './refund-policy';
 
 const paidByCard: RefundableOrder = {

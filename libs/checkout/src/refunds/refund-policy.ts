@@ -1,5 +1,5 @@
 import { Money, OrderStatus } from '@app/domain';
-import { CheckoutError } from '../http/checkout-error';
+import { CheckoutError } from '../errors/checkout-error';
 
 /** What the policy needs to know about the paid order. */
 export interface RefundableOrder {

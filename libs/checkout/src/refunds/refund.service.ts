@@ -10,8 +10,8 @@ import {
 } from '@app/gateway-client';
 import { OrderEntity, OrderRepository, RefundEntity } from '@app/persistence';
 import { ApiKeyIdentity } from '../http/api-keys';
-import { CheckoutError } from '../http/checkout-error';
-import { isUniqueViolation } from '../orders/checkout-submission';
+import { CheckoutError } from '../errors/checkout-error';
+import { isUniqueViolation } from '../orders/api/checkout-submission';
 import { MerchantEventType, OrderJournal } from '../orders/order-journal';
 import { AdminRefundView, toAdminRefundView } from './refund-admin-view';
 import { checkRefund } from './refund-policy';

@@ -1,0 +1,91 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiKeyIdentity } from '../../http/api-keys';
+import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
+import { IpnRegistrationService, loggableIpnUrl } from '../../ipn/ipn-registration.service';
+import { DeadLettersQuery, ListNotificationsQuery, ReconcileBody } from './admin.dto';
+import { DeadLetterService } from './dead-letters/dead-letter.service';
+import { NotificationInboxService } from './notification-inbox.service';
+import { ReconciliationService } from '../reconciliation.service';
+
+/** The plumbing an operator inspects: IPN URLs, the notification inbox, dead jobs, reconciliation. */
+@ApiTags('admin: operations')
+@ApiBearerAuth()
+@UseGuards(AdminKeyGuard)
+@Controller('v1/admin')
+export class AdminOperationsController {
+  constructor(
+    private readonly registrations: IpnRegistrationService,
+    private readonly inbox: NotificationInboxService,
+    private readonly deadLetters: DeadLetterService,
+    private readonly reconciliation: ReconciliationService,
+  ) {}
+
+  /**
+   * The path's secret segment is a credential (whoever knows it can make us look orders up), so
+   * it is not shown; `current` says whether a row is the URL this deployment registers.
+   */
+  @Get('ipn-registrations')
+  async ipnRegistrations() {
+    const rows = await this.registrations.list();
+    return {
+      items: rows.map((row) => ({
+        url: loggableIpnUrl(row.url),
+        current: row.url === this.registrations.url && row.method === this.registrations.method,
+        method: row.method,
+        ipn_id: row.ipnId,
+        gateway_created_at: row.gatewayCreatedAt?.toISOString() ?? null,
+        created_at: row.createdAt.toISOString(),
+      })),
+    };
+  }
+
+  @Get('notifications')
+  notifications(@Query() query: ListNotificationsQuery) {
+    return this.inbox.list(query.status, query.limit, query.offset);
+  }
+
+  @Get('notifications/:id')
+  notification(@Param('id') id: string) {
+    return this.inbox.get(id);
+  }
+
+  @Post('notifications/:id/replay')
+  @HttpCode(202)
+  replayNotification(@Param('id') id: string, @CallerKey() caller: ApiKeyIdentity) {
+    return this.inbox.replay(id, caller);
+  }
+
+  @Get('dead-letters')
+  deadLetterList(@Query() query: DeadLettersQuery) {
+    return this.deadLetters.list(query.queue, query.limit, query.offset);
+  }
+
+  @Get('dead-letters/:queue/:jobId')
+  deadLetter(@Param('queue') queue: string, @Param('jobId') jobId: string) {
+    return this.deadLetters.inspect(queue, jobId);
+  }
+
+  @Post('dead-letters/:queue/:jobId/replay')
+  @HttpCode(202)
+  replayDeadLetter(@Param('queue') queue: string, @Param('jobId') jobId: string) {
+    return this.deadLetters.replay(queue, jobId);
+  }
+
+  /** Runs a reconciliation now and answers its report (also stored). Changes nothing. */
+  @Post('reconcile')
+  @HttpCode(200)
+  reconcile(@Body() body: ReconcileBody, @CallerKey() caller: ApiKeyIdentity) {
+    return this.reconciliation.run('admin', body.since_hours ?? 48, caller.name);
+  }
+
+  @Get('reconciliation-reports')
+  async reports() {
+    return { items: await this.reconciliation.latest() };
+  }
+
+  @Get('reconciliation-reports/:id')
+  report(@Param('id') id: string) {
+    return this.reconciliation.get(id);
+  }
+}

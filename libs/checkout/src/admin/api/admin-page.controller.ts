@@ -1,0 +1,70 @@
+import { Controller, Delete, Get, HttpCode, Inject, Post, Res, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { AdminKeyGuard } from '../../http/api-key.guards';
+import { AdminSessions, clearedSessionCookie, sessionCookie } from './admin-session';
+import { OPS_PAGE_HTML } from './page/ops-page.html';
+import { OPS_PAGE_SCRIPT } from './page/ops-page.script';
+import { OPS_PAGE_STYLES } from './page/ops-page.styles';
+
+/** Only same-origin scripts and styles: the page holds no key and runs no inline script. */
+const PAGE_HEADERS = {
+  'cache-control': 'no-store',
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
+
+/**
+ * The operations page: static HTML, script and styles. It calls the admin JSON API with the key
+ * the operator typed (kept in sessionStorage), so nothing here needs or reveals a key.
+ */
+@ApiExcludeController()
+@Controller('admin')
+export class AdminPageController {
+  private readonly sessions: AdminSessions;
+
+  constructor(@Inject(SERVICE_CONFIG) private readonly config: ServiceConfig) {
+    this.sessions = new AdminSessions(config.adminApiKeys);
+  }
+
+  @Get()
+  page(@Res() reply: FastifyReply) {
+    return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(OPS_PAGE_HTML);
+  }
+
+  @Get('ops.js')
+  script(@Res() reply: FastifyReply) {
+    return reply.headers(PAGE_HEADERS).type('text/javascript; charset=utf-8').send(OPS_PAGE_SCRIPT);
+  }
+
+  @Get('ops.css')
+  styles(@Res() reply: FastifyReply) {
+    return reply.headers(PAGE_HEADERS).type('text/css; charset=utf-8').send(OPS_PAGE_STYLES);
+  }
+
+  /**
+   * Exchanges the Bearer admin key for an HttpOnly session cookie scoped to /admin, which lets the
+   * browser open the queue dashboard (a navigation cannot carry an Authorization header).
+   */
+  @Post('session')
+  @UseGuards(AdminKeyGuard)
+  @HttpCode(204)
+  signIn(@Res() reply: FastifyReply) {
+    const key = /^Bearer\s+(\S+)/i.exec(String(reply.request.headers.authorization))?.[1] ?? '';
+    const token = this.sessions.issue(key) as string;
+    return reply
+      .header('set-cookie', sessionCookie(token, this.config.nodeEnv === 'production'))
+      .header('cache-control', 'no-store')
+      .send();
+  }
+
+  @Delete('session')
+  @HttpCode(204)
+  signOut(@Res() reply: FastifyReply) {
+    return reply.header('set-cookie', clearedSessionCookie()).send();
+  }
+}

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { DeadLetterModule } from './dead-letters/dead-letter.module';
+import { IpnRegistrationModule } from '../../ipn/ipn-registration.module';
+import { OrdersCoreModule } from '../../orders/orders-core.module';
+import { AdminOperationsController } from './admin-operations.controller';
+import { AdminOrdersController } from './admin-orders.controller';
+import { AdminOrdersService } from './admin-orders.service';
+import { AdminPageController } from './admin-page.controller';
+import { NotificationInboxService } from './notification-inbox.service';
+import { QueueDashboard } from './queue-dashboard';
+import { ReconciliationService } from '../reconciliation.service';
+import { StuckOrdersService } from './stuck-orders.service';
+
+/**
+ * The admin feature's HTTP side: order search and actions, the notification inbox, dead-letter
+ * jobs, reconciliation, the queue dashboard (/admin/queues) and the operations page (/admin).
+ */
+@Module({
+  imports: [OrdersCoreModule, IpnRegistrationModule, DeadLetterModule],
+  controllers: [AdminOrdersController, AdminOperationsController, AdminPageController],
+  providers: [
+    AdminOrdersService,
+    StuckOrdersService,
+    NotificationInboxService,
+    ReconciliationService,
+    QueueDashboard,
+  ],
+})
+export class AdminModule {}

@@ -1,0 +1,87 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Job } from 'bullmq';
+import { QueueName } from '@app/queues';
+import { CheckoutError } from '../../../errors/checkout-error';
+import { ALL_QUEUES, AllQueues } from './all-queues';
+
+export interface DeadJobView {
+  queue: string;
+  id: string;
+  name: string;
+  data: unknown;
+  attempts_made: number;
+  failed_reason: string | null;
+  stacktrace?: string[];
+  created_at: string | null;
+  failed_at: string | null;
+}
+
+function toView(queue: string, job: Job, withStack = false): DeadJobView {
+  return {
+    queue,
+    id: String(job.id),
+    name: job.name,
+    data: job.data,
+    attempts_made: job.attemptsMade,
+    failed_reason: job.failedReason ?? null,
+    ...(withStack ? { stacktrace: job.stacktrace ?? [] } : {}),
+    created_at: job.timestamp ? new Date(job.timestamp).toISOString() : null,
+    failed_at: job.finishedOn ? new Date(job.finishedOn).toISOString() : null,
+  };
+}
+
+/**
+ * Jobs whose retries ran out stay in their queue's failed set (removeOnFail keeps them a week):
+ * that set is the dead-letter list. Replay moves a job back to waiting with its attempts reset.
+ */
+@Injectable()
+export class DeadLetterService {
+  constructor(@Inject(ALL_QUEUES) private readonly queues: AllQueues) {}
+
+  async list(queueName?: string, limit = 50, offset = 0) {
+    if (queueName) this.queue(queueName);
+    const names = queueName ? [queueName as QueueName] : [...this.queues.keys()];
+    const counts: Record<string, number> = {};
+    const items: DeadJobView[] = [];
+    for (const name of names) {
+      const queue = this.queues.get(name)!;
+      counts[name] = await queue.getFailedCount();
+      const jobs = await queue.getFailed(0, offset + limit - 1);
+      items.push(...jobs.filter((job): job is Job => !!job).map((job) => toView(name, job)));
+    }
+    items.sort((a, b) => (b.failed_at ?? '').localeCompare(a.failed_at ?? ''));
+    return { counts, items: items.slice(offset, offset + limit) };
+  }
+
+  async inspect(queueName: string, jobId: string): Promise<DeadJobView & { state: string }> {
+    const job = await this.job(queueName, jobId);
+    return { ...toView(queueName, job, true), state: await job.getState() };
+  }
+
+  async replay(
+    queueName: string,
+    jobId: string,
+  ): Promise<{ queue: string; id: string; state: string }> {
+    const job = await this.job(queueName, jobId);
+    const state = await job.getState();
+    if (state !== 'failed') {
+      throw CheckoutError.conflict('job_not_failed', `job ${jobId} is ${state}, not failed`, {
+        state,
+      });
+    }
+    await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+    return { queue: queueName, id: jobId, state: await job.getState() };
+  }
+
+  private queue(name: string) {
+    const queue = this.queues.get(name as QueueName);
+    if (!queue) throw CheckoutError.notFound('queue', name);
+    return queue;
+  }
+
+  private async job(queueName: string, jobId: string): Promise<Job> {
+    const job = await this.queue(queueName).getJob(jobId);
+    if (!job) throw CheckoutError.notFound('job', `${queueName}/${jobId}`);
+    return job;
+  }
+}

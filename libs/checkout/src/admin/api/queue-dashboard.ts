@@ -1,0 +1,62 @@
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { FastifyAdapter as BullBoardFastifyAdapter } from '@bull-board/fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { ALL_QUEUES, AllQueues } from './dead-letters/all-queues';
+import { AdminSessions } from './admin-session';
+
+export const QUEUE_DASHBOARD_PATH = '/admin/queues';
+
+/**
+ * bull-board under /admin/queues, in its own Fastify scope whose first hook demands an admin key:
+ * a Bearer header (scripts) or the session cookie the operations page sets (browsers, which cannot
+ * add headers to a navigation).
+ */
+@Injectable()
+export class QueueDashboard implements OnModuleInit {
+  private readonly logger = new Logger(QueueDashboard.name);
+  private readonly sessions: AdminSessions;
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(ALL_QUEUES) private readonly queues: AllQueues,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {
+    this.sessions = new AdminSessions(config.adminApiKeys);
+  }
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
+    if (!fastify || typeof fastify.register !== 'function') return;
+    if (this.config.queueBackend !== 'redis') {
+      this.logger.warn('queue dashboard disabled: it needs the Redis queue backend');
+      return;
+    }
+    const board = new BullBoardFastifyAdapter();
+    board.setBasePath(QUEUE_DASHBOARD_PATH);
+    createBullBoard({
+      queues: [...this.queues.values()].map((queue) => new BullMQAdapter(queue)),
+      serverAdapter: board,
+      options: { uiConfig: { boardTitle: 'pesapal-checkout queues' } },
+    });
+    void fastify.register(async (scope) => {
+      scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+        if (this.sessions.authenticate(request.headers)) return;
+        await reply
+          .status(401)
+          .header('cache-control', 'no-store')
+          .send({
+            error: {
+              code: 'unauthenticated',
+              message:
+                'an admin key is required: Authorization: Bearer <key>, or sign in at /admin',
+            },
+          });
+      });
+      await scope.register(board.registerPlugin(), { prefix: QUEUE_DASHBOARD_PATH });
+    });
+  }
+}

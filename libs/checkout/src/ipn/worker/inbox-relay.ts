@@ -1,0 +1,234 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import {
+  COMMIT_WITHOUT_FLUSH_WAIT,
+  OPEN_NOTIFICATION_STATUSES_SQL,
+  PreparedStatement,
+  runPrepared,
+} from '@app/persistence';
+import { claimLeaseSeconds } from '../../orders/worker/order-sweeper';
+import { INBOX_CHANNEL } from '../api/ipn-inbox';
+import { NotificationQueue } from './notification-queue';
+
+/** Rows claimed per statement; a full batch means more are due and the relay goes on at once. */
+const BATCH = 500;
+/** The relay looks at least this often, signal or not (stuck rows, retries of unmatched ones). */
+const MAX_INTERVAL_MS = 1000;
+const RELISTEN_AFTER_MS = 1000;
+/** After a signal, wait this long for more: one claim and one queue call carry many rows. */
+const GATHER_MS = 20;
+/** While the queue is full, look again this soon for room. */
+const ROOM_RETRY_MS = 50;
+
+/** Claims due rows with a lease: a row whose job is lost comes due again when it lapses. */
+const CLAIM: PreparedStatement = {
+  name: 'inbox-claim-due',
+  text: `WITH due AS (
+           SELECT id FROM ipn_notifications
+            WHERE status IN ${OPEN_NOTIFICATION_STATUSES_SQL} AND next_attempt_at <= now()
+            ORDER BY next_attempt_at
+            LIMIT $1
+            FOR UPDATE SKIP LOCKED)
+         UPDATE ipn_notifications n
+            SET next_attempt_at = now() + make_interval(secs => $2::double precision)
+           FROM due WHERE n.id = due.id AND ${COMMIT_WITHOUT_FLUSH_WAIT}
+         RETURNING n.id, n.order_tracking_id, n.attempts`,
+};
+
+/*
+ * Marking and giving back skip rows another transaction holds: that is a verifier changing the
+ * row already (its job started as soon as it was queued), and waiting for it could deadlock,
+ * since a verifier's cover locks several rows of one order while this locks a whole batch. A row
+ * skipped here keeps its lease and comes due again if nothing else settled it.
+ */
+export const MARK_QUEUED: PreparedStatement = {
+  name: 'inbox-mark-queued',
+  text: `UPDATE ipn_notifications SET status = 'queued'
+          WHERE id IN (SELECT id FROM ipn_notifications
+                        WHERE id = ANY($1::uuid[]) AND status = 'received'
+                          FOR UPDATE SKIP LOCKED)
+            AND ${COMMIT_WITHOUT_FLUSH_WAIT}`,
+};
+
+export const GIVE_BACK: PreparedStatement = {
+  name: 'inbox-give-back',
+  text: `UPDATE ipn_notifications SET next_attempt_at = now()
+          WHERE id IN (SELECT id FROM ipn_notifications
+                        WHERE id = ANY($1::uuid[]) AND status IN ${OPEN_NOTIFICATION_STATUSES_SQL}
+                          FOR UPDATE SKIP LOCKED)
+            AND ${COMMIT_WITHOUT_FLUSH_WAIT}`,
+};
+
+interface ClaimedRow {
+  id: string;
+  order_tracking_id: string | null;
+  attempts: number;
+}
+
+/**
+ * Moves due inbox rows onto the notification queue, in the worker: rows the api has just stored
+ * (it signals INBOX_CHANNEL when it does), rows whose job was lost (their claim lapsed) and
+ * unmatched rows whose retry is due. Each batch is claimed with a lease (FOR UPDATE SKIP LOCKED,
+ * so several workers split the work) and queued with one pipelined add; job ids are fixed per row
+ * and attempt, so a row relayed twice is still one job. While the queue is unreachable the claims
+ * are given back and the rows wait in Postgres. So does a backlog longer than the queue's depth
+ * (NOTIFICATION_QUEUE_DEPTH jobs waiting): a burst costs Redis and the relay only what the
+ * workers can take soon, and Redis holds a bounded number of jobs however many arrive.
+ */
+@Injectable()
+export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(InboxRelay.name);
+  private readonly intervalMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private listener: Client | undefined;
+  private relisten: NodeJS.Timeout | undefined;
+  private gather: NodeJS.Timeout | undefined;
+  private roomRetry: NodeJS.Timeout | undefined;
+  /** The last batch was cut short by the queue's depth: due rows may be left. */
+  private heldBack = false;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private queueDown = false;
+  private stopped = false;
+  private lastProblem = '';
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly queue: NotificationQueue,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {
+    this.intervalMs = Math.min(config.sweepIntervalMs, MAX_INTERVAL_MS);
+  }
+
+  onApplicationBootstrap(): void {
+    void this.listen();
+    this.timer = setInterval(() => this.wake(true), this.intervalMs);
+    this.wake(true);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    clearTimeout(this.relisten);
+    clearTimeout(this.gather);
+    clearTimeout(this.roomRetry);
+    await this.listener?.end().catch(() => undefined);
+    await this.running;
+  }
+
+  /**
+   * Starts a pass, or asks the pass under way for one more round. While the queue is down only
+   * the timer starts passes, so a stream of signals does not turn into a stream of failures.
+   */
+  wake(timed = false): void {
+    if (this.stopped || (this.queueDown && !timed)) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.pass().finally(() => (this.running = undefined));
+  }
+
+  private async pass(): Promise<void> {
+    do {
+      this.again = false;
+      let relayed: number;
+      do {
+        relayed = await this.relayBatch().then(
+          (count) => {
+            if (this.lastProblem) this.logger.log('inbox relay: working again');
+            this.lastProblem = '';
+            return count;
+          },
+          (error: Error) => {
+            // An outage fails every pass the same way: say it once.
+            if (error.message !== this.lastProblem) {
+              this.logger.warn(`inbox relay: ${error.message}`);
+            }
+            this.lastProblem = error.message;
+            return -1;
+          },
+        );
+      } while (relayed === BATCH && !this.stopped);
+      if (relayed < 0) return;
+    } while (this.again && !this.stopped);
+    if (this.heldBack && !this.stopped) {
+      this.roomRetry ??= setTimeout(() => {
+        this.roomRetry = undefined;
+        this.wake();
+      }, ROOM_RETRY_MS);
+    }
+  }
+
+  /**
+   * Relays one batch of due rows, no more than the queue has room for; the number queued, or -1
+   * when the queue did not take them.
+   */
+  async relayBatch(): Promise<number> {
+    const waiting = await this.queue.waitingCount();
+    // Unknown (the queue cannot be asked): try a full batch, whose add fails the same way.
+    const room = waiting === null ? BATCH : this.config.notificationQueueDepth - waiting;
+    const limit = Math.min(BATCH, room);
+    if (limit <= 0) {
+      this.heldBack = true;
+      return 0;
+    }
+    const claimed = await runPrepared<ClaimedRow>(this.dataSource, CLAIM, [
+      limit,
+      claimLeaseSeconds(this.config),
+    ]);
+    this.heldBack = limit < BATCH && claimed.length === limit;
+    if (claimed.length === 0) return 0;
+    const queued = await this.queue.addMany(
+      claimed.map((row) => ({
+        notificationId: row.id,
+        orderKey: row.order_tracking_id ?? row.id,
+        attempt: row.attempts,
+      })),
+    );
+    this.queueDown = !queued;
+    // Queued: marked so (the lease stays, in case the job is lost). Not queued: given back with
+    // their status untouched, so the next timed pass takes them at once.
+    await runPrepared(this.dataSource, queued ? MARK_QUEUED : GIVE_BACK, [
+      claimed.map((row) => row.id),
+    ]);
+    return queued ? claimed.length : -1;
+  }
+
+  /** A dedicated connection waits for the api's signal; if it drops, the timer covers meanwhile. */
+  private async listen(): Promise<void> {
+    if (this.stopped) return;
+    const client = new Client({ connectionString: this.config.databaseUrl });
+    this.listener = client;
+    const retry = (error?: Error) => {
+      if (this.listener !== client) return;
+      this.listener = undefined;
+      void client.end().catch(() => undefined);
+      if (this.stopped) return;
+      if (error) this.logger.warn(`inbox relay stops listening for a moment: ${error.message}`);
+      this.relisten = setTimeout(() => void this.listen(), RELISTEN_AFTER_MS);
+    };
+    client.on('notification', () => {
+      this.gather ??= setTimeout(() => {
+        this.gather = undefined;
+        this.wake();
+      }, GATHER_MS);
+    });
+    client.on('error', retry);
+    client.on('end', () => retry());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${INBOX_CHANNEL}`);
+    } catch (error) {
+      retry(error as Error);
+    }
+  }
+}

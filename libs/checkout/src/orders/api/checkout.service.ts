@@ -1,0 +1,291 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { BillingAddress, MerchantReference, Money } from '@app/domain';
+import {
+  buildOrderBody,
+  buildPushBody,
+  GatewayClient,
+  GatewayRejectedError,
+  OrderRequest,
+  PushRequest,
+  SubscriptionFrequency,
+} from '@app/gateway-client';
+import { OrderEntity, OrderRepository } from '@app/persistence';
+import { CheckoutError } from '../../errors/checkout-error';
+import { IpnRegistrationService } from '../../ipn/ipn-registration.service';
+import { CheckoutAnswer, checkoutAnswerOf } from './checkout-answers';
+import { CheckoutSubmission, NewOrder, ReferenceTakenError } from './checkout-submission';
+import { amountText } from './dto/checkout-rules';
+import {
+  CreateCheckoutDto,
+  CreateMobileMoneyCheckoutDto,
+  CustomerDto,
+} from './dto/create-checkout.dto';
+
+export const RETURN_PATH = '/v1/checkouts/return';
+
+export interface CheckoutResult {
+  /** 201 for a new order, 200 when an earlier request with the same reference made it. */
+  status: 201 | 200;
+  body: CheckoutAnswer;
+}
+
+type Checkout =
+  | { kind: 'hosted'; dto: CreateCheckoutDto }
+  | { kind: 'mobile_money'; dto: CreateMobileMoneyCheckoutDto };
+
+/** Generated references: "chk_" and 24 hex digits, well inside the gateway's 50. */
+export const generatedReference = (): string => `chk_${randomBytes(12).toString('hex')}`;
+
+/**
+ * Starts payments. The row is written before the gateway call and completed after it, so a
+ * crash in between leaves a row the workers can repair. A reference names one order for good:
+ * the gateway would silently answer a re-used id with the old order at its old amount, so a
+ * re-used reference either returns that same order (same amount and currency) or is a 409.
+ */
+@Injectable()
+export class CheckoutService {
+  /** How long a request waits for a twin that is still submitting the same reference. */
+  twinWaitMs: number;
+
+  constructor(
+    private readonly gateway: GatewayClient,
+    private readonly submission: CheckoutSubmission,
+    private readonly orders: OrderRepository,
+    private readonly ipn: IpnRegistrationService,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {
+    this.twinWaitMs = config.gateway.timeoutMs * 3 + 2000;
+  }
+
+  createHosted(dto: CreateCheckoutDto, actor: string, reference?: string): Promise<CheckoutResult> {
+    return this.create({ kind: 'hosted', dto }, actor, reference);
+  }
+
+  createMobileMoney(
+    dto: CreateMobileMoneyCheckoutDto,
+    actor: string,
+    reference?: string,
+  ): Promise<CheckoutResult> {
+    return this.create({ kind: 'mobile_money', dto }, actor, reference);
+  }
+
+  private async create(
+    checkout: Checkout,
+    actor: string,
+    fallbackReference = generatedReference(),
+  ): Promise<CheckoutResult> {
+    const { dto } = checkout;
+    const reference = dto.reference ?? fallbackReference;
+    const amount = Money.of(amountText(dto.amount) ?? '', dto.currency);
+    const request = await this.gatewayRequest(checkout, reference, amount);
+
+    // No read first: the unique index says whether the reference is new, in the same round trip.
+    let order: OrderEntity;
+    try {
+      order = await this.submission.record(this.newOrder(checkout, reference, amount), actor);
+    } catch (error) {
+      if (!(error instanceof ReferenceTakenError)) throw error;
+      const twin = await this.orders.findByMerchantReference(reference);
+      if (!twin) throw error;
+      return this.reuse(twin, checkout, amount, request);
+    }
+    return { status: 201, body: await this.submit(order, checkout.kind, request) };
+  }
+
+  /** Validated the way the gateway client will send it, so nothing is written for a bad request. */
+  private async gatewayRequest(
+    checkout: Checkout,
+    reference: string,
+    amount: Money,
+  ): Promise<OrderRequest | PushRequest> {
+    const { dto } = checkout;
+    const callbackUrl = `${this.config.publicBaseUrl}${RETURN_PATH}`;
+    const customer = dto.customer;
+    const request: OrderRequest = {
+      merchantReference: MerchantReference(reference),
+      amount,
+      description: dto.description,
+      callbackUrl,
+      cancellationUrl: `${callbackUrl}?cancelled=1`,
+      notificationId: await this.ipn.currentIpnId(),
+      billingAddress: billingAddressOf(customer),
+      branch: dto.branch,
+      redirectMode: dto.redirect_mode,
+      subscription: dto.subscription && {
+        accountNumber: dto.subscription.account_number,
+        startDate: dto.subscription.start_date,
+        endDate: dto.subscription.end_date,
+        frequency: dto.subscription.frequency as SubscriptionFrequency,
+      },
+    };
+    const rules = {
+      productionMode: this.config.nodeEnv === 'production',
+      mobileMoneyNetworks: this.config.gateway.mobileMoneyNetworks,
+    };
+    if (checkout.kind === 'hosted') {
+      buildOrderBody(request, rules);
+      return request;
+    }
+    const push: PushRequest = {
+      ...request,
+      msisdn: checkout.dto.phone,
+      network: this.network(checkout.dto.network),
+    };
+    buildPushBody(push, rules);
+    return push;
+  }
+
+  private network(requested: string): string {
+    return (
+      this.config.gateway.mobileMoneyNetworks.find(
+        (network) => network.toUpperCase() === requested.toUpperCase(),
+      ) ?? requested
+    );
+  }
+
+  private newOrder(checkout: Checkout, reference: string, amount: Money): NewOrder {
+    const { dto } = checkout;
+    const customer = dto.customer;
+    return {
+      merchantReference: reference,
+      kind: checkout.kind,
+      amount: amount.toDecimalString(),
+      currency: amount.currency,
+      description: dto.description,
+      customer: billingAddressOf(customer),
+      customerEmail: customer.email ?? null,
+      customerPhone: customer.phone ?? null,
+      returnUrl: dto.return_url ?? null,
+      cancelUrl: dto.cancel_url ?? null,
+      branch: dto.branch ?? null,
+      redirectMode: dto.redirect_mode ?? null,
+      subscription: dto.subscription
+        ? {
+            accountNumber: dto.subscription.account_number,
+            startDate: dto.subscription.start_date,
+            endDate: dto.subscription.end_date,
+            frequency: dto.subscription.frequency,
+          }
+        : null,
+      accountNumber: dto.subscription?.account_number ?? null,
+      msisdn: checkout.kind === 'mobile_money' ? checkout.dto.phone : null,
+      network: checkout.kind === 'mobile_money' ? this.network(checkout.dto.network) : null,
+    };
+  }
+
+  private async submit(
+    order: OrderEntity,
+    kind: Checkout['kind'],
+    request: OrderRequest | PushRequest,
+  ): Promise<CheckoutAnswer> {
+    let completed: OrderEntity;
+    const send = (sent: OrderRequest | PushRequest) =>
+      kind === 'hosted'
+        ? this.gateway
+            .submitOrder(sent)
+            .then((submitted) => this.submission.completeHosted(order, submitted))
+        : this.gateway
+            .pushMobileMoney(sent as PushRequest)
+            .then((pushed) => this.submission.completePush(order, pushed));
+    try {
+      completed = await send(request).catch(async (error: unknown) => {
+        // A refused notification_id made no order at the gateway: send again with a valid one.
+        if (!(error instanceof GatewayRejectedError && error.unknownNotificationId)) throw error;
+        const notificationId = await this.ipn.replaceRejected(request.notificationId);
+        return send({ ...request, notificationId });
+      });
+    } catch (error) {
+      await this.submission.markFailed(order, error);
+      throw error;
+    }
+    return checkoutAnswerOf(completed);
+  }
+
+  /** The reference names an order already: the same checkout again, or a conflict. */
+  private async reuse(
+    order: OrderEntity,
+    checkout: Checkout,
+    amount: Money,
+    request: OrderRequest | PushRequest,
+  ): Promise<CheckoutResult> {
+    if (
+      order.kind !== checkout.kind ||
+      order.currency !== amount.currency ||
+      !Money.of(order.amount, order.currency).equals(amount)
+    ) {
+      throw CheckoutError.conflict(
+        'reference_in_use',
+        `reference ${order.merchantReference} already names a ${order.kind} checkout of ${order.amount} ${order.currency}; use a new reference`,
+        { existing: { kind: order.kind, amount: order.amount, currency: order.currency } },
+      );
+    }
+    const settled = await this.waitWhileSubmitting(order);
+    switch (settled.submissionStatus) {
+      case 'submitted':
+        return { status: 200, body: checkoutAnswerOf(settled) };
+      case 'rejected':
+        throw new CheckoutError(
+          'gateway_rejected',
+          'gateway_error',
+          `the payment gateway refused this checkout earlier: ${settled.gatewayError?.messages.join('; ') ?? settled.failureReason ?? 'rejected'}`,
+          {
+            gateway: {
+              kind: 'rejected',
+              code: settled.gatewayError?.code ?? null,
+              messages: settled.gatewayError?.messages ?? [],
+            },
+          },
+        );
+      default:
+        break;
+    }
+    // Re-submitting a known id makes no second order at the gateway: it answers the original.
+    if (checkout.kind === 'hosted') {
+      const submitted = await this.gateway.submitOrder(request);
+      return {
+        status: 200,
+        body: checkoutAnswerOf(await this.submission.completeHosted(settled, submitted)),
+      };
+    }
+    // A second push would be a second PIN prompt; the workers settle the first one.
+    throw CheckoutError.conflict(
+      'checkout_outcome_unknown',
+      `the gateway's answer to the push for ${settled.merchantReference} is not known yet; follow GET /v1/orders/${settled.merchantReference}`,
+    );
+  }
+
+  private async waitWhileSubmitting(order: OrderEntity): Promise<OrderEntity> {
+    const deadline = Date.now() + this.twinWaitMs;
+    let current = order;
+    for (
+      let pause = 20;
+      current.submissionStatus === 'submitting';
+      pause = Math.min(pause * 2, 250)
+    ) {
+      if (Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      current = (await this.orders.findById(order.id)) ?? current;
+    }
+    return current;
+  }
+}
+
+/** The shop's snake_case customer as the gateway's billing address (also what the order row keeps). */
+function billingAddressOf(customer: CustomerDto): BillingAddress {
+  return {
+    email: customer.email,
+    phone: customer.phone,
+    firstName: customer.first_name,
+    middleName: customer.middle_name,
+    lastName: customer.last_name,
+    countryCode: customer.country_code?.toUpperCase(),
+    line1: customer.line_1,
+    line2: customer.line_2,
+    city: customer.city,
+    state: customer.state,
+    postalCode: customer.postal_code,
+    zipCode: customer.zip_code,
+  };
+}

@@ -1,0 +1,33 @@
+import { Inject, Module } from '@nestjs/common';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { IpnRegistrationModule } from '../../ipn/ipn-registration.module';
+import { CheckoutReturnController } from './checkout-return.controller';
+import { CheckoutReturnService } from './checkout-return.service';
+import { CheckoutSubmission } from './checkout-submission';
+import { CheckoutService } from './checkout.service';
+import { CheckoutsController } from './checkouts.controller';
+import { useCheckoutRules } from './dto/checkout-rules';
+import { IdempotencyService } from './idempotency.service';
+import { OrderQueryService } from './order-query.service';
+import { OrdersController } from './orders.controller';
+import { OrdersCoreModule } from '../orders-core.module';
+
+/** The orders feature's HTTP side (controllers and their services), imported by apps/api. */
+@Module({
+  imports: [OrdersCoreModule, IpnRegistrationModule],
+  controllers: [CheckoutsController, OrdersController, CheckoutReturnController],
+  providers: [
+    CheckoutService,
+    CheckoutSubmission,
+    IdempotencyService,
+    OrderQueryService,
+    CheckoutReturnService,
+  ],
+  exports: [OrderQueryService],
+})
+export class OrdersModule {
+  constructor(@Inject(SERVICE_CONFIG) config: ServiceConfig) {
+    // The DTOs check currencies and networks against the configured lists.
+    useCheckoutRules(config);
+  }
+}
