@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
+import { loadServiceConfig } from '@app/config';
 import { ReconciliationReportEntity } from '@app/persistence';
 import { jobOptions, QUEUES, redisOptionsFromUrl } from '@app/queues';
 import { openTestDataSource } from '../support/database';
@@ -31,7 +32,7 @@ describe('nightly reconciliation in the worker', () => {
     expect(scheduler).toMatchObject({ name: 'reconcile', pattern: '30 2 * * *' });
 
     const data = { sinceHours: 1 };
-    await queue.add('reconcile', data, jobOptions('reconcile', data));
+    await queue.add('reconcile', data, jobOptions('reconcile', data, loadServiceConfig()));
     const report = await waitFor('a nightly report', () =>
       dataSource.getRepository(ReconciliationReportEntity).findOneBy({ trigger: 'nightly' }),
     );

@@ -1,8 +1,7 @@
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { NotificationQueue } from '@app/checkout/ipn/worker/notification-queue';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { queueConnectionFor, QUEUES } from '@app/queues';
+import { JobProducer, queueConnectionFor, QUEUES } from '@app/queues';
 import { openTestDataSource } from '../support/database';
 import { RunningService, startService, waitFor } from '../support/service';
 import { inboxOf, notify, paidSilently, waitForStatus } from './ipn-support';
@@ -29,7 +28,7 @@ describe('IPN inbox relay: a backlog longer than the queue depth waits in Postgr
   });
 
   it('queues no more than the depth while the workers are paused, and the rest once they resume', async () => {
-    const queue = service.workerApp!.get(NotificationQueue);
+    const jobs = service.workerApp!.get(JobProducer);
     const config = service.workerApp!.get<ServiceConfig>(SERVICE_CONFIG);
     // Paused for every worker (a worker-level pause may still take the job it was waiting for).
     const control = new Queue(QUEUES.notifications, {
@@ -55,7 +54,7 @@ describe('IPN inbox relay: a backlog longer than the queue depth waits in Postgr
       );
       // Several relay passes later (signals, timer, room checks) nothing more went to Redis.
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      expect(await queue.waitingCount()).toBe(depth);
+      expect(await jobs.waitingCount(QUEUES.notifications)).toBe(depth);
       const held = await statuses();
       expect(held.filter((status) => status === 'queued')).toHaveLength(depth);
       expect(held.filter((status) => status === 'received')).toHaveLength(8 - depth);

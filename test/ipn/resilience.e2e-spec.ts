@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createFastifyApp } from '@app/common';
-import { NotificationWorkers } from '@app/checkout/ipn/worker/notification-workers';
+import { JobRunner, QUEUES } from '@app/queues';
 import { openTestDataSource } from '../support/database';
 import { RunningService, startService, waitFor } from '../support/service';
 import { TcpProxy } from '../foundation/tcp-proxy';
@@ -96,9 +96,11 @@ describe('IPN resilience: a worker dying mid-job, Redis lost while notifications
       'the lookup in flight',
       async () => (await lookupsOf(service, checkout.orderTrackingId)) >= 1,
     );
-    const first = service.workerApp!.get(NotificationWorkers);
+    const first = service.workerApp!.get(JobRunner);
     // Stop consuming without finishing the job: its lock lapses as if the process had died.
-    await Promise.all(first.running.map((worker) => worker.close(true)));
+    await Promise.all(
+      [QUEUES.notifications, QUEUES.registration].map((queue) => first.worker(queue)?.close(true)),
+    );
 
     const { WorkerModule } = await import('../../apps/worker/src/worker.module');
     secondWorker = await createFastifyApp(WorkerModule);

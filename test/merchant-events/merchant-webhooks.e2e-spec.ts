@@ -1,13 +1,10 @@
 import { INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { getQueueToken } from '@nestjs/bullmq';
-import { Queue } from 'bullmq';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { ServiceConfigModule, loadServiceConfig } from '@app/config';
+import { ServiceConfigModule } from '@app/config';
 import { OrderJournal, MerchantEventType } from '@app/checkout/orders/order-journal';
-import { deliveryJobOptions } from '@app/checkout/merchant-events/delivery-job';
 import { MerchantEventsWorkerModule } from '@app/checkout/merchant-events/worker/merchant-events-worker.module';
 import {
   OrderEntity,
@@ -15,7 +12,7 @@ import {
   PersistenceModule,
   WebhookDeliveryEntity,
 } from '@app/persistence';
-import { QUEUES, QueueInfrastructureModule } from '@app/queues';
+import { JobProducer, JobRunnerModule, QUEUES, QueueInfrastructureModule } from '@app/queues';
 import { givenOrder } from '../support/builders';
 import { openTestDataSource } from '../support/database';
 import { currentTestRun } from '../support/test-servers';
@@ -32,6 +29,7 @@ const SHOP_KEY = 'shop_key_merchant_events';
     ServiceConfigModule,
     PersistenceModule.forApp('worker'),
     QueueInfrastructureModule,
+    JobRunnerModule,
     MerchantEventsWorkerModule,
   ],
 })
@@ -221,8 +219,8 @@ describe('merchant webhooks: outbox relay, signed delivery, retries, admin (real
   });
 
   it('delivers once when the relay queued a row but crashed before marking it relayed', async () => {
-    const queue = worker!.get<Queue>(getQueueToken(QUEUES.merchantEvents), { strict: false });
-    const config = loadServiceConfig();
+    const producer = worker!.get(JobProducer);
+    const queue = producer.queue(QUEUES.merchantEvents);
     // The crashed relay's half: the job is on the queue, the row still says unrelayed.
     const order = await givenOrder(dataSource);
     const event = await outbox().save(
@@ -232,7 +230,7 @@ describe('merchant webhooks: outbox relay, signed delivery, retries, admin (real
         payload: { order: { reference: order.merchantReference } },
       }),
     );
-    await queue.add('deliver-event', { eventId: event.id }, deliveryJobOptions(event.id, config));
+    await producer.add('deliver-event', { eventId: event.id });
     await waitFor(
       'relayed_at',
       async () => (await outbox().findOneByOrFail({ id: event.id })).relayedAt,

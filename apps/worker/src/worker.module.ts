@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { SERVICE_CONFIG, ServiceConfigModule } from '@app/config';
 import { HealthModule, LoggingModule } from '@app/common';
 import { PersistenceModule } from '@app/persistence';
-import { QueueInfrastructureModule } from '@app/queues';
+import { JobRunnerModule, QueueInfrastructureModule } from '@app/queues';
 import {
   AdminWorkerModule,
   IpnWorkerModule,
@@ -18,6 +18,7 @@ import {
     LoggingModule.forRoot('worker', SERVICE_CONFIG),
     PersistenceModule.forApp('worker'),
     QueueInfrastructureModule,
+    JobRunnerModule,
     HealthModule,
     OrdersWorkerModule,
     IpnWorkerModule,

@@ -1,37 +1,68 @@
 import { JobsOptions } from 'bullmq';
 
 /**
- * Every job the service runs: its queue, its data, and its options, in one place. Job ids give
- * de-duplication where a job must not be queued twice for the same thing.
+ * Every job the service runs: its queue, its data, how its queue's worker runs and its options,
+ * in one place. Job ids give de-duplication where a job must not be queued twice for the same
+ * thing. Nothing outside this file sets a job's options.
  */
 export const QUEUES = {
   notifications: 'notifications',
   orderSync: 'order-sync',
   registration: 'ipn-registration',
   merchantEvents: 'merchant-events',
-  maintenance: 'maintenance',
-  // Its own queue so that the admin worker's processor never picks up another feature's sweep.
+  // Its own queue so that the reconciliation worker never picks up another feature's job.
   reconciliation: 'reconciliation',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+export const QUEUE_NAMES = Object.values(QUEUES) as QueueName[];
+
+/**
+ * Verify one stored notification by looking its order up. orderKey (the tracking id it names)
+ * de-duplicates: one job per order waits, one more may follow the active one. attempt counts
+ * the row's earlier tries (the inbox relay queues it again after a lost job or an unmatched try).
+ */
+export interface VerifyNotificationData {
+  notificationId: string;
+  orderKey: string;
+  attempt: number;
+}
+
+/**
+ * Look a pending order up now (poll schedule, return redirect, admin sync). A scheduled poll
+ * names its attempt: one job per order and attempt, however often a sweep claims it.
+ */
+export interface SyncOrderData {
+  orderId: string;
+  source: 'poll' | 'return' | 'admin' | 'ipn';
+  pollAttempt?: number;
+}
+
+/** Register (or re-read) the service's IPN URL at the gateway. */
+export interface RegisterIpnData {
+  url: string;
+  method: 'GET' | 'POST';
+}
+
+/**
+ * Deliver one merchant event to the shop's webhook. The relay's job is one per event; an admin's
+ * redelivery names itself so that it gets a job of its own.
+ */
+export interface DeliverEventData {
+  eventId: string;
+  redelivery?: string;
+}
+
+/** Reconcile recent orders against the gateway (nightly). */
+export interface ReconcileData {
+  sinceHours: number;
+}
 
 export interface JobData {
-  /**
-   * Verify one stored notification by looking its order up. orderKey (the tracking id it names)
-   * de-duplicates: one job per order waits, one more may follow the active one. attempt counts
-   * the row's earlier tries (the inbox relay queues it again after a lost job or an unmatched try).
-   */
-  'verify-notification': { notificationId: string; orderKey: string; attempt: number };
-  /** Look a pending order up now (poll schedule, return redirect, admin sync). */
-  'sync-order': { orderId: string; source: 'poll' | 'return' | 'admin' | 'ipn' };
-  /** Register (or re-read) the service's IPN URL at the gateway. */
-  'register-ipn': { url: string; method: 'GET' | 'POST' };
-  /** Deliver one merchant event to the shop's webhook. */
-  'deliver-event': { eventId: string };
-  /** Periodic sweeps: due polls, unqueued notifications, unrelayed outbox rows. */
-  sweep: Record<string, never>;
-  /** Nightly reconciliation of recent orders against the gateway. */
-  reconcile: { sinceHours: number };
+  'verify-notification': VerifyNotificationData;
+  'sync-order': SyncOrderData;
+  'register-ipn': RegisterIpnData;
+  'deliver-event': DeliverEventData;
+  reconcile: ReconcileData;
 }
 export type JobName = keyof JobData;
 
@@ -40,9 +71,47 @@ export const JOB_QUEUE: { [N in JobName]: QueueName } = {
   'sync-order': QUEUES.orderSync,
   'register-ipn': QUEUES.registration,
   'deliver-event': QUEUES.merchantEvents,
-  sweep: QUEUES.maintenance,
   reconcile: QUEUES.reconciliation,
 };
+
+export interface QueueWorkerSettings {
+  concurrency: number;
+  /** Jobs start at no more than GATEWAY_LOOKUPS_PER_SECOND, across every worker process. */
+  lookupRateLimited: boolean;
+}
+
+/** How each queue's worker runs (one worker per queue per worker process). */
+export const QUEUE_WORKERS: Record<QueueName, QueueWorkerSettings> = {
+  [QUEUES.notifications]: { concurrency: 50, lookupRateLimited: true },
+  [QUEUES.orderSync]: { concurrency: 20, lookupRateLimited: true },
+  [QUEUES.registration]: { concurrency: 1, lookupRateLimited: false },
+  [QUEUES.merchantEvents]: { concurrency: 8, lookupRateLimited: false },
+  [QUEUES.reconciliation]: { concurrency: 1, lookupRateLimited: false },
+};
+
+/** Repeatable jobs, registered by the worker (an upsert: replicas agree on one). */
+export const JOB_SCHEDULES = {
+  /** 02:30 UTC, a quiet hour in East Africa (05:30 EAT); the window overlaps the previous run. */
+  'nightly-reconcile': {
+    job: 'reconcile',
+    pattern: '30 2 * * *',
+    tz: 'UTC',
+    data: { sinceHours: 48 },
+  },
+} as const satisfies Record<
+  string,
+  { job: JobName; pattern: string; tz: string; data: JobData[JobName] }
+>;
+export type ScheduleName = keyof typeof JOB_SCHEDULES;
+
+/** The backoff type deliver-event jobs name; their job class computes it. */
+export const MERCHANT_WEBHOOK_BACKOFF = 'merchant-webhook';
+
+/** What job options take from the configuration. */
+export interface JobSettings {
+  /** First retry delay of a merchant webhook (MERCHANT_WEBHOOK_BACKOFF_MS). */
+  merchantWebhookBackoffMs: number;
+}
 
 const RETRYING: JobsOptions = {
   attempts: 8,
@@ -52,10 +121,14 @@ const RETRYING: JobsOptions = {
   removeOnFail: { age: 7 * 24 * 3600 },
 };
 
-export function jobOptions<N extends JobName>(name: N, data: JobData[N]): JobsOptions {
+export function jobOptions<N extends JobName>(
+  name: N,
+  data: JobData[N],
+  settings: JobSettings,
+): JobsOptions {
   switch (name) {
     case 'verify-notification': {
-      const notification = data as JobData['verify-notification'];
+      const notification = data as VerifyNotificationData;
       return {
         ...RETRYING,
         jobId: `notification-${notification.notificationId}-${notification.attempt}`,
@@ -64,19 +137,38 @@ export function jobOptions<N extends JobName>(name: N, data: JobData[N]): JobsOp
         deduplication: { id: `verify-order-${notification.orderKey}`, keepLastIfActive: true },
       };
     }
-    case 'sync-order':
-      return { ...RETRYING, attempts: 3 };
-    case 'register-ipn':
-      return { ...RETRYING, attempts: 20, backoff: { type: 'fixed', delay: 9000 } };
-    case 'deliver-event':
+    case 'sync-order': {
+      const sync = data as SyncOrderData;
+      return {
+        ...RETRYING,
+        attempts: 3,
+        ...(sync.pollAttempt !== undefined
+          ? { jobId: `poll-${sync.orderId}-${sync.pollAttempt}` }
+          : {}),
+      };
+    }
+    case 'register-ipn': {
+      const registration = data as RegisterIpnData;
+      return {
+        ...RETRYING,
+        attempts: 20,
+        backoff: { type: 'fixed', delay: 9000 },
+        // One registration waits at a time.
+        deduplication: { id: `register-ipn-${registration.method}-${registration.url}` },
+      };
+    }
+    case 'deliver-event': {
+      const delivery = data as DeliverEventData;
       // A day of retries: 2 s doubling reaches the one-hour cap after ~1.1 h (11 retries); 23
-      // hourly retries more make 24 h, so 35 attempts in all.
+      // hourly retries more make 24 h, so 35 attempts in all. A row relayed twice after a crash
+      // is one job (event-<id>); a redelivery gets a fresh one.
       return {
         ...RETRYING,
         attempts: 35,
-        jobId: `event-${(data as JobData['deliver-event']).eventId}`,
-        backoff: { type: 'merchant-webhook' },
+        jobId: `event-${delivery.eventId}${delivery.redelivery ? `-${delivery.redelivery}` : ''}`,
+        backoff: { type: MERCHANT_WEBHOOK_BACKOFF, delay: settings.merchantWebhookBackoffMs },
       };
+    }
     default:
       return { ...RETRYING, attempts: 1 };
   }

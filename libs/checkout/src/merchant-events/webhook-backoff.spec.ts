@@ -25,7 +25,9 @@ describe('merchant webhook backoff', () => {
   });
 
   it("spreads the catalogue's attempts over a full day", () => {
-    const attempts = jobOptions('deliver-event', { eventId: 'e' }).attempts ?? 0;
+    const attempts =
+      jobOptions('deliver-event', { eventId: 'e' }, { merchantWebhookBackoffMs: 2000 }).attempts ??
+      0;
     let total = 0;
     for (let failed = 1; failed < attempts; failed += 1) {
       total += merchantWebhookBackoff(failed, 'merchant-webhook', undefined, jobWithBase(2000));

@@ -1,8 +1,5 @@
 import { MinimalJob } from 'bullmq';
 
-/** The backoff type deliver-event jobs name; the merchant-events worker registers it. */
-export const MERCHANT_WEBHOOK_BACKOFF = 'merchant-webhook';
-
 /** No gap between two attempts is longer than this, so a recovered shop hears from us within the hour. */
 export const MAX_WEBHOOK_RETRY_GAP_MS = 3_600_000;
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DeadLetterModule } from './dead-letters/dead-letter.module';
+import { DeadLetterService } from './dead-letters/dead-letter.service';
 import { IpnRegistrationModule } from '../../ipn/ipn-registration.module';
 import { OrdersCoreModule } from '../../orders/orders-core.module';
 import { AdminOperationsController } from './admin-operations.controller';
@@ -16,9 +16,10 @@ import { StuckOrdersService } from './stuck-orders.service';
  * jobs, reconciliation, the queue dashboard (/admin/queues) and the operations page (/admin).
  */
 @Module({
-  imports: [OrdersCoreModule, IpnRegistrationModule, DeadLetterModule],
+  imports: [OrdersCoreModule, IpnRegistrationModule],
   controllers: [AdminOrdersController, AdminOperationsController, AdminPageController],
   providers: [
+    DeadLetterService,
     AdminOrdersService,
     StuckOrdersService,
     NotificationInboxService,

@@ -1,11 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { IpnNotificationEntity, NotificationStatus } from '@app/persistence';
-import { jobOptions, JobData, QUEUES, QueueName } from '@app/queues';
+import { JobProducer, VerifyNotificationData } from '@app/queues';
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { CheckoutError } from '../../errors/checkout-error';
 import { iso } from '../../orders/order-view';
-import { ALL_QUEUES, AllQueues } from './dead-letters/all-queues';
 
 export interface NotificationView {
   id: string;
@@ -48,7 +47,7 @@ function toView(n: IpnNotificationEntity): NotificationView {
 export class NotificationInboxService {
   constructor(
     private readonly dataSource: DataSource,
-    @Inject(ALL_QUEUES) private readonly queues: AllQueues,
+    private readonly jobs: JobProducer,
   ) {}
 
   async list(status: NotificationStatus | undefined, limit = 50, offset = 0) {
@@ -71,21 +70,20 @@ export class NotificationInboxService {
    */
   async replay(id: string, caller: ApiKeyIdentity): Promise<NotificationView & { job: string }> {
     const notification = await this.find(id);
-    const data: JobData['verify-notification'] = {
+    const data: VerifyNotificationData = {
       notificationId: notification.id,
       orderKey: notification.orderTrackingId ?? notification.merchantReference ?? notification.id,
       // A fresh attempt number gives a fresh job id; the order key still de-duplicates.
       attempt: notification.attempts + 1,
     };
-    const options = jobOptions('verify-notification', data);
-    const queue = this.queues.get(QUEUES.notifications as QueueName)!;
-    const existing = options.jobId ? await queue.getJob(options.jobId) : undefined;
+    const existing = await this.jobs.existing('verify-notification', data);
     const state = existing ? await existing.getState() : 'missing';
+    let jobId = existing?.id;
     if (existing && state === 'failed') {
       await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
     } else if (!existing || state === 'completed' || state === 'unknown') {
       if (existing) await existing.remove();
-      await queue.add('verify-notification', data, options);
+      jobId = (await this.jobs.add('verify-notification', data)).id;
     }
     await this.dataSource.getRepository(IpnNotificationEntity).update(
       { id: notification.id },
@@ -95,7 +93,7 @@ export class NotificationInboxService {
         lastError: `replayed by ${caller.name} (was ${notification.status})`,
       },
     );
-    return { ...(await this.get(id)), job: String(options.jobId) };
+    return { ...(await this.get(id)), job: String(jobId) };
   }
 
   private async find(id: string): Promise<IpnNotificationEntity> {

@@ -5,7 +5,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter as BullBoardFastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { ALL_QUEUES, AllQueues } from './dead-letters/all-queues';
+import { JobProducer } from '@app/queues';
 import { AdminSessions } from './admin-session';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
@@ -22,7 +22,7 @@ export class QueueDashboard implements OnModuleInit {
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    @Inject(ALL_QUEUES) private readonly queues: AllQueues,
+    private readonly jobs: JobProducer,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {
     this.sessions = new AdminSessions(config.adminApiKeys);
@@ -38,7 +38,7 @@ export class QueueDashboard implements OnModuleInit {
     const board = new BullBoardFastifyAdapter();
     board.setBasePath(QUEUE_DASHBOARD_PATH);
     createBullBoard({
-      queues: [...this.queues.values()].map((queue) => new BullMQAdapter(queue)),
+      queues: [...this.jobs.all().values()].map((queue) => new BullMQAdapter(queue)),
       serverAdapter: board,
       options: { uiConfig: { boardTitle: 'pesapal-checkout queues' } },
     });

@@ -1,3 +1,4 @@
+import { INBOX_CHANNEL } from '../inbox-channel';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -13,9 +14,6 @@ export interface InboxEntry {
   status: Extract<NotificationStatus, 'received' | 'ignored'>;
   lastError: string | null;
 }
-
-/** The channel on which stored notifications wake the worker's relay (see InboxRelay). */
-export const INBOX_CHANNEL = 'ipn_inbox';
 
 const MAX_BATCH = 200;
 const MAX_PARALLEL_WRITES = 2;

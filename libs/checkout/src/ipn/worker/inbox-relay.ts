@@ -14,9 +14,8 @@ import {
   PreparedStatement,
   runPrepared,
 } from '@app/persistence';
-import { claimLeaseSeconds } from '../../orders/worker/order-sweeper';
-import { INBOX_CHANNEL } from '../api/ipn-inbox';
-import { NotificationQueue } from './notification-queue';
+import { claimLeaseSeconds, JobProducer, QUEUES } from '@app/queues';
+import { INBOX_CHANNEL } from '../inbox-channel';
 
 /** Rows claimed per statement; a full batch means more are due and the relay goes on at once. */
 const BATCH = 500;
@@ -99,10 +98,11 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private queueDown = false;
   private stopped = false;
   private lastProblem = '';
+  private queueProblem = '';
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly queue: NotificationQueue,
+    private readonly jobs: JobProducer,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {
     this.intervalMs = Math.min(config.sweepIntervalMs, MAX_INTERVAL_MS);
@@ -173,7 +173,7 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
    * when the queue did not take them.
    */
   async relayBatch(): Promise<number> {
-    const waiting = await this.queue.waitingCount();
+    const waiting = await this.jobs.waitingCount(QUEUES.notifications);
     // Unknown (the queue cannot be asked): try a full batch, whose add fails the same way.
     const room = waiting === null ? BATCH : this.config.notificationQueueDepth - waiting;
     const limit = Math.min(BATCH, room);
@@ -187,13 +187,27 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     ]);
     this.heldBack = limit < BATCH && claimed.length === limit;
     if (claimed.length === 0) return 0;
-    const queued = await this.queue.addMany(
-      claimed.map((row) => ({
-        notificationId: row.id,
-        orderKey: row.order_tracking_id ?? row.id,
-        attempt: row.attempts,
-      })),
-    );
+    const queued = await this.jobs
+      .addBulk(
+        'verify-notification',
+        claimed.map((row) => ({
+          notificationId: row.id,
+          orderKey: row.order_tracking_id ?? row.id,
+          attempt: row.attempts,
+        })),
+      )
+      .then(
+        () => true,
+        (error: Error) => {
+          if (error.message !== this.queueProblem) {
+            this.logger.warn(`notifications not queued: ${error.message}`);
+          }
+          this.queueProblem = error.message;
+          return false;
+        },
+      );
+    if (queued && this.queueProblem) this.logger.log('notification queue reachable again');
+    if (queued) this.queueProblem = '';
     this.queueDown = !queued;
     // Queued: marked so (the lease stays, in case the job is lost). Not queued: given back with
     // their status untouched, so the next timed pass takes them at once.

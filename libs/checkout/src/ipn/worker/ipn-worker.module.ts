@@ -1,17 +1,16 @@
 import { Module } from '@nestjs/common';
 import { OrdersCoreModule } from '../../orders/orders-core.module';
-import { InboxRelay } from './inbox-relay';
-import { IpnRegistrationJobs } from './ipn-registration.jobs';
 import { IpnRegistrationModule } from '../ipn-registration.module';
+import { InboxRelay } from './inbox-relay';
 import { LookupThrottle } from './lookup-throttle';
-import { NotificationQueue } from './notification-queue';
 import { NotificationVerifier } from './notification-verifier';
-import { NotificationWorkers } from './notification-workers';
 import { RecurringChargeRecorder } from './recurring-charge.recorder';
+import { IpnRegistrationAtStart, RegisterIpnJob } from './register-ipn.job';
+import { VerifyNotificationJob } from './verify-notification.job';
 
 /**
- * The ipn feature's processors, in apps/worker: the inbox relay, notification verification and
- * IPN registration.
+ * The ipn feature's worker side: the inbox relay, notification verification and IPN
+ * registration.
  */
 @Module({
   imports: [OrdersCoreModule, IpnRegistrationModule],
@@ -19,11 +18,10 @@ import { RecurringChargeRecorder } from './recurring-charge.recorder';
     LookupThrottle,
     RecurringChargeRecorder,
     NotificationVerifier,
-    IpnRegistrationJobs,
-    NotificationWorkers,
-    NotificationQueue,
+    VerifyNotificationJob,
+    RegisterIpnJob,
+    IpnRegistrationAtStart,
     InboxRelay,
   ],
-  exports: [IpnRegistrationJobs],
 })
 export class IpnWorkerModule {}

@@ -1,14 +1,9 @@
-import { InjectQueue } from '@nestjs/bullmq';
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Queue } from 'bullmq';
+import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { OrderRepository, OutboxEventEntity, WebhookDeliveryEntity } from '@app/persistence';
-import { JobData, logQueueErrorsOnce, QUEUES } from '@app/queues';
+import { JobProducer } from '@app/queues';
 import { CheckoutError } from '../../errors/checkout-error';
-import { deliveryJobOptions } from '../delivery-job';
-import { withTimeout } from '@app/common';
 import {
   MerchantEventView,
   WebhookDeliveryView,
@@ -17,7 +12,6 @@ import {
 } from '../delivery-state';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const QUEUE_TIMEOUT_MS = 5000;
 
 export interface MerchantEventFilter {
   type?: string;
@@ -41,12 +35,8 @@ export class MerchantEventsAdminService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly orders: OrderRepository,
-    @InjectQueue(QUEUES.merchantEvents)
-    private readonly queue: Queue<JobData['deliver-event'], unknown, 'deliver-event'>,
-    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
-  ) {
-    logQueueErrorsOnce(queue, this.logger, 'merchant-events queue');
-  }
+    private readonly jobs: JobProducer,
+  ) {}
 
   async list(filter: MerchantEventFilter): Promise<MerchantEventPage> {
     const query = this.dataSource
@@ -94,17 +84,13 @@ export class MerchantEventsAdminService {
    */
   async redeliver(eventId: string, actor: string): Promise<{ event_id: string; job_id: string }> {
     await this.find(eventId);
-    const options = deliveryJobOptions(
-      eventId,
-      this.config,
-      `redeliver-${randomBytes(6).toString('hex')}`,
-    );
+    let jobId: string;
     try {
-      await withTimeout(
-        this.queue.add('deliver-event', { eventId }, options),
-        QUEUE_TIMEOUT_MS,
-        'queueing the redelivery',
-      );
+      const job = await this.jobs.add('deliver-event', {
+        eventId,
+        redelivery: `redeliver-${randomBytes(6).toString('hex')}`,
+      });
+      jobId = String(job.id);
     } catch (error) {
       this.logger.warn(
         `redelivery of ${eventId} not queued: ${error instanceof Error ? error.message : String(error)}`,
@@ -116,7 +102,7 @@ export class MerchantEventsAdminService {
       );
     }
     this.logger.log(`merchant event ${eventId} queued for redelivery by ${actor}`);
-    return { event_id: eventId, job_id: options.jobId as string };
+    return { event_id: eventId, job_id: jobId };
   }
 
   private async find(eventId: string): Promise<OutboxEventEntity> {

@@ -1,12 +1,9 @@
-import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import { QUEUES } from '@app/queues';
 import { MerchantEventsAdminController } from './merchant-events-admin.controller';
 import { MerchantEventsAdminService } from './merchant-events-admin.service';
 
 /** The merchant-events feature's HTTP side: the admin's event list, attempts and redelivery. */
 @Module({
-  imports: [BullModule.registerQueue({ name: QUEUES.merchantEvents })],
   controllers: [MerchantEventsAdminController],
   providers: [MerchantEventsAdminService],
 })

@@ -1,4 +1,3 @@
-import { InjectQueue } from '@nestjs/bullmq';
 import {
   Inject,
   Injectable,
@@ -6,14 +5,11 @@ import {
   OnApplicationBootstrap,
   OnModuleDestroy,
 } from '@nestjs/common';
-import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { COMMIT_WITHOUT_FLUSH_WAIT, PreparedStatement, runPrepared } from '@app/persistence';
-import { JobData, logQueueErrorsOnce, QUEUES } from '@app/queues';
-import { deliveryJobOptions } from '../delivery-job';
+import { JobProducer } from '@app/queues';
 import { SKIPPED_NO_URL } from '../delivery-state';
-import { withTimeout } from '@app/common';
 
 /** Marks a batch of unrelayed rows relayed and skipped, with the reason given. */
 const SKIP_UNRELAYED: PreparedStatement = {
@@ -29,8 +25,6 @@ const SKIP_UNRELAYED: PreparedStatement = {
 const BATCH_SIZE = 100;
 /** The relay looks at least this often, even when the general sweep interval is longer. */
 const MAX_RELAY_INTERVAL_MS = 500;
-/** A queue that does not take a batch within this long is treated as down for this round. */
-const QUEUE_ADD_TIMEOUT_MS = 5000;
 
 /**
  * Moves committed outbox rows onto the merchant-events queue. Rows are claimed with
@@ -51,12 +45,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     private readonly dataSource: DataSource,
-    @InjectQueue(QUEUES.merchantEvents)
-    private readonly queue: Queue<JobData['deliver-event'], unknown, 'deliver-event'>,
+    private readonly jobs: JobProducer,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {
     this.intervalMs = Math.min(config.sweepIntervalMs, MAX_RELAY_INTERVAL_MS);
-    logQueueErrorsOnce(queue, this.logger, 'merchant-events queue');
   }
 
   onApplicationBootstrap(): void {
@@ -96,7 +88,6 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   /** Relays one batch of unrelayed rows; returns how many it queued (or marked skipped). */
   async relayBatch(): Promise<number> {
     if (!this.config.orderWebhookUrl) return this.skipBatch();
-    await this.assertQueueReachable();
     return this.dataSource.transaction(async (manager) => {
       const rows: { id: string }[] = await manager.query(
         `SELECT id FROM outbox_events WHERE relayed_at IS NULL
@@ -104,16 +95,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
         [BATCH_SIZE],
       );
       if (rows.length === 0) return 0;
-      await withTimeout(
-        this.queue.addBulk(
-          rows.map(({ id }) => ({
-            name: 'deliver-event' as const,
-            data: { eventId: id },
-            opts: deliveryJobOptions(id, this.config),
-          })),
-        ),
-        QUEUE_ADD_TIMEOUT_MS,
-        'queueing merchant events',
+      // The producer fails fast while the queue is down, so the row locks are not held long.
+      await this.jobs.addBulk(
+        'deliver-event',
+        rows.map(({ id }) => ({ eventId: id })),
       );
       await manager.query(
         'UPDATE outbox_events SET relayed_at = now() WHERE id = ANY($1::uuid[])',
@@ -139,18 +124,5 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       this.warnedNoUrl = true;
     }
     return skipped;
-  }
-
-  /**
-   * Redis commands would wait for a reconnect while we hold row locks; look at the connection
-   * first. Only the Redis backend exposes a client; the PostgreSQL backend fails fast by itself.
-   */
-  private async assertQueueReachable(): Promise<void> {
-    const redis = (this.queue as unknown as { client?: Promise<{ status?: string }> }).client;
-    if (!redis) return;
-    const client = await withTimeout(redis, QUEUE_ADD_TIMEOUT_MS, 'connecting to the queue');
-    if (client.status !== undefined && client.status !== 'ready') {
-      throw new Error(`queue connection is ${client.status}`);
-    }
   }
 }

@@ -5,17 +5,11 @@ import {
   OnApplicationBootstrap,
   OnModuleDestroy,
 } from '@nestjs/common';
-import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { JobData, jobOptions, queueConnectionFor, QUEUES } from '@app/queues';
+import { claimLeaseSeconds, JobProducer } from '@app/queues';
 
 const BATCH = 500;
-
-/** A claim outlives a job's lock, so work claimed by a sweep is not claimed again meanwhile. */
-export function claimLeaseSeconds(config: ServiceConfig): number {
-  return Math.max(60, (config.jobLockMs / 1000) * 2);
-}
 
 /**
  * Postgres, not Redis, holds every poll schedule: each sweep (every SWEEP_INTERVAL_MS, in every
@@ -26,20 +20,14 @@ export function claimLeaseSeconds(config: ServiceConfig): number {
 @Injectable()
 export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(OrderSweeper.name);
-  private readonly syncQueue: Queue;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly jobs: JobProducer,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
-  ) {
-    this.syncQueue = new Queue(QUEUES.orderSync, {
-      connection: queueConnectionFor(config),
-      prefix: config.queuePrefix,
-    });
-    this.syncQueue.on('error', () => undefined);
-  }
+  ) {}
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => void this.sweep(), this.config.sweepIntervalMs);
@@ -49,7 +37,6 @@ export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.running;
-    await this.syncQueue.close().catch(() => undefined);
   }
 
   /** One pass; overlapping calls share the pass under way. */
@@ -92,18 +79,9 @@ export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
     const claimed = returnedRows<{ id: string; poll_attempts: number }>(rows);
     if (claimed.length === 0) return 0;
     try {
-      await this.syncQueue.addBulk(
-        claimed.map((row) => {
-          const data: JobData['sync-order'] = { orderId: row.id, source: 'poll' };
-          return {
-            name: 'sync-order',
-            data,
-            opts: {
-              ...jobOptions('sync-order', data),
-              jobId: `poll-${row.id}-${row.poll_attempts}`,
-            },
-          };
-        }),
+      await this.jobs.addBulk(
+        'sync-order',
+        claimed.map((row) => ({ orderId: row.id, source: 'poll', pollAttempt: row.poll_attempts })),
       );
     } catch (error) {
       // The queue is unreachable: give the claims back so the next sweep takes them at once.

@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
+import { OrdersCoreModule } from '../orders-core.module';
 import { OrderExpiryService } from './order-expiry.service';
 import { OrderSweeper } from './order-sweeper';
-import { OrderWorkers } from './order-workers';
-import { OrdersCoreModule } from '../orders-core.module';
 import { PollScheduleService } from './poll-schedule.service';
+import { SyncOrderJob } from './sync-order.job';
 
-/** The orders feature's processors: polling, expiry and the Postgres sweep, in apps/worker. */
+/** The orders feature's worker side: polling, expiry and the Postgres sweep. */
 @Module({
   imports: [OrdersCoreModule],
-  providers: [OrderExpiryService, PollScheduleService, OrderSweeper, OrderWorkers],
+  providers: [OrderExpiryService, PollScheduleService, OrderSweeper, SyncOrderJob],
   exports: [OrderSweeper],
 })
 export class OrdersWorkerModule {}

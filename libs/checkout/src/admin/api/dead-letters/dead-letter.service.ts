@@ -1,8 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Job } from 'bullmq';
-import { QueueName } from '@app/queues';
+import { JobProducer, QUEUE_NAMES, QueueName } from '@app/queues';
 import { CheckoutError } from '../../../errors/checkout-error';
-import { ALL_QUEUES, AllQueues } from './all-queues';
 
 export interface DeadJobView {
   queue: string;
@@ -36,15 +35,15 @@ function toView(queue: string, job: Job, withStack = false): DeadJobView {
  */
 @Injectable()
 export class DeadLetterService {
-  constructor(@Inject(ALL_QUEUES) private readonly queues: AllQueues) {}
+  constructor(private readonly jobs: JobProducer) {}
 
   async list(queueName?: string, limit = 50, offset = 0) {
     if (queueName) this.queue(queueName);
-    const names = queueName ? [queueName as QueueName] : [...this.queues.keys()];
+    const names = queueName ? [queueName as QueueName] : QUEUE_NAMES;
     const counts: Record<string, number> = {};
     const items: DeadJobView[] = [];
     for (const name of names) {
-      const queue = this.queues.get(name)!;
+      const queue = this.jobs.queue(name);
       counts[name] = await queue.getFailedCount();
       const jobs = await queue.getFailed(0, offset + limit - 1);
       items.push(...jobs.filter((job): job is Job => !!job).map((job) => toView(name, job)));
@@ -74,9 +73,8 @@ export class DeadLetterService {
   }
 
   private queue(name: string) {
-    const queue = this.queues.get(name as QueueName);
-    if (!queue) throw CheckoutError.notFound('queue', name);
-    return queue;
+    if (!QUEUE_NAMES.includes(name as QueueName)) throw CheckoutError.notFound('queue', name);
+    return this.jobs.queue(name as QueueName);
   }
 
   private async job(queueName: string, jobId: string): Promise<Job> {

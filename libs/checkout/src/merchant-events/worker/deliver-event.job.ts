@@ -1,11 +1,9 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Inject, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { Job } from 'bullmq';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Job, MinimalJob } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { OutboxEventEntity, WebhookDeliveryEntity } from '@app/persistence';
-import { JobData, logQueueErrorsOnce, QUEUES } from '@app/queues';
-import { isRedelivery } from '../delivery-job';
+import { DeliverEventData, QueueJob, QueueJobHandler } from '@app/queues';
 import { GAVE_UP_PREFIX, SKIPPED_NO_URL } from '../delivery-state';
 import { merchantWebhookBackoff } from '../webhook-backoff';
 import { displayUrl, postWebhook } from './webhook-sender';
@@ -25,26 +23,23 @@ export class WebhookAttemptFailed extends Error {
  * Delivers one merchant event per job, at least once: every attempt is logged in
  * webhook_deliveries, a 2xx marks the event delivered, anything else is thrown for a retry.
  */
-@Processor(QUEUES.merchantEvents, {
-  concurrency: 8,
-  settings: { backoffStrategy: merchantWebhookBackoff },
-})
-export class MerchantWebhookProcessor extends WorkerHost implements OnApplicationBootstrap {
-  private readonly logger = new Logger(MerchantWebhookProcessor.name);
+@Injectable()
+@QueueJob('deliver-event')
+export class DeliverEventJob implements QueueJobHandler<'deliver-event'> {
+  private readonly logger = new Logger(DeliverEventJob.name);
 
   constructor(
     private readonly dataSource: DataSource,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
-  ) {
-    super();
+  ) {}
+
+  /** Exponential from MERCHANT_WEBHOOK_BACKOFF_MS, capped at an hour. */
+  backoff(attemptsMade: number, job: MinimalJob): number {
+    return merchantWebhookBackoff(attemptsMade, undefined, undefined, job);
   }
 
-  onApplicationBootstrap(): void {
-    logQueueErrorsOnce(this.worker, this.logger, 'merchant-events worker');
-  }
-
-  async process(job: Job<JobData['deliver-event']>): Promise<DeliveryOutcome> {
-    const { eventId } = job.data;
+  async run(data: DeliverEventData, job: Job<DeliverEventData>): Promise<DeliveryOutcome> {
+    const { eventId } = data;
     const outbox = this.dataSource.getRepository(OutboxEventEntity);
     const event = await outbox.findOneBy({ id: eventId });
     if (!event) {
@@ -52,7 +47,7 @@ export class MerchantWebhookProcessor extends WorkerHost implements OnApplicatio
       return 'missing';
     }
     // A second relay of the same row (job id reuse after the first job expired) sends nothing.
-    if (event.deliveredAt && !isRedelivery(job.id, eventId)) return 'already_delivered';
+    if (event.deliveredAt && !data.redelivery) return 'already_delivered';
 
     const url = this.config.orderWebhookUrl;
     if (!url) {

@@ -1,0 +1,56 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { IpnRegistrationEntity } from '@app/persistence';
+import { JobProducer, QueueJob, QueueJobHandler, RegisterIpnData } from '@app/queues';
+import { IpnRegistrationService, loggableIpnUrl } from '../ipn-registration.service';
+
+/**
+ * Registers our notification URL, always through this job: the gateway allows one registration
+ * about every 8 seconds and answers 409 otherwise, so a 409 throws and the catalogue's fixed
+ * backoff waits out the window.
+ */
+@Injectable()
+@QueueJob('register-ipn')
+export class RegisterIpnJob implements QueueJobHandler<'register-ipn'> {
+  private readonly logger = new Logger(RegisterIpnJob.name);
+
+  constructor(private readonly registration: IpnRegistrationService) {}
+
+  async run(data: RegisterIpnData): Promise<void> {
+    if (data.url !== this.registration.url || data.method !== this.registration.method) {
+      this.logger.warn(
+        { url: loggableIpnUrl(data.url) },
+        'skipping registration of a URL this service no longer uses',
+      );
+      return;
+    }
+    await this.registration.register();
+  }
+}
+
+/** When the worker starts, queues a registration unless Postgres already holds its ipn_id. */
+@Injectable()
+export class IpnRegistrationAtStart implements OnApplicationBootstrap {
+  private readonly logger = new Logger(IpnRegistrationAtStart.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly registration: IpnRegistrationService,
+    private readonly jobs: JobProducer,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    try {
+      const stored = await this.dataSource
+        .getRepository(IpnRegistrationEntity)
+        .findOneBy({ url: this.registration.url, method: this.registration.method });
+      if (stored) return;
+      await this.jobs.add('register-ipn', {
+        url: this.registration.url,
+        method: this.registration.method,
+      });
+    } catch (error) {
+      this.logger.warn(`IPN registration not requested at start: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { ConnectionOptions, Job, Queue } from 'bullmq';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { withTimeout } from './with-timeout';
+import {
+  JOB_QUEUE,
+  JOB_SCHEDULES,
+  JobData,
+  JobName,
+  jobOptions,
+  QUEUE_NAMES,
+  QueueName,
+  ScheduleName,
+} from './job-catalogue';
+import { queueConnectionFor, redisOptionsFromUrl } from './queue-backend';
+import { logQueueErrorsOnce } from './queue-errors';
+
+/** A queue that does not take a job within this long is treated as down for this call. */
+export const QUEUE_ADD_TIMEOUT_MS = 5000;
+
+/**
+ * The one way to put a job on a queue, in either process: the name picks the queue and the
+ * catalogue the options. Its connections fail fast while Redis is down (no offline queue) and
+ * every call is bounded, so a caller holding rows (a relay) or a request (an admin) learns at once
+ * and keeps its work in Postgres. Queues are made on first use, one per queue per process.
+ */
+@Injectable()
+export class JobProducer implements OnModuleDestroy {
+  private readonly logger = new Logger(JobProducer.name);
+  private readonly queues = new Map<QueueName, Queue>();
+  private readonly connection: ConnectionOptions;
+
+  constructor(@Inject(SERVICE_CONFIG) private readonly config: ServiceConfig) {
+    this.connection =
+      config.queueBackend === 'postgres'
+        ? queueConnectionFor(config)
+        : redisOptionsFromUrl(config.redisUrl, {
+            enableOfflineQueue: false,
+            maxRetriesPerRequest: 1,
+            connectTimeout: 2000,
+            retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
+          });
+  }
+
+  async add<N extends JobName>(name: N, data: JobData[N]): Promise<Job> {
+    return withTimeout(
+      this.queueOf(name).add(name, data, jobOptions(name, data, this.config)),
+      QUEUE_ADD_TIMEOUT_MS,
+      `queueing ${name}`,
+    );
+  }
+
+  async addBulk<N extends JobName>(name: N, list: JobData[N][]): Promise<void> {
+    if (list.length === 0) return;
+    await withTimeout(
+      this.queueOf(name).addBulk(
+        list.map((data) => ({ name, data, opts: jobOptions(name, data, this.config) })),
+      ),
+      QUEUE_ADD_TIMEOUT_MS,
+      `queueing ${list.length} ${name}`,
+    );
+  }
+
+  /** The job these data would be queued as, if its queue still holds it (ids from the catalogue). */
+  async existing<N extends JobName>(name: N, data: JobData[N]): Promise<Job | undefined> {
+    const { jobId } = jobOptions(name, data, this.config);
+    return jobId ? this.queueOf(name).getJob(jobId) : undefined;
+  }
+
+  /** Registers a repeatable job of the catalogue. */
+  async schedule(schedule: ScheduleName): Promise<void> {
+    const { job, pattern, tz, data } = JOB_SCHEDULES[schedule];
+    await withTimeout(
+      this.queueOf(job).upsertJobScheduler(
+        schedule,
+        { pattern, tz },
+        { name: job, data, opts: jobOptions(job, data, this.config) },
+      ),
+      QUEUE_ADD_TIMEOUT_MS,
+      `scheduling ${schedule}`,
+    );
+  }
+
+  /** Jobs waiting to be taken (not active, not delayed); null when the queue cannot be asked. */
+  async waitingCount(queue: QueueName): Promise<number | null> {
+    try {
+      return await withTimeout(this.queue(queue).getWaitingCount(), QUEUE_ADD_TIMEOUT_MS, 'count');
+    } catch {
+      return null;
+    }
+  }
+
+  /** A queue to look into (dead letters, the dashboard), made on first use. */
+  queue(name: QueueName): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: this.connection, prefix: this.config.queuePrefix });
+      logQueueErrorsOnce(queue, this.logger, `${name} queue`);
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  /** Every queue of the catalogue. */
+  all(): ReadonlyMap<QueueName, Queue> {
+    return new Map(QUEUE_NAMES.map((name) => [name, this.queue(name)]));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((queue) => queue.close().catch(() => {})));
+  }
+
+  private queueOf(name: JobName): Queue {
+    return this.queue(JOB_QUEUE[name]);
+  }
+}

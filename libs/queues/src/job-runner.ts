@@ -1,0 +1,118 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
+import { DiscoveryService, Reflector } from '@nestjs/core';
+import { DelayedError, Job, MinimalJob, Worker } from 'bullmq';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { JOB_QUEUE, JobData, JobName, QUEUE_WORKERS, QueueName } from './job-catalogue';
+import { queueConnectionFor } from './queue-backend';
+import { logQueueErrorsOnce } from './queue-errors';
+import { QUEUE_JOB, QueueJobHandler, RunLater } from './queue-job';
+
+type AnyHandler = QueueJobHandler<JobName>;
+
+/**
+ * The worker's consumers: one BullMQ worker per queue that has a @QueueJob class in this
+ * process, built from the catalogue's queue settings and the service config (lock duration: how
+ * soon a job held by a dead worker is taken again; the lookup rate limit, shared by every
+ * process). An unknown job name fails the job rather than dropping it.
+ */
+@Injectable()
+export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly workers = new Map<QueueName, Worker>();
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly reflector: Reflector,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const byQueue = new Map<QueueName, Map<string, AnyHandler>>();
+    for (const wrapper of this.discovery.getProviders()) {
+      const name = wrapper.metatype
+        ? this.reflector.get<JobName | undefined>(QUEUE_JOB, wrapper.metatype)
+        : undefined;
+      if (!name || !wrapper.instance) continue;
+      const queue = JOB_QUEUE[name];
+      const handlers = byQueue.get(queue) ?? new Map<string, AnyHandler>();
+      handlers.set(name, wrapper.instance as AnyHandler);
+      byQueue.set(queue, handlers);
+    }
+    for (const [queue, handlers] of byQueue) this.workers.set(queue, this.start(queue, handlers));
+  }
+
+  /** The running consumer of a queue (health and tests look at them). */
+  worker(queue: QueueName): Worker | undefined {
+    return this.workers.get(queue);
+  }
+
+  /** Graceful: active jobs finish first. (A killed process leaves them to the stall check.) */
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all([...this.workers.values()].map((worker) => worker.close()));
+  }
+
+  private start(queue: QueueName, handlers: Map<string, AnyHandler>): Worker {
+    const logger = new Logger(`Worker:${queue}`);
+    const settings = QUEUE_WORKERS[queue];
+    const handlerOf = (job: Job): AnyHandler => {
+      const handler = handlers.get(job.name);
+      if (!handler) throw new Error(`no handler for job ${job.name} on ${queue}`);
+      return handler;
+    };
+    const worker = new Worker(
+      queue,
+      async (job: Job, token?: string) => {
+        const outcome = await handlerOf(job).run(job.data as JobData[JobName], job);
+        const later = outcome as RunLater | undefined;
+        if (later && typeof later.runLaterMs === 'number' && later.runLaterMs > 0) {
+          await job.moveToDelayed(Date.now() + later.runLaterMs, token);
+          throw new DelayedError();
+        }
+        return outcome;
+      },
+      {
+        connection: queueConnectionFor(this.config),
+        prefix: this.config.queuePrefix,
+        concurrency: settings.concurrency,
+        lockDuration: this.config.jobLockMs,
+        stalledInterval: Math.min(this.config.jobLockMs, 30_000),
+        ...(settings.lookupRateLimited
+          ? { limiter: { max: this.config.lookupsPerSecond, duration: 1000 } }
+          : {}),
+        settings: {
+          backoffStrategy: (
+            attemptsMade: number,
+            _type?: string,
+            _error?: Error,
+            job?: MinimalJob,
+          ) => {
+            const handler = job ? handlers.get(job.name) : undefined;
+            if (!job || !handler?.backoff) throw new Error(`no backoff for job ${job?.name}`);
+            return handler.backoff(attemptsMade, job);
+          },
+        },
+      },
+    );
+    logQueueErrorsOnce(worker, logger, 'worker');
+    worker.on('failed', (job: Job | undefined, error: Error) => {
+      if (!job) return;
+      const exhausted = job.attemptsMade >= (job.opts.attempts ?? 1);
+      logger.warn(
+        { jobId: job.id, name: job.name, attemptsMade: job.attemptsMade, exhausted },
+        `job failed: ${error.message}`,
+      );
+      const handler = handlers.get(job.name);
+      if (exhausted && handler?.exhausted) {
+        void handler
+          .exhausted(job.data as JobData[JobName], error)
+          .catch((cause: Error) => logger.warn(cause.message));
+      }
+    });
+    return worker;
+  }
+}
