@@ -8,7 +8,7 @@ import {
 } from '@app/gateway-client';
 import { EventSource, OrderEntity, OrderRepository } from '@app/persistence';
 import { CheckoutError } from '../errors/checkout-error';
-import { OrderJournal } from './order-journal';
+import { announcement, OrderJournal } from './order-journal';
 import { OrderSyncService } from './order-sync.service';
 
 /** Who asked for the cancel: the shop ('api', its key name) or an operator ('admin', with a note). */
@@ -77,15 +77,19 @@ export class OrderCancelService {
       else order.expiredAt = new Date();
       order.nextPollAt = null;
       await manager.getRepository(OrderEntity).save(order);
-      await this.journal.record(manager, order, {
-        type: 'status_changed',
-        source: closure.source,
-        actor: closure.actor ?? null,
-        fromStatus: from,
-        toStatus: closure.to,
-        details: closure.details,
-      });
-      await this.journal.announce(manager, order, `order.${closure.to}`);
+      await this.journal.record(
+        manager,
+        order,
+        {
+          type: 'status_changed',
+          source: closure.source,
+          actor: closure.actor ?? null,
+          fromStatus: from,
+          toStatus: closure.to,
+          details: closure.details,
+        },
+        announcement(`order.${closure.to}`, order),
+      );
       return { order, closed: true };
     });
   }

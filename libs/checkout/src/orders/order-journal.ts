@@ -1,12 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import {
-  EventSource,
-  OrderEntity,
-  OrderEventEntity,
-  OutboxEventEntity,
-  RefundEntity,
-} from '@app/persistence';
+import { EventSource, OrderEntity, RefundEntity } from '@app/persistence';
 import { toOrderView } from './order-view';
 
 export interface JournalEntry {
@@ -32,26 +26,119 @@ export type MerchantEventType =
   | 'refund.reversed'
   | 'subscription.charged';
 
+/** A merchant event as the outbox stores it: its type and what the shop receives. */
+export interface Announcement {
+  type: MerchantEventType;
+  payload: Record<string, unknown>;
+}
+
+/** The merchant event of an order's change: the order as the shop sees it, and anything extra. */
+export function announcement(
+  type: MerchantEventType,
+  order: OrderEntity,
+  refund: RefundEntity | null = null,
+  extra: Record<string, unknown> = {},
+): Announcement {
+  return { type, payload: { order: toOrderView(order, refund), ...extra } };
+}
+
+/** How many parameters journalParams adds after the change's own. */
+export const JOURNAL_PARAM_COUNT = 9;
+
 /**
- * Writes an order's timeline and its merchant events. Both are written with the caller's
- * EntityManager, inside the transaction that changes the order: the change, its event and its
- * outbox row commit together or not at all.
+ * The one statement shape that writes order_events and outbox_events: the change (an
+ * `INSERT|UPDATE orders ... RETURNING id, ...` whose parameters come first, or just an order id),
+ * its timeline event if the entry's type is given, and its merchant event if one is announced,
+ * as data-modifying CTEs. As atomic as a transaction, in one round trip; the answer is the
+ * changed row (none when the change matched nothing, and then nothing is journalled either).
+ */
+export function journalledStatement(changeSql: string, changeParamCount: number): string {
+  const p = (n: number) => `$${changeParamCount + n}`;
+  return `WITH changed AS (${changeSql}),
+     event AS (
+       INSERT INTO order_events
+         (order_id, type, source, from_status, to_status, actor, gateway_record, details)
+       SELECT changed.id, ${p(1)}::varchar, ${p(2)}::varchar, ${p(3)}::varchar, ${p(4)}::varchar,
+              ${p(5)}::varchar, ${p(6)}::jsonb, ${p(7)}::jsonb
+         FROM changed WHERE ${p(1)}::varchar IS NOT NULL),
+     announced AS (
+       INSERT INTO outbox_events (order_id, type, payload)
+       SELECT changed.id, ${p(8)}::varchar, ${p(9)}::jsonb
+         FROM changed WHERE ${p(8)}::varchar IS NOT NULL)
+     SELECT * FROM changed`;
+}
+
+/** The journal's parameters of a journalledStatement, after the change's own. */
+export function journalParams(
+  entry: JournalEntry | null,
+  announced: Announcement | null,
+): unknown[] {
+  return [
+    entry?.type ?? null,
+    entry?.source ?? null,
+    entry?.fromStatus ?? null,
+    entry?.toStatus ?? null,
+    entry?.actor ?? null,
+    entry?.gatewayRecord === undefined || entry?.gatewayRecord === null
+      ? null
+      : JSON.stringify(entry.gatewayRecord),
+    entry ? JSON.stringify(entry.details ?? {}) : null,
+    announced?.type ?? null,
+    announced ? JSON.stringify(announced.payload) : null,
+  ];
+}
+
+/** The change of a journal write that changes nothing on the order itself. */
+const ORDER_ONLY = 'SELECT $1::uuid AS id';
+const JOURNAL_ONLY = journalledStatement(ORDER_ONLY, 1);
+
+/**
+ * Writes an order's timeline and its merchant events, always through journalledStatement and
+ * with the caller's EntityManager, inside the transaction that changes the order: the change,
+ * its event and its outbox row commit together or not at all.
  */
 @Injectable()
 export class OrderJournal {
-  async record(manager: EntityManager, order: OrderEntity, entry: JournalEntry): Promise<void> {
-    const events = manager.getRepository(OrderEventEntity);
-    const event = events.create({
-      orderId: order.id,
-      type: entry.type,
-      source: entry.source,
-      fromStatus: entry.fromStatus ?? null,
-      toStatus: entry.toStatus ?? null,
-      actor: entry.actor ?? null,
-      gatewayRecord: entry.gatewayRecord ?? null,
-      details: entry.details ?? {},
-    });
-    await events.save(event);
+  /** A timeline event, and its merchant event if one is given. */
+  async record(
+    manager: EntityManager,
+    order: OrderEntity,
+    entry: JournalEntry,
+    announced: Announcement | null = null,
+  ): Promise<void> {
+    await manager.query(JOURNAL_ONLY, [order.id, ...journalParams(entry, announced)]);
+  }
+
+  /** A merchant event without a timeline event of its own. */
+  async announce(
+    manager: EntityManager,
+    order: OrderEntity,
+    type: MerchantEventType,
+    refund: RefundEntity | null = null,
+    extra: Record<string, unknown> = {},
+  ): Promise<void> {
+    await manager.query(JOURNAL_ONLY, [
+      order.id,
+      ...journalParams(null, announcement(type, order, refund, extra)),
+    ]);
+  }
+
+  /**
+   * Runs one `INSERT|UPDATE orders ... RETURNING *` with its timeline event (and merchant event,
+   * if any) in the same statement. The checkout path uses it twice per checkout. Answers the
+   * changed row, if any.
+   */
+  async change(
+    manager: EntityManager,
+    [changeSql, changeParams]: [string, unknown[]],
+    entry: JournalEntry,
+    announced: Announcement | null = null,
+  ): Promise<Record<string, unknown> | undefined> {
+    const rows = (await manager.query(journalledStatement(changeSql, changeParams.length), [
+      ...changeParams,
+      ...journalParams(entry, announced),
+    ])) as Record<string, unknown>[];
+    return rows[0];
   }
 
   /**
@@ -70,62 +157,11 @@ export class OrderJournal {
     order.reviewReason = reason;
     await manager.getRepository(OrderEntity).save(order);
     if (!firstTime) return;
-    await this.record(manager, order, {
-      type: 'flagged_for_review',
-      source,
-      gatewayRecord,
-      details: { reason },
-    });
-    await this.announce(manager, order, 'order.review_required', null, { reason });
-  }
-
-  /**
-   * Runs one `INSERT|UPDATE orders ... RETURNING *` and appends its timeline event in the same
-   * statement (a data-modifying CTE): as atomic as a transaction, in one round trip instead of
-   * four or five. The checkout path uses it twice per checkout. Answers the changed row, if any.
-   */
-  async changeWithEvent(
-    manager: EntityManager,
-    [changeSql, changeParams]: [string, unknown[]],
-    entry: JournalEntry,
-  ): Promise<Record<string, unknown> | undefined> {
-    const at = changeParams.length;
-    const rows = (await manager.query(
-      `WITH changed AS (${changeSql}),
-       event AS (
-         INSERT INTO "order_events" ("order_id", "type", "source", "from_status", "to_status", "actor", "gateway_record", "details")
-         SELECT changed."id", $${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6}::jsonb, $${at + 7}::jsonb
-         FROM changed
-       )
-       SELECT * FROM changed`,
-      [
-        ...changeParams,
-        entry.type,
-        entry.source,
-        entry.fromStatus ?? null,
-        entry.toStatus ?? null,
-        entry.actor ?? null,
-        entry.gatewayRecord === undefined ? null : JSON.stringify(entry.gatewayRecord),
-        JSON.stringify(entry.details ?? {}),
-      ],
-    )) as Record<string, unknown>[];
-    return rows[0];
-  }
-
-  async announce(
-    manager: EntityManager,
-    order: OrderEntity,
-    type: MerchantEventType,
-    refund: RefundEntity | null = null,
-    extra: Record<string, unknown> = {},
-  ): Promise<void> {
-    const outbox = manager.getRepository(OutboxEventEntity);
-    await outbox.save(
-      outbox.create({
-        orderId: order.id,
-        type,
-        payload: { order: toOrderView(order, refund), ...extra },
-      }),
+    await this.record(
+      manager,
+      order,
+      { type: 'flagged_for_review', source, gatewayRecord, details: { reason } },
+      announcement('order.review_required', order, null, { reason }),
     );
   }
 }

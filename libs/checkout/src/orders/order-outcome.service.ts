@@ -10,8 +10,13 @@ import {
   RefundEntity,
   runPrepared,
 } from '@app/persistence';
-import { MerchantEventType, OrderJournal } from './order-journal';
-import { toOrderView } from './order-view';
+import {
+  announcement,
+  journalledStatement,
+  journalParams,
+  MerchantEventType,
+  OrderJournal,
+} from './order-journal';
 
 export type OutcomeResult =
   | { kind: 'transitioned'; order: OrderEntity; from: OrderStatus; to: OrderStatus }
@@ -28,31 +33,23 @@ const ANNOUNCED: Partial<Record<OrderStatus, MerchantEventType>> = {
 };
 
 /**
- * Writes what a lookup changed on an order still at the version it was read at; for a
- * transition (to_status given) also its timeline event, and its merchant event if it has one.
- * These are every column a lookup's outcome may change (a flag or a refund's reversal aside).
+ * Writes what a lookup changed on an order still at the version it was read at, with the
+ * journal's timeline event (a transition) and merchant event (one it announces). These are every
+ * column a lookup's outcome may change (a flag or a refund's reversal aside).
  */
 const WRITE_OUTCOME: PreparedStatement = {
   name: 'order-outcome-write',
-  text: `WITH changed AS (
-           UPDATE orders
-              SET status = $3, payment_method = $4, payment_account = $5, confirmation_code = $6,
-                  paid_amount = $7, paid_currency = $8, paid_at = $9, failure_reason = $10,
-                  failed_at = $11, reversed_at = $12, next_poll_at = $13, last_checked_at = $14,
-                  order_tracking_id = $15, submission_status = $16, updated_at = $17,
-                  version = version + 1
-            WHERE id = $1 AND version = $2
-            RETURNING id, version),
-         event AS (
-           INSERT INTO order_events
-             (order_id, type, source, from_status, to_status, gateway_record, details)
-           SELECT changed.id, 'status_changed', $18::varchar, $19::varchar, $20::varchar,
-                  $21::jsonb, $22::jsonb
-             FROM changed WHERE $20::varchar IS NOT NULL),
-         announced AS (
-           INSERT INTO outbox_events (order_id, type, payload)
-           SELECT changed.id, $23::varchar, $24::jsonb FROM changed WHERE $23::varchar IS NOT NULL)
-         SELECT version FROM changed`,
+  text: journalledStatement(
+    `UPDATE orders
+        SET status = $3, payment_method = $4, payment_account = $5, confirmation_code = $6,
+            paid_amount = $7, paid_currency = $8, paid_at = $9, failure_reason = $10,
+            failed_at = $11, reversed_at = $12, next_poll_at = $13, last_checked_at = $14,
+            order_tracking_id = $15, submission_status = $16, updated_at = $17,
+            version = version + 1
+      WHERE id = $1 AND version = $2
+      RETURNING id, version`,
+    17,
+  ),
 };
 
 /** What a lookup means for an order as read: computed first, then written in one statement. */
@@ -152,17 +149,19 @@ export class OrderOutcomeService {
       order.orderTrackingId,
       order.submissionStatus,
       order.updatedAt,
-      source,
-      transition?.from ?? null,
-      transition?.to ?? null,
-      transition ? JSON.stringify(transition.record.raw) : null,
-      JSON.stringify(
-        transition?.record.paymentStatusCode
-          ? { payment_status_code: transition.record.paymentStatusCode }
-          : {},
+      ...journalParams(
+        transition && {
+          type: 'status_changed',
+          source,
+          fromStatus: transition.from,
+          toStatus: transition.to,
+          gatewayRecord: transition.record.raw,
+          details: transition.record.paymentStatusCode
+            ? { payment_status_code: transition.record.paymentStatusCode }
+            : {},
+        },
+        announced && announcement(announced, order, refund),
       ),
-      announced,
-      announced ? JSON.stringify({ order: toOrderView(order, refund) }) : null,
     ];
     const rows = manager
       ? ((await manager.query(WRITE_OUTCOME.text, values)) as { version: number }[])
@@ -183,12 +182,16 @@ export class OrderOutcomeService {
     refund.status = 'reversed';
     refund.reversedAt = order.reversedAt ?? new Date();
     await manager.getRepository(RefundEntity).save(refund);
-    await this.journal.record(manager, order, {
-      type: 'refund_reversed',
-      source,
-      details: { refund_id: refund.id, amount: refund.amount, currency: refund.currency },
-    });
-    await this.journal.announce(manager, order, 'refund.reversed', refund);
+    await this.journal.record(
+      manager,
+      order,
+      {
+        type: 'refund_reversed',
+        source,
+        details: { refund_id: refund.id, amount: refund.amount, currency: refund.currency },
+      },
+      announcement('refund.reversed', order, refund),
+    );
     return refund;
   }
 }

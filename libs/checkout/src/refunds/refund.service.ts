@@ -12,7 +12,7 @@ import { OrderEntity, OrderRepository, RefundEntity } from '@app/persistence';
 import { ApiKeyIdentity } from '../http/api-keys';
 import { CheckoutError } from '../errors/checkout-error';
 import { isUniqueViolation } from '../orders/api/checkout-submission';
-import { MerchantEventType, OrderJournal } from '../orders/order-journal';
+import { announcement, MerchantEventType, OrderJournal } from '../orders/order-journal';
 import { AdminRefundView, toAdminRefundView } from './refund-admin-view';
 import { checkRefund } from './refund-policy';
 
@@ -88,13 +88,17 @@ export class RefundService {
       refund.resolutionNote = note;
       refund.resolvedBy = caller.name;
       await manager.getRepository(RefundEntity).save(refund);
-      await this.journal.record(manager, order, {
-        type: `refund_${to}`,
-        source: 'admin',
-        actor: caller.name,
-        details: { refund_id: refund.id, from, to, note, resolved_manually: true },
-      });
-      await this.journal.announce(manager, order, EVENT_OF[to], refund);
+      await this.journal.record(
+        manager,
+        order,
+        {
+          type: `refund_${to}`,
+          source: 'admin',
+          actor: caller.name,
+          details: { refund_id: refund.id, from, to, note, resolved_manually: true },
+        },
+        announcement(EVENT_OF[to], order, refund),
+      );
       return toAdminRefundView(refund, order);
     });
   }
@@ -220,19 +224,22 @@ export class RefundService {
       refund.gatewayStatus = verdict.gatewayStatus;
       refund.gatewayMessage = verdict.message;
       await refunds.save(refund);
-      await this.journal.record(manager, order, {
-        type: verdict.status === 'unknown' ? 'refund_outcome_unknown' : `refund_${verdict.status}`,
-        source: 'admin',
-        actor,
-        details: {
-          refund_id: refund.id,
-          gateway_status: verdict.gatewayStatus,
-          gateway_message: verdict.message,
+      await this.journal.record(
+        manager,
+        order,
+        {
+          type:
+            verdict.status === 'unknown' ? 'refund_outcome_unknown' : `refund_${verdict.status}`,
+          source: 'admin',
+          actor,
+          details: {
+            refund_id: refund.id,
+            gateway_status: verdict.gatewayStatus,
+            gateway_message: verdict.message,
+          },
         },
-      });
-      if (verdict.status !== 'unknown') {
-        await this.journal.announce(manager, order, EVENT_OF[verdict.status], refund);
-      }
+        verdict.status === 'unknown' ? null : announcement(EVENT_OF[verdict.status], order, refund),
+      );
       return refund;
     });
   }

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { OrderTrackingId } from '@app/domain';
 import { GatewayClient, TransactionRecord } from '@app/gateway-client';
 import { OrderEntity, OrderRepository } from '@app/persistence';
-import { OrderJournal } from '../../orders/order-journal';
+import { announcement, OrderJournal } from '../../orders/order-journal';
 
 /** A charge the gateway has not settled yet; the job retries with backoff. */
 export class ChargeNotSettledError extends Error {}
@@ -64,13 +64,17 @@ export class RecurringChargeRecorder {
       const chargeId = inserted[0]?.id;
       if (!chargeId) return;
       const charge = chargeView(chargeId, record, chargeTrackingId);
-      await this.journal.record(manager, order, {
-        type: 'subscription_charged',
-        source: 'ipn',
-        gatewayRecord: record.raw,
-        details: charge,
-      });
-      await this.journal.announce(manager, order, 'subscription.charged', null, { charge });
+      await this.journal.record(
+        manager,
+        order,
+        {
+          type: 'subscription_charged',
+          source: 'ipn',
+          gatewayRecord: record.raw,
+          details: charge,
+        },
+        announcement('subscription.charged', order, null, { charge }),
+      );
     });
   }
 

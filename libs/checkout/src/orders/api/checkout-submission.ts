@@ -49,7 +49,7 @@ export class CheckoutSubmission {
       } as QueryDeepPartialEntity<OrderEntity>)
       .returning('*');
     try {
-      const row = await this.journal.changeWithEvent(
+      const row = await this.journal.change(
         this.dataSource.manager,
         insert.getQueryAndParameters(),
         {
@@ -161,11 +161,11 @@ export class CheckoutSubmission {
         nextPollAt: this.firstPoll(order.createdAt, new Date()),
       })
       .returning('*');
-    const row = await this.journal.changeWithEvent(
-      this.dataSource.manager,
-      update.getQueryAndParameters(),
-      { type: 'submitted', source: 'api', details },
-    );
+    const row = await this.journal.change(this.dataSource.manager, update.getQueryAndParameters(), {
+      type: 'submitted',
+      source: 'api',
+      details,
+    });
     if (row) return this.orders.hydrate(row);
     return (await this.orders.findById(order.id)) ?? order;
   }
