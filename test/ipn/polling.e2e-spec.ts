@@ -112,4 +112,48 @@ describe('polling from Postgres: silent orders complete, expire at the horizon, 
       .findOneByOrFail({ orderId: paid.id });
     expect(refund.status).toBe('reversed');
   });
+
+  it('flags a refund with no reversal by the poll horizon, on the timeline and to the shop, and stops polling it', async () => {
+    const checkout = await hostedCheckout(service);
+    await service.sandbox.control.settle(checkout.orderTrackingId, 'completed', 'card');
+    const paid = await waitForStatus(dataSource, checkout.reference, 'completed');
+    const refunds = dataSource.getRepository(RefundEntity);
+    const refund = await refunds.save(
+      refunds.create({
+        orderId: paid.id,
+        confirmationCode: paid.confirmationCode ?? '',
+        amount: '1500.00',
+        currency: 'KES',
+        isPartial: false,
+        reason: 'customer asked',
+        requestedBy: 'ops',
+        adminKeyName: 'test-admin',
+        status: 'accepted',
+        acceptedAt: new Date(),
+      }),
+    );
+    await dataSource.query(
+      `UPDATE refunds SET created_at = now() - interval '2 hours' WHERE id = $1`,
+      [refund.id],
+    );
+    await dataSource.query(`UPDATE orders SET next_poll_at = now() WHERE id = $1`, [paid.id]);
+
+    const order = await waitFor('flagged', async () => {
+      const found = await orderOf(dataSource, checkout.reference);
+      return found.needsReview ? found : null;
+    });
+    expect(order.status).toBe('completed');
+    expect(order.reviewReason).toMatch(/no reversal seen within the poll horizon/);
+    expect(order.nextPollAt).toBeNull();
+    const flagged = await dataSource
+      .getRepository(OrderEventEntity)
+      .findBy({ orderId: paid.id, type: 'flagged_for_review' });
+    expect(flagged).toHaveLength(1);
+    expect(flagged[0].source).toBe('poll');
+    const outbox = await dataSource.getRepository(OutboxEventEntity).findBy({ orderId: paid.id });
+    expect(outbox.map((event) => event.type).sort()).toEqual([
+      'order.completed',
+      'order.review_required',
+    ]);
+  });
 });

@@ -27,3 +27,11 @@ export function canMoveRefund(from: RefundStatus, to: RefundStatus): boolean {
 export function isRefundOpen(status: RefundStatus): boolean {
   return NEXT[status].length > 0;
 }
+
+/**
+ * Open refunds the gateway has taken (or may have): money has moved only once a lookup shows the
+ * order reversed, so their orders are looked up until it does. ('requested' is still being sent.)
+ */
+export const REFUNDS_AWAITING_REVERSAL: readonly RefundStatus[] = REFUND_STATUSES.filter((status) =>
+  canMoveRefund(status, 'reversed'),
+);

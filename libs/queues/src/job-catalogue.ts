@@ -37,6 +37,12 @@ export interface SyncOrderData {
   pollAttempt?: number;
 }
 
+/** Look a completed order with a refund awaiting reversal up (the refund's poll schedule). */
+export interface FollowRefundData {
+  orderId: string;
+  pollAttempt: number;
+}
+
 /** Register (or re-read) the service's IPN URL at the gateway. */
 export interface RegisterIpnData {
   url: string;
@@ -60,6 +66,7 @@ export interface ReconcileData {
 export interface JobData {
   'verify-notification': VerifyNotificationData;
   'sync-order': SyncOrderData;
+  'follow-refund': FollowRefundData;
   'register-ipn': RegisterIpnData;
   'deliver-event': DeliverEventData;
   reconcile: ReconcileData;
@@ -69,6 +76,8 @@ export type JobName = keyof JobData;
 export const JOB_QUEUE: { [N in JobName]: QueueName } = {
   'verify-notification': QUEUES.notifications,
   'sync-order': QUEUES.orderSync,
+  // Beside the order polls: the same lookups, under the same rate limit.
+  'follow-refund': QUEUES.orderSync,
   'register-ipn': QUEUES.registration,
   'deliver-event': QUEUES.merchantEvents,
   reconcile: QUEUES.reconciliation,
@@ -145,6 +154,14 @@ export function jobOptions<N extends JobName>(
         ...(sync.pollAttempt !== undefined
           ? { jobId: `poll-${sync.orderId}-${sync.pollAttempt}` }
           : {}),
+      };
+    }
+    case 'follow-refund': {
+      const follow = data as FollowRefundData;
+      return {
+        ...RETRYING,
+        attempts: 3,
+        jobId: `refund-poll-${follow.orderId}-${follow.pollAttempt}`,
       };
     }
     case 'register-ipn': {

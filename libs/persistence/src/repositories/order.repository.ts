@@ -75,6 +75,11 @@ export class OrderRepository {
       .getOne();
   }
 
+  /** Counts a poll and says when the next one is due (null: none, the sweep leaves it alone). */
+  async schedulePoll(orderId: string, attempts: number, next: Date | null): Promise<void> {
+    await this.orders().update({ id: orderId }, { pollAttempts: attempts, nextPollAt: next });
+  }
+
   timeline(orderId: string): Promise<OrderEventEntity[]> {
     return this.dataSource.manager
       .getRepository(OrderEventEntity)

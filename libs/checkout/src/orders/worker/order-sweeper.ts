@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { REFUNDS_AWAITING_REVERSAL } from '@app/domain';
 import { claimLeaseSeconds, JobProducer } from '@app/queues';
 
 const BATCH = 500;
@@ -65,7 +66,7 @@ export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
                                OR o.created_at <= now() - make_interval(secs => $1::double precision)))))
              OR (o.status = 'completed'
                  AND EXISTS (SELECT 1 FROM refunds r
-                              WHERE r.order_id = o.id AND r.status IN ('accepted', 'unknown'))
+                              WHERE r.order_id = o.id AND r.status = ANY($4::varchar[]))
                  AND (o.next_poll_at <= now() OR (o.next_poll_at IS NULL AND NOT o.needs_review)))
           ORDER BY o.next_poll_at NULLS FIRST
           LIMIT $2
@@ -73,15 +74,27 @@ export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
        UPDATE orders o
           SET next_poll_at = now() + make_interval(secs => $3::double precision)
          FROM due WHERE o.id = due.id
-       RETURNING o.id, o.poll_attempts`,
-      [this.config.pollScheduleSeconds[0] ?? 30, BATCH, claimLeaseSeconds(this.config)],
+       RETURNING o.id, o.poll_attempts, o.status`,
+      [
+        this.config.pollScheduleSeconds[0] ?? 30,
+        BATCH,
+        claimLeaseSeconds(this.config),
+        REFUNDS_AWAITING_REVERSAL,
+      ],
     )) as unknown[];
-    const claimed = returnedRows<{ id: string; poll_attempts: number }>(rows);
+    const claimed = returnedRows<{ id: string; poll_attempts: number; status: string }>(rows);
     if (claimed.length === 0) return 0;
     try {
+      // A completed order is due only for its refund: the refunds feature follows that up.
+      const refunds = claimed.filter((row) => row.status === 'completed');
+      const unpaid = claimed.filter((row) => row.status !== 'completed');
       await this.jobs.addBulk(
         'sync-order',
-        claimed.map((row) => ({ orderId: row.id, source: 'poll', pollAttempt: row.poll_attempts })),
+        unpaid.map((row) => ({ orderId: row.id, source: 'poll', pollAttempt: row.poll_attempts })),
+      );
+      await this.jobs.addBulk(
+        'follow-refund',
+        refunds.map((row) => ({ orderId: row.id, pollAttempt: row.poll_attempts })),
       );
     } catch (error) {
       // The queue is unreachable: give the claims back so the next sweep takes them at once.

@@ -1,22 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { nextPollAt } from '@app/domain';
-import { OrderEntity, OrderRepository } from '@app/persistence';
+import { OrderRepository } from '@app/persistence';
 import { OrderExpiryService } from './order-expiry.service';
 import { OrderSyncService } from '../order-sync.service';
 
-/** Refunds the gateway accepted but has not reversed yet: only a lookup shows the reversal. */
-export const OPEN_REFUND_STATUSES = ['accepted', 'unknown'] as const;
-
 /**
  * One poll of one order: look it up, then write when to look again (the backoff schedule), or
- * expire it at the horizon. Completed orders with an open refund are polled until reversed.
+ * expire it at the horizon. (Completed orders with a refund awaiting reversal: refunds/worker.)
  */
 @Injectable()
 export class PollScheduleService {
   constructor(
-    private readonly dataSource: DataSource,
     private readonly orders: OrderRepository,
     private readonly sync: OrderSyncService,
     private readonly expiry: OrderExpiryService,
@@ -50,37 +45,11 @@ export class PollScheduleService {
       return this.record(orderId, attempts, next);
     }
 
-    if (order.status === 'completed') {
-      const refund = await this.orders.refundFor(orderId);
-      if (refund && (OPEN_REFUND_STATUSES as readonly string[]).includes(refund.status)) {
-        const next = nextPollAt(
-          attempts,
-          refund.createdAt,
-          now,
-          this.config.pollHorizonHours,
-          this.config.pollScheduleSeconds,
-        );
-        if (next !== 'horizon_reached') return this.record(orderId, attempts, next);
-        await this.flagStaleRefund(orderId);
-      }
-    }
     await this.record(orderId, attempts, null);
   }
 
   /** A final order gets no next poll: the sweep only picks unpaid orders and open refunds. */
-  private async record(orderId: string, attempts: number, next: Date | null): Promise<void> {
-    await this.dataSource
-      .getRepository(OrderEntity)
-      .update({ id: orderId }, { pollAttempts: attempts, nextPollAt: next });
-  }
-
-  private async flagStaleRefund(orderId: string): Promise<void> {
-    await this.dataSource.getRepository(OrderEntity).update(
-      { id: orderId },
-      {
-        needsReview: true,
-        reviewReason: 'refund accepted but no reversal seen within the poll horizon',
-      },
-    );
+  private record(orderId: string, attempts: number, next: Date | null): Promise<void> {
+    return this.orders.schedulePoll(orderId, attempts, next);
   }
 }
