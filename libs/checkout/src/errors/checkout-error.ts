@@ -1,39 +1,37 @@
-/**
- * The module exception of the checkout service: a stable string code the client can branch on,
- * a category the HTTP filter maps to a status, and details (field errors, gateway codes).
- * Services throw these; only the filter knows about HTTP.
- */
-export type CheckoutErrorCategory =
-  | 'invalid' // 400
-  | 'unauthenticated' // 401
-  | 'forbidden' // 403
-  | 'not_found' // 404
-  | 'conflict' // 409
-  | 'unprocessable' // 422
-  | 'gateway_rejected' // 502
-  | 'gateway_unavailable' // 502
-  | 'gateway_timeout' // 504
-  | 'unavailable'; // 503
+import {
+  CheckoutErrorCategory,
+  CheckoutErrorCode,
+  ERROR_CODES,
+  NotFoundSubject,
+} from './error-codes';
 
+export type { CheckoutErrorCategory, CheckoutErrorCode } from './error-codes';
+
+/**
+ * The module exception of the checkout service: a stable code from the catalogue (ERROR_CODES)
+ * the client can branch on, its category (which the HTTP filter maps to a status) and details
+ * (field errors, gateway codes). Services throw these; only the filter knows about HTTP.
+ */
 export interface FieldProblem {
   field: string;
   reason: string;
 }
 
 export class CheckoutError extends Error {
+  readonly category: CheckoutErrorCategory;
+
   constructor(
-    readonly category: CheckoutErrorCategory,
-    readonly code: string,
+    readonly code: CheckoutErrorCode,
     message: string,
     readonly details: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'CheckoutError';
+    this.category = ERROR_CODES[code];
   }
 
   static invalid(problems: FieldProblem[]): CheckoutError {
     return new CheckoutError(
-      'invalid',
       'validation_failed',
       problems.map((p) => `${p.field}: ${p.reason}`).join('; '),
       { errors: problems },
@@ -43,20 +41,15 @@ export class CheckoutError extends Error {
   static unauthenticated(): CheckoutError {
     return new CheckoutError(
       'unauthenticated',
-      'unauthenticated',
       'a valid API key is required in Authorization: Bearer <key>',
     );
   }
 
   static forbidden(message: string): CheckoutError {
-    return new CheckoutError('forbidden', 'forbidden', message);
+    return new CheckoutError('forbidden', message);
   }
 
-  static notFound(what: string, reference: string): CheckoutError {
-    return new CheckoutError('not_found', `${what}_not_found`, `no ${what} ${reference}`);
-  }
-
-  static conflict(code: string, message: string, details: Record<string, unknown> = {}) {
-    return new CheckoutError('conflict', code, message, details);
+  static notFound(what: NotFoundSubject, reference: string): CheckoutError {
+    return new CheckoutError(`${what}_not_found`, `no ${what} ${reference}`);
   }
 }

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { GatewayError, GatewayRequestInvalidError, GatewayTimeoutError } from '@app/gateway-client';
-import { CheckoutError, CheckoutErrorCategory } from '../errors/checkout-error';
+import { CheckoutError, CheckoutErrorCategory, CheckoutErrorCode } from '../errors/checkout-error';
 
 const STATUS: Record<CheckoutErrorCategory, number> = {
   invalid: 400,
@@ -21,10 +21,11 @@ const STATUS: Record<CheckoutErrorCategory, number> = {
   gateway_unavailable: 502,
   gateway_timeout: 504,
   unavailable: 503,
+  internal: 500,
 };
 
 export interface ErrorBody {
-  error: { code: string; message: string; [detail: string]: unknown };
+  error: { code: CheckoutErrorCode; message: string; [detail: string]: unknown };
 }
 
 /**
@@ -128,7 +129,7 @@ function validationBody(response: string | object): ErrorBody['error'] {
   return { code: 'bad_request', message };
 }
 
-function httpCode(status: number): string {
+function httpCode(status: number): CheckoutErrorCode {
   if (status === 404) return 'not_found';
   if (status === 405) return 'method_not_allowed';
   if (status === 413) return 'payload_too_large';

@@ -97,7 +97,7 @@ export class OrderCancelService {
   /** The gateway's acknowledgement message; a refusal or an unknown outcome is noted and thrown. */
   private async cancelAtGateway(order: OrderEntity, request: CancelRequest): Promise<string> {
     if (!order.orderTrackingId) {
-      throw CheckoutError.conflict(
+      throw new CheckoutError(
         'order_not_submitted',
         `order ${order.merchantReference} has no gateway order yet (submission ${order.submissionStatus}); retry once it is known`,
         { status: order.status, submission_status: order.submissionStatus },
@@ -118,7 +118,7 @@ export class OrderCancelService {
     const now = 'order' in synced ? synced.order : order;
     if (!isCancellable(now.status)) assertCancellable(now);
     await this.note(order, 'cancel_refused', request, { gateway_message: ack.message });
-    throw CheckoutError.conflict(
+    throw new CheckoutError(
       'cancel_refused',
       `the payment gateway refused to cancel order ${order.merchantReference}: ${ack.message}`,
       { gateway_message: ack.message },
@@ -145,13 +145,13 @@ export class OrderCancelService {
 function assertCancellable(order: OrderEntity): void {
   if (isCancellable(order.status)) return;
   if (order.status === 'completed' || order.status === 'reversed') {
-    throw CheckoutError.conflict(
+    throw new CheckoutError(
       'order_paid',
       `order ${order.merchantReference} is ${order.status}; a paid order cannot be cancelled (refund it instead)`,
       { status: order.status },
     );
   }
-  throw CheckoutError.conflict(
+  throw new CheckoutError(
     'order_not_cancellable',
     `order ${order.merchantReference} is ${order.status} and cannot be cancelled`,
     { status: order.status },

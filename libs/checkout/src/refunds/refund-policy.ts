@@ -41,7 +41,7 @@ export function isCardPayment(order: Pick<RefundableOrder, 'kind' | 'paymentMeth
  */
 export function checkRefund(order: RefundableOrder, ask: RefundAsk): AllowedRefund {
   if (order.status !== 'completed' || !order.confirmationCode) {
-    throw CheckoutError.conflict(
+    throw new CheckoutError(
       'order_not_refundable',
       `only completed payments can be refunded; this order is ${order.status}`,
       { order_status: order.status },
@@ -60,7 +60,6 @@ export function checkRefund(order: RefundableOrder, ask: RefundAsk): AllowedRefu
   }
   if (amount.compare(paid) > 0) {
     throw new CheckoutError(
-      'unprocessable',
       'refund_exceeds_payment',
       `the refund (${amount.toString()}) is more than the payment (${paid.toString()})`,
       { paid_amount: paid.toDecimalString(), currency },
@@ -69,7 +68,6 @@ export function checkRefund(order: RefundableOrder, ask: RefundAsk): AllowedRefu
   const partial = amount.compare(paid) < 0;
   if (partial && !isCardPayment(order)) {
     throw new CheckoutError(
-      'unprocessable',
       'partial_refund_not_allowed',
       `mobile-money payments are refunded in full only (${paid.toString()})`,
       { paid_amount: paid.toDecimalString(), currency },
@@ -77,7 +75,6 @@ export function checkRefund(order: RefundableOrder, ask: RefundAsk): AllowedRefu
   }
   if (partial && !ask.confirmPartial) {
     throw new CheckoutError(
-      'unprocessable',
       'partial_refund_not_confirmed',
       'a partial refund forecloses refunding the rest: send confirm_partial: true to proceed',
       {

@@ -215,7 +215,7 @@ export class CheckoutService {
       order.currency !== amount.currency ||
       !Money.of(order.amount, order.currency).equals(amount)
     ) {
-      throw CheckoutError.conflict(
+      throw new CheckoutError(
         'reference_in_use',
         `reference ${order.merchantReference} already names a ${order.kind} checkout of ${order.amount} ${order.currency}; use a new reference`,
         { existing: { kind: order.kind, amount: order.amount, currency: order.currency } },
@@ -227,7 +227,6 @@ export class CheckoutService {
         return { status: 200, body: checkoutAnswerOf(settled) };
       case 'rejected':
         throw new CheckoutError(
-          'gateway_rejected',
           'gateway_error',
           `the payment gateway refused this checkout earlier: ${settled.gatewayError?.messages.join('; ') ?? settled.failureReason ?? 'rejected'}`,
           {
@@ -250,7 +249,7 @@ export class CheckoutService {
       };
     }
     // A second push would be a second PIN prompt; the workers settle the first one.
-    throw CheckoutError.conflict(
+    throw new CheckoutError(
       'checkout_outcome_unknown',
       `the gateway's answer to the push for ${settled.merchantReference} is not known yet; follow GET /v1/orders/${settled.merchantReference}`,
     );

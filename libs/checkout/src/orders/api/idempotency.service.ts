@@ -77,7 +77,6 @@ export class IdempotencyService {
       if (row) {
         if (row.requestHash !== hash) {
           throw new CheckoutError(
-            'unprocessable',
             'idempotency_key_reused',
             'this Idempotency-Key was used with another request body',
           );
@@ -88,7 +87,7 @@ export class IdempotencyService {
       }
       // No row: the first request failed and released the key; claim it on the next turn.
       if (Date.now() > deadline) {
-        throw CheckoutError.conflict(
+        throw new CheckoutError(
           'idempotency_request_in_progress',
           'a request with this Idempotency-Key is still in progress; retry shortly',
         );

@@ -64,7 +64,7 @@ export class DeadLetterService {
     const job = await this.job(queueName, jobId);
     const state = await job.getState();
     if (state !== 'failed') {
-      throw CheckoutError.conflict('job_not_failed', `job ${jobId} is ${state}, not failed`, {
+      throw new CheckoutError('job_not_failed', `job ${jobId} is ${state}, not failed`, {
         state,
       });
     }
