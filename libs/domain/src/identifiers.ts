@@ -22,3 +22,10 @@ export const IpnId = (value: string): IpnId => value as IpnId;
 /** The gateway declines ids of 51–150 characters with a generic message; we stop them first. */
 export const MERCHANT_REFERENCE_MAX_LENGTH = 50;
 export const MERCHANT_REFERENCE_PATTERN = /^[A-Za-z0-9._:/-]{1,50}$/;
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Our rows' ids (and the gateway's tracking ids) are uuids: anything else names nothing. */
+export function isUuid(value: string): boolean {
+  return UUID_PATTERN.test(value);
+}

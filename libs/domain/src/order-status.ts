@@ -59,3 +59,6 @@ export function decideOutcome(current: OrderStatus, observed: PaymentOutcome): O
       return { kind: 'unchanged' };
   }
 }
+
+/** Unpaid and still open: polled until paid, and cancellable. */
+export const UNPAID_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter(isCancellable);

@@ -4,3 +4,5 @@ export * from './persistence.module';
 export * from './entities';
 export * from './repositories';
 export * from './prepared-statement';
+export * from './unique-violation';
+export * from './sql-list';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import Redis from 'ioredis';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { logQueueErrorsOnce } from './queue-errors';
 
 /**
  * The service's own Redis connection (token cache, health, coalescing). Commands fail fast while
@@ -24,16 +25,7 @@ export class RedisConnection implements OnModuleDestroy {
       connectTimeout: 2000,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     });
-    let lastError = '';
-    this.client.on('error', (error: Error) => {
-      // ioredis repeats the same error on every reconnect attempt; log each distinct one once.
-      if (error.message !== lastError) this.logger.warn(`redis: ${error.message}`);
-      lastError = error.message;
-    });
-    this.client.on('ready', () => {
-      if (lastError) this.logger.log('redis: connection restored');
-      lastError = '';
-    });
+    logQueueErrorsOnce(this.client, this.logger, 'redis');
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Brackets, DataSource } from 'typeorm';
-import { MerchantReference, OrderTrackingId } from '@app/domain';
+import { isUuid, MerchantReference, OrderTrackingId } from '@app/domain';
 import { GatewayClient, TransactionLookup } from '@app/gateway-client';
 import { OrderEntity, ReconciliationReportEntity } from '@app/persistence';
 import { CheckoutError } from '../errors/checkout-error';
@@ -118,7 +118,7 @@ export class ReconciliationService {
   }
 
   async get(id: string): Promise<ReconciliationReport> {
-    const row = /^[0-9a-f-]{36}$/i.test(id)
+    const row = isUuid(id)
       ? await this.dataSource.getRepository(ReconciliationReportEntity).findOneBy({ id })
       : null;
     if (!row) throw CheckoutError.notFound('reconciliation_report', id);

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { canMoveRefund, ConfirmationCode, Money, RefundStatus } from '@app/domain';
+import { canMoveRefund, ConfirmationCode, isUuid, Money, RefundStatus } from '@app/domain';
 import {
   GatewayAcknowledgement,
   GatewayClient,
@@ -8,10 +8,9 @@ import {
   GatewayUnavailableError,
   GatewayMalformedResponseError,
 } from '@app/gateway-client';
-import { OrderEntity, OrderRepository, RefundEntity } from '@app/persistence';
+import { isUniqueViolation, OrderEntity, OrderRepository, RefundEntity } from '@app/persistence';
 import { ApiKeyIdentity } from '../http/api-keys';
 import { CheckoutError } from '../errors/checkout-error';
-import { isUniqueViolation } from '../orders/api/checkout-submission';
 import { announcement, MerchantEventType, OrderJournal } from '../orders/order-journal';
 import { AdminRefundView, toAdminRefundView } from './refund-admin-view';
 import { checkRefund } from './refund-policy';
@@ -77,7 +76,7 @@ export class RefundService {
       const refund = await manager.getRepository(RefundEntity).findOneByOrFail({ id: found.id });
       if (!order) throw CheckoutError.notFound('order', found.orderId);
       if (!canMoveRefund(refund.status, to)) {
-        throw CheckoutError.conflict(
+        throw new CheckoutError(
           'refund_transition_not_allowed',
           `a ${refund.status} refund cannot become ${to}`,
           { refund: toAdminRefundView(refund, order) },
@@ -104,7 +103,7 @@ export class RefundService {
   }
 
   async findRefund(refundId: string): Promise<RefundEntity> {
-    const uuid = /^[0-9a-f-]{36}$/i.test(refundId);
+    const uuid = isUuid(refundId);
     const refund = uuid
       ? await this.dataSource.getRepository(RefundEntity).findOneBy({ id: refundId })
       : null;
@@ -169,7 +168,7 @@ export class RefundService {
     // A rejected attempt is no refund at the gateway: a new one may follow it.
     const existing = await this.orders.refundFor(order.id, manager);
     if (!existing || existing.status === 'rejected') return;
-    throw CheckoutError.conflict(
+    throw new CheckoutError(
       'refund_already_requested',
       'this payment already has a refund; the gateway accepts only one per payment',
       { refund: toAdminRefundView(existing, order) },

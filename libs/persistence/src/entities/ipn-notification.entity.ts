@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { sqlList } from '../sql-list';
 import { INSTANT } from './columns';
 
 export type NotificationStatus =
@@ -17,7 +18,7 @@ export const OPEN_NOTIFICATION_STATUSES: readonly NotificationStatus[] = [
 ];
 
 /** The same list written for SQL: `('received', 'queued', 'unmatched')`. */
-export const OPEN_NOTIFICATION_STATUSES_SQL = `(${OPEN_NOTIFICATION_STATUSES.map((status) => `'${status}'`).join(', ')})`;
+export const OPEN_NOTIFICATION_STATUSES_SQL = sqlList(OPEN_NOTIFICATION_STATUSES);
 
 /** The inbox: every notification is stored before it is acknowledged, then verified by lookup. */
 @Entity({ name: 'ipn_notifications' })

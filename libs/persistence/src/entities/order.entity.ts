@@ -7,7 +7,8 @@ import {
   UpdateDateColumn,
   VersionColumn,
 } from 'typeorm';
-import type { BillingAddress, OrderStatus } from '@app/domain';
+import { UNPAID_STATUSES, type BillingAddress, type OrderStatus } from '@app/domain';
+import { sqlList } from '../sql-list';
 import { AMOUNT_COLUMN, INSTANT } from './columns';
 
 export type CheckoutKind = 'hosted' | 'mobile_money';
@@ -23,7 +24,7 @@ export interface SubscriptionTerms {
 
 @Entity({ name: 'orders' })
 @Index('idx_orders_status_created', ['status', 'createdAt'])
-@Index('idx_orders_due_poll', ['nextPollAt'], { where: `"status" IN ('pending', 'failed')` })
+@Index('idx_orders_due_poll', ['nextPollAt'], { where: `"status" IN ${sqlList(UNPAID_STATUSES)}` })
 export class OrderEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { isUuid } from '@app/domain';
 import { OrderEntity } from '../entities/order.entity';
 import { OrderEventEntity } from '../entities/order-event.entity';
 import { RefundEntity } from '../entities/refund.entity';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Reads of orders by any of their names, and the row lock every state change takes. */
 @Injectable()
@@ -31,7 +30,7 @@ export class OrderRepository {
   }
 
   findById(id: string, manager?: EntityManager): Promise<OrderEntity | null> {
-    return UUID.test(id) ? this.orders(manager).findOneBy({ id }) : Promise.resolve(null);
+    return isUuid(id) ? this.orders(manager).findOneBy({ id }) : Promise.resolve(null);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { isUuid } from '@app/domain';
 import { IpnNotificationEntity, NotificationStatus } from '@app/persistence';
 import { JobProducer, VerifyNotificationData } from '@app/queues';
 import { ApiKeyIdentity } from '../../http/api-keys';
@@ -97,7 +98,7 @@ export class NotificationInboxService {
   }
 
   private async find(id: string): Promise<IpnNotificationEntity> {
-    const found = /^[0-9a-f-]{36}$/i.test(id)
+    const found = isUuid(id)
       ? await this.dataSource.getRepository(IpnNotificationEntity).findOneBy({ id })
       : null;
     if (!found) throw CheckoutError.notFound('notification', id);

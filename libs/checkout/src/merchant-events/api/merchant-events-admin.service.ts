@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { isUuid } from '@app/domain';
 import { OrderRepository, OutboxEventEntity, WebhookDeliveryEntity } from '@app/persistence';
 import { JobProducer } from '@app/queues';
 import { CheckoutError } from '../../errors/checkout-error';
@@ -10,8 +11,6 @@ import {
   toMerchantEventView,
   toWebhookDeliveryView,
 } from '../delivery-state';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface MerchantEventFilter {
   type?: string;
@@ -96,7 +95,6 @@ export class MerchantEventsAdminService {
         `redelivery of ${eventId} not queued: ${error instanceof Error ? error.message : String(error)}`,
       );
       throw new CheckoutError(
-        'unavailable',
         'queue_unavailable',
         'the delivery queue is unreachable; try again shortly',
       );
@@ -106,7 +104,7 @@ export class MerchantEventsAdminService {
   }
 
   private async find(eventId: string): Promise<OutboxEventEntity> {
-    const event = UUID.test(eventId)
+    const event = isUuid(eventId)
       ? await this.dataSource.getRepository(OutboxEventEntity).findOneBy({ id: eventId })
       : null;
     if (!event) throw CheckoutError.notFound('event', eventId);

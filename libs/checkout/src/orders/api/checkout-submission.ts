@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { nextPollAt } from '@app/domain';
 import { GatewayError, PushedOrder, SubmittedOrder } from '@app/gateway-client';
-import { OrderEntity, OrderRepository } from '@app/persistence';
+import { isUniqueViolation, OrderEntity, OrderRepository } from '@app/persistence';
 import { OrderJournal } from '../order-journal';
 
 export type NewOrder = Omit<
@@ -180,14 +180,4 @@ export class CheckoutSubmission {
     );
     return at === 'horizon_reached' ? null : at;
   }
-}
-
-/** A unique-index refusal; with `constraint`, only one by that index. */
-export function isUniqueViolation(error: unknown, constraint?: string): boolean {
-  if (!(error instanceof QueryFailedError)) return false;
-  const driverError = error.driverError as { code?: string; constraint?: string } | undefined;
-  return (
-    driverError?.code === '23505' &&
-    (constraint === undefined || driverError.constraint === constraint)
-  );
 }

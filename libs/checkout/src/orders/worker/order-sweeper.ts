@@ -7,7 +7,8 @@ import {
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { REFUNDS_AWAITING_REVERSAL } from '@app/domain';
+import { REFUNDS_AWAITING_REVERSAL, UNPAID_STATUSES } from '@app/domain';
+import { sqlList } from '@app/persistence';
 import { claimLeaseSeconds, JobProducer } from '@app/queues';
 
 const BATCH = 500;
@@ -59,7 +60,7 @@ export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
     const rows = (await this.dataSource.query(
       `WITH due AS (
          SELECT o.id FROM orders o
-          WHERE (o.status IN ('pending', 'failed')
+          WHERE (o.status IN ${sqlList(UNPAID_STATUSES)}
                  AND (o.next_poll_at <= now()
                       OR (o.next_poll_at IS NULL
                           AND (o.submission_status = 'unknown'
