@@ -1,0 +1,86 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+const ESLINT = join(ROOT, 'node_modules', '.bin', 'eslint');
+
+/** Lints `source` as if it were the file at `path` (nothing is written) and returns the errors. */
+function lint(path: string, source: string): string[] {
+  const run = spawnSync(ESLINT, ['--no-warn-ignored', '--stdin', '--stdin-filename', path], {
+    cwd: ROOT,
+    input: source,
+    encoding: 'utf8',
+  });
+  return run.stdout
+    .split('\n')
+    .filter((line) => /\berror\b/.test(line) && line.includes('no-restricted-imports'));
+}
+
+/**
+ * The folder picture of docs/flows.md is enforced by lint (eslint.config.mjs): these probes are
+ * the imports a newcomer might write, linted as if they lived in the tree.
+ */
+describe('import rules', () => {
+  it.each([
+    [
+      'an api file importing worker code',
+      'libs/checkout/src/ipn/api/probe.ts',
+      '../worker/inbox-relay',
+    ],
+    [
+      'a worker file importing api code',
+      'libs/checkout/src/orders/worker/probe.ts',
+      '../api/checkout.service',
+    ],
+    [
+      'a worker file importing the http layer',
+      'libs/checkout/src/refunds/worker/probe.ts',
+      '../../http/api-keys',
+    ],
+    [
+      "a feature reaching into another's worker",
+      'libs/checkout/src/ipn/worker/probe.ts',
+      '../../orders/worker/order-sweeper',
+    ],
+    [
+      "a feature root reaching into another's api",
+      'libs/checkout/src/refunds/probe.ts',
+      '../orders/api/checkout-submission',
+    ],
+    ['the domain importing a framework', 'libs/domain/src/probe.ts', '@nestjs/common'],
+    ['the domain importing another lib', 'libs/domain/src/probe.ts', '@app/persistence'],
+  ])(
+    'refuses %s',
+    (_what, path, target) => {
+      const errors = lint(
+        path,
+        `import * as probe from '${target}';\nexport const used = probe;\n`,
+      );
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toContain(target);
+    },
+    30_000,
+  );
+
+  it.each([
+    [
+      "a worker file using another feature's shared root",
+      'libs/checkout/src/ipn/worker/probe.ts',
+      '../../orders/order-outcome.service',
+    ],
+    [
+      'an api file using its own feature root',
+      'libs/checkout/src/orders/api/probe.ts',
+      '../order-journal',
+    ],
+    ['the domain importing its own files', 'libs/domain/src/probe.ts', './money'],
+  ])(
+    'allows %s',
+    (_what, path, target) => {
+      expect(
+        lint(path, `import * as probe from '${target}';\nexport const used = probe;\n`),
+      ).toEqual([]);
+    },
+    30_000,
+  );
+});
