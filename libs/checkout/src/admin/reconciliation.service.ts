@@ -4,7 +4,7 @@ import { isUuid, MerchantReference, OrderTrackingId } from '@app/domain';
 import { GatewayClient, TransactionLookup } from '@app/gateway-client';
 import { OrderEntity, ReconciliationReportEntity } from '@app/persistence';
 import { CheckoutError } from '../errors/checkout-error';
-import { compareWithGateway, GatewayMismatch } from './api/gateway-comparison';
+import { compareWithGateway, GatewayMismatch } from './gateway-comparison';
 import {
   findInvariantViolations,
   InvariantViolations,

@@ -4,7 +4,7 @@ import { ApiKeyIdentity } from '../../http/api-keys';
 import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
 import { CreateRefundDto, ListRefundsQuery, ResolveRefundDto } from './refund.dto';
 import { RefundListService } from './refund-list.service';
-import { RefundService } from '../refund.service';
+import { RefundService } from './refund.service';
 
 @ApiTags('admin: refunds')
 @ApiBearerAuth()

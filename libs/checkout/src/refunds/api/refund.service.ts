@@ -9,11 +9,11 @@ import {
   GatewayMalformedResponseError,
 } from '@app/gateway-client';
 import { isUniqueViolation, OrderEntity, OrderRepository, RefundEntity } from '@app/persistence';
-import { ApiKeyIdentity } from '../http/api-keys';
-import { CheckoutError } from '../errors/checkout-error';
-import { announcement, MerchantEventType, OrderJournal } from '../orders/order-journal';
-import { AdminRefundView, toAdminRefundView } from './refund-admin-view';
-import { checkRefund } from './refund-policy';
+import { ApiKeyIdentity } from '../../http/api-keys';
+import { CheckoutError } from '../../errors/checkout-error';
+import { announcement, MerchantEventType, OrderJournal } from '../../orders/order-journal';
+import { AdminRefundView, toAdminRefundView } from '../refund-admin-view';
+import { checkRefund } from '../refund-policy';
 
 export interface RefundInput {
   amount: string;

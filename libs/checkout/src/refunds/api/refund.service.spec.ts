@@ -9,9 +9,9 @@ import {
   RefundRequest,
 } from '@app/gateway-client';
 import { OrderEntity, OrderRepository, RefundEntity } from '@app/persistence';
-import { CheckoutError } from '../errors/checkout-error';
-import type { ApiKeyIdentity } from '../http/api-keys';
-import type { Announcement, JournalEntry, OrderJournal } from '../orders/order-journal';
+import { CheckoutError } from '../../errors/checkout-error';
+import type { ApiKeyIdentity } from '../../http/api-keys';
+import type { Announcement, JournalEntry, OrderJournal } from '../../orders/order-journal';
 import { RefundInput, RefundService } from './refund.service';
 
 const ADMIN: ApiKeyIdentity = { name: 'ops-alice', fingerprint: 'f00dfeedf00dfeed' };
