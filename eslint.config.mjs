@@ -20,14 +20,17 @@ const importRules = [
   ...FEATURES.map((feature) => {
     const others = FEATURES.filter((other) => other !== feature).join('|');
     const otherInternals = {
-      regex: `^(\\.\\./)+(${others})/(api|worker)(/|$)`,
+      regex: `^((\\.\\./)+|@app/checkout/)(${others})/(api|worker)(/|$)`,
       message: `another feature's api/ and worker/ folders are its own: import its shared root instead.`,
     };
     return [
       {
         files: [`libs/checkout/src/${feature}/**/*.ts`],
         ignores: [`libs/checkout/src/${feature}/api/**`, `libs/checkout/src/${feature}/worker/**`],
-        rules: restrict(otherInternals),
+        rules: restrict(otherInternals, {
+          regex: '^\\./(api|worker)(/|$)',
+          message: 'the feature root runs in both processes: it never imports its api/ or worker/.',
+        }),
       },
       {
         files: [`libs/checkout/src/${feature}/api/**/*.ts`],

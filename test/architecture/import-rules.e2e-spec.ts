@@ -47,6 +47,16 @@ describe('import rules', () => {
       'libs/checkout/src/refunds/probe.ts',
       '../orders/api/checkout-submission',
     ],
+    [
+      'a feature root importing its own api',
+      'libs/checkout/src/admin/probe.ts',
+      './api/admin-orders.service',
+    ],
+    [
+      "a feature reaching into another's api by alias",
+      'libs/checkout/src/refunds/api/probe.ts',
+      '@app/checkout/orders/api/checkout.service',
+    ],
     ['the domain importing a framework', 'libs/domain/src/probe.ts', '@nestjs/common'],
     ['the domain importing another lib', 'libs/domain/src/probe.ts', '@app/persistence'],
   ])(

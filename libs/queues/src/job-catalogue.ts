@@ -28,12 +28,12 @@ export interface VerifyNotificationData {
 }
 
 /**
- * Look a pending order up now (poll schedule, return redirect, admin sync). A scheduled poll
- * names its attempt: one job per order and attempt, however often a sweep claims it.
+ * Poll an unpaid order: look it up, then schedule the next poll or expire it at the horizon. Each
+ * names its attempt: one job per order and attempt, however often a sweep claims it. (Return
+ * redirects and an admin's sync look up at once, in the api, without a job.)
  */
 export interface SyncOrderData {
   orderId: string;
-  source: 'poll' | 'return' | 'admin' | 'ipn';
   pollAttempt?: number;
 }
 

@@ -38,6 +38,10 @@ export const ERROR_CODES = {
   gateway_timeout: 'gateway_timeout',
   queue_unavailable: 'unavailable',
   internal_error: 'internal',
+  // The gateway's notification route (IPN): its acknowledgement shape, with these codes.
+  ipn_invalid: 'invalid',
+  ipn_body_too_large: 'invalid',
+  ipn_unreadable: 'invalid',
   // Answered by the HTTP layer itself (routing, body parsing, rate limits).
   not_found: 'not_found',
   method_not_allowed: 'invalid',

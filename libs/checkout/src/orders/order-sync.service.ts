@@ -31,12 +31,6 @@ export class OrderSyncService {
     return (await this.begin(order, source).done).result;
   }
 
-  async syncById(orderId: string, source: EventSource): Promise<OutcomeResult> {
-    const order = await this.orders.findById(orderId);
-    if (!order) return { kind: 'order_missing' };
-    return this.sync(order, source);
-  }
-
   /**
    * A lookup of this order, in flight or about to start, that began after `since` (by the
    * database clock) and so sees any change made before then; undefined when none does.

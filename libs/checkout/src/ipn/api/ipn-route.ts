@@ -5,6 +5,7 @@ import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { IpnInbox } from './ipn-inbox';
 import { ipnAcknowledgement, IpnFields, judgeIpn, readIpnFields } from '@app/gateway-client';
 import { ipnPath } from '../ipn-registration.service';
+import type { CheckoutErrorCode } from '../../errors/error-codes';
 
 /** A notification is three short fields; anything much larger is not one. */
 export const IPN_BODY_LIMIT = 4 * 1024;
@@ -66,7 +67,7 @@ export class IpnRoute implements OnModuleInit {
     }
     if (verdict.kind === 'reject') {
       await reply.code(400).send({
-        error: { code: 'ipn_invalid', message: verdict.reason },
+        error: { code: 'ipn_invalid' satisfies CheckoutErrorCode, message: verdict.reason },
         ...ipnAcknowledgement(fields, 200),
       });
       return;
@@ -96,7 +97,9 @@ export class IpnRoute implements OnModuleInit {
     }
     await reply.code(status).send({
       error: {
-        code: status === 413 ? 'ipn_body_too_large' : 'ipn_unreadable',
+        code: (status === 413
+          ? 'ipn_body_too_large'
+          : 'ipn_unreadable') satisfies CheckoutErrorCode,
         message: error.message,
       },
     });

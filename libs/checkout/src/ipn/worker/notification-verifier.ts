@@ -144,7 +144,7 @@ export class NotificationVerifier {
    * The first time it waits; later tries look the named tracking id up and adopt the order if the
    * gateway's record carries one of our merchant references. Kept until the poll horizon.
    */
-  private async unmatched(row: InboxEntry): Promise<void> {
+  private async unmatched(row: InboxRowRead): Promise<void> {
     const attempts = row.attempts + 1;
     if (attempts > 1 && row.orderTrackingId) {
       const lookup = await this.gateway.getTransactionStatus(
@@ -205,7 +205,7 @@ export class NotificationVerifier {
   /** The row, the order it names, and when it was read (a lookup begun now starts after it). */
   private async read(
     id: string,
-  ): Promise<{ row: InboxEntry; readAt: Date; order: OrderEntity | null } | null> {
+  ): Promise<{ row: InboxRowRead; readAt: Date; order: OrderEntity | null } | null> {
     const [raw] = await runPrepared<InboxRead>(this.dataSource, this.readStatement, [id]);
     if (!raw) return null;
     return {
@@ -225,7 +225,7 @@ export class NotificationVerifier {
 }
 
 /** What verification needs of an inbox row. */
-type InboxEntry = Pick<
+type InboxRowRead = Pick<
   IpnNotificationEntity,
   | 'id'
   | 'orderTrackingId'

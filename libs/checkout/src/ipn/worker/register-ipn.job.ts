@@ -5,9 +5,10 @@ import { JobProducer, QueueJob, QueueJobHandler, RegisterIpnData } from '@app/qu
 import { IpnRegistrationService, loggableIpnUrl } from '../ipn-registration.service';
 
 /**
- * Registers our notification URL, always through this job: the gateway allows one registration
- * about every 8 seconds and answers 409 otherwise, so a 409 throws and the catalogue's fixed
- * backoff waits out the window.
+ * Registers our notification URL when the worker starts without a stored ipn_id: the
+ * gateway allows one registration about every 8 seconds and answers 409 otherwise, so a 409
+ * throws and the catalogue's fixed backoff waits out the window. (A checkout that finds no
+ * ipn_id registers one at once in the api: IpnRegistrationService.registerOnce.)
  */
 @Injectable()
 @QueueJob('register-ipn')

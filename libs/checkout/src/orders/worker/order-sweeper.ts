@@ -91,7 +91,7 @@ export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
       const unpaid = claimed.filter((row) => row.status !== 'completed');
       await this.jobs.addBulk(
         'sync-order',
-        unpaid.map((row) => ({ orderId: row.id, source: 'poll', pollAttempt: row.poll_attempts })),
+        unpaid.map((row) => ({ orderId: row.id, pollAttempt: row.poll_attempts })),
       );
       await this.jobs.addBulk(
         'follow-refund',
