@@ -4,6 +4,7 @@ import { PaymentsSchema1763800100000 } from './1763800100000-PaymentsSchema';
 import { ReconciliationReports1795380869388 } from './1795380869388-ReconciliationReports';
 import { RefundRetryAfterRejection1795382796715 } from './1795382796715-RefundRetryAfterRejection';
 import { InboxCoverIndex1795392808251 } from './1795392808251-InboxCoverIndex';
+import { CoordinationTables1795514719206 } from './1795514719206-CoordinationTables';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -12,4 +13,5 @@ export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
   ReconciliationReports1795380869388,
   RefundRetryAfterRejection1795382796715,
   InboxCoverIndex1795392808251,
+  CoordinationTables1795514719206,
 ];

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { OrderTrackingId } from '@app/domain';
 import { InMemoryTokenStore, RedisTokenStore, tokenStoreKey } from '@app/gateway-client';
+import { PostgresTokenStore } from '@app/persistence';
+import { openTestDataSource } from '../support/database';
+import { itWithRedis } from '../support/redis-only';
 import { RunningSandbox, SANDBOX_CREDENTIALS, startSandbox } from '../support/sandbox';
 import { clientFor } from './client-under-test';
 
@@ -72,35 +75,80 @@ describe('GatewayClient against the sandbox: tokens', () => {
     expect((await store.get(key))?.token).not.toBe(forged);
   });
 
-  it('shares one token between two clients (two processes) through one Redis store', async () => {
-    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
-      maxRetriesPerRequest: 1,
-    });
+  itWithRedis(
+    'shares one token between two clients (two processes) through one Redis store',
+    async () => {
+      const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
+        maxRetriesPerRequest: 1,
+      });
+      try {
+        const key = tokenStoreKey(
+          `${process.env.QUEUE_PREFIX ?? 'test'}:${randomUUID()}`,
+          sandbox.baseUrl,
+          SANDBOX_CREDENTIALS.consumerKey,
+        );
+        expect(key).not.toContain(SANDBOX_CREDENTIALS.consumerSecret);
+        expect(key).not.toContain(SANDBOX_CREDENTIALS.consumerKey);
+        const first = clientFor(sandbox, {
+          tokenStore: new RedisTokenStore(redis),
+          tokenStoreKey: key,
+        });
+        const second = clientFor(sandbox, {
+          tokenStore: new RedisTokenStore(redis),
+          tokenStoreKey: key,
+        });
+        // Both cold at once: the Redis lock lets one of them log in.
+        await Promise.all([
+          ...Array.from({ length: 10 }, () => first.listIpns()),
+          ...Array.from({ length: 10 }, () => second.listIpns()),
+        ]);
+        expect(await tokenRequests()).toBe(1);
+        expect(await redis.pttl(key)).toBeGreaterThan(0);
+      } finally {
+        redis.disconnect();
+      }
+    },
+  );
+
+  it('shares one token between two clients (two processes) through the PostgreSQL store', async () => {
+    const dataSource = await openTestDataSource();
     try {
       const key = tokenStoreKey(
-        `${process.env.QUEUE_PREFIX ?? 'test'}:${randomUUID()}`,
+        `test:${randomUUID()}`,
         sandbox.baseUrl,
         SANDBOX_CREDENTIALS.consumerKey,
       );
-      expect(key).not.toContain(SANDBOX_CREDENTIALS.consumerSecret);
-      expect(key).not.toContain(SANDBOX_CREDENTIALS.consumerKey);
       const first = clientFor(sandbox, {
-        tokenStore: new RedisTokenStore(redis),
+        tokenStore: new PostgresTokenStore(dataSource),
         tokenStoreKey: key,
       });
       const second = clientFor(sandbox, {
-        tokenStore: new RedisTokenStore(redis),
+        tokenStore: new PostgresTokenStore(dataSource),
         tokenStoreKey: key,
       });
-      // Both cold at once: the Redis lock lets one of them log in.
+      // Both cold at once: the lease on the row lets one of them log in.
       await Promise.all([
         ...Array.from({ length: 10 }, () => first.listIpns()),
         ...Array.from({ length: 10 }, () => second.listIpns()),
       ]);
       expect(await tokenRequests()).toBe(1);
-      expect(await redis.pttl(key)).toBeGreaterThan(0);
+      const [row] = (await dataSource.query(
+        'SELECT token, expires_at, lock_owner FROM gateway_tokens WHERE key = $1',
+        [key],
+      )) as { token: string | null; expires_at: Date; lock_owner: string | null }[];
+      expect(row.token).toEqual(expect.any(String));
+      expect(new Date(row.expires_at).getTime()).toBeGreaterThan(Date.now());
+      // The refresh lock was given back once the token was stored.
+      expect(row.lock_owner).toBeNull();
+      // A third process starting later reuses the stored token.
+      const third = clientFor(sandbox, {
+        tokenStore: new PostgresTokenStore(dataSource),
+        tokenStoreKey: key,
+      });
+      await third.listIpns();
+      expect(await tokenRequests()).toBe(1);
     } finally {
-      redis.disconnect();
+      await dataSource.destroy();
     }
   });
 

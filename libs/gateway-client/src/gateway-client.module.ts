@@ -2,12 +2,19 @@ import { Logger, Module } from '@nestjs/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { RedisConnection } from '@app/queues';
 import { GatewayClient } from './gateway-client';
-import { RedisTokenStore, tokenStoreKey } from './token-store';
+import { RedisTokenStore, TokenStore, tokenStoreKey } from './token-store';
 
-/** Builds the client from the validated config; tokens are shared by every process through Redis. */
+/**
+ * A token store shared by every process without Redis (queues on PostgreSQL): the persistence
+ * module provides one over the service's database.
+ */
+export const SHARED_TOKEN_STORE = Symbol('SHARED_TOKEN_STORE');
+
+/** Builds the client from the validated config; tokens are shared by every process. */
 export function gatewayClientFromConfig(
   config: ServiceConfig,
   redis: RedisConnection | null | undefined,
+  shared?: TokenStore | null,
 ): GatewayClient {
   const logger = new Logger(GatewayClient.name);
   const { baseUrl, consumerKey, consumerSecret, timeoutMs, mobileMoneyNetworks } = config.gateway;
@@ -18,8 +25,10 @@ export function gatewayClientFromConfig(
     timeoutMs,
     mobileMoneyNetworks,
     productionMode: config.nodeEnv === 'production',
-    // Null client (queues on Postgres) or Redis down: the store falls back to this process's memory.
-    tokenStore: new RedisTokenStore(redis?.client ?? null, logger),
+    // Redis when queues run there, else the database; either falls back to this process's memory
+    // while it cannot be reached.
+    tokenStore:
+      redis?.client || !shared ? new RedisTokenStore(redis?.client ?? null, logger) : shared,
     tokenStoreKey: tokenStoreKey(config.queuePrefix, baseUrl, consumerKey),
     logger,
   });
@@ -33,7 +42,11 @@ export function gatewayClientFromConfig(
   providers: [
     {
       provide: GatewayClient,
-      inject: [SERVICE_CONFIG, { token: RedisConnection, optional: true }],
+      inject: [
+        SERVICE_CONFIG,
+        { token: RedisConnection, optional: true },
+        { token: SHARED_TOKEN_STORE, optional: true },
+      ],
       useFactory: gatewayClientFromConfig,
     },
   ],

@@ -13,7 +13,8 @@ import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { buildDataSourceOptions } from './data-source-options';
 import { ENTITIES } from './entities';
 import { runMigrationsWithLock } from './migrate-with-lock';
-import { OrderRepository } from './repositories';
+import { SHARED_TOKEN_STORE } from '@app/gateway-client';
+import { OrderRepository, PostgresTokenStore } from './repositories';
 
 /** Migrations run before the app serves: OnApplicationBootstrap completes before listen(). */
 class MigrationsOnStart implements OnApplicationBootstrap {
@@ -37,6 +38,12 @@ class MigrationsOnStart implements OnApplicationBootstrap {
 
 const PROVIDERS: Provider[] = [
   OrderRepository,
+  {
+    provide: SHARED_TOKEN_STORE,
+    inject: [DataSource],
+    useFactory: (dataSource: DataSource) =>
+      new PostgresTokenStore(dataSource, new Logger('GatewayTokenStore')),
+  },
   {
     provide: MigrationsOnStart,
     inject: [DataSource, SERVICE_CONFIG],
@@ -75,7 +82,7 @@ export class PersistenceModule {
         TypeOrmModule.forFeature(ENTITIES),
       ],
       providers: PROVIDERS,
-      exports: [TypeOrmModule, OrderRepository],
+      exports: [TypeOrmModule, OrderRepository, SHARED_TOKEN_STORE],
     };
   }
 }

@@ -1,7 +1,9 @@
 import { EntitySchema } from 'typeorm';
+import { GatewayTokenEntity } from './gateway-token.entity';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { IpnNotificationEntity } from './ipn-notification.entity';
 import { IpnRegistrationEntity } from './ipn-registration.entity';
+import { LookupReservationEntity } from './lookup-reservation.entity';
 import { OrderEventEntity } from './order-event.entity';
 import { OrderEntity } from './order.entity';
 import { OutboxEventEntity } from './outbox-event.entity';
@@ -11,9 +13,11 @@ import { SubscriptionChargeEntity } from './subscription-charge.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 
 export * from './columns';
+export * from './gateway-token.entity';
 export * from './idempotency-key.entity';
 export * from './ipn-notification.entity';
 export * from './ipn-registration.entity';
+export * from './lookup-reservation.entity';
 export * from './order-event.entity';
 export * from './order.entity';
 export * from './outbox-event.entity';
@@ -37,4 +41,6 @@ export const ENTITIES: EntityTarget[] = [
   SubscriptionChargeEntity,
   IdempotencyKeyEntity,
   ReconciliationReportEntity,
+  GatewayTokenEntity,
+  LookupReservationEntity,
 ];

@@ -1,1 +1,2 @@
 export * from './order.repository';
+export * from './postgres-token-store';

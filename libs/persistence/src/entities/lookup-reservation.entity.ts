@@ -1,0 +1,16 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { INSTANT } from './columns';
+
+/**
+ * When notifications may next cause a lookup of an order, shared by every worker when queues run
+ * on PostgreSQL (with Redis, a Redis key does this): a lookup reserves the interval, the rest of a
+ * burst waits for it. UNLOGGED: a crash forgets reservations, which only allows one lookup more.
+ */
+@Entity({ name: 'lookup_reservations' })
+export class LookupReservationEntity {
+  @PrimaryColumn({ name: 'order_id', type: 'uuid' })
+  orderId!: string;
+
+  @Column({ name: 'reserved_until', type: INSTANT })
+  reservedUntil!: Date;
+}
