@@ -7,7 +7,8 @@ import {
   OrderEntity,
   OutboxEventEntity,
 } from '@app/persistence';
-import { QUEUES, redisOptionsFromUrl } from '@app/queues';
+import { loadServiceConfig } from '@app/config';
+import { queueConnectionFor, QUEUES } from '@app/queues';
 import { openTestDataSource } from '../support/database';
 import { RunningService, startService, waitFor } from '../support/service';
 import { AdminFixtures } from './admin-fixtures';
@@ -198,7 +199,7 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
     expect(replay.status).toBe(202);
     expect(replay.body.status).toBe('queued');
     const queue = new Queue(QUEUES.notifications, {
-      connection: redisOptionsFromUrl(service.env.REDIS_URL ?? process.env.REDIS_URL!),
+      connection: queueConnectionFor(loadServiceConfig()),
       prefix: process.env.QUEUE_PREFIX,
     });
     try {
@@ -210,7 +211,7 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
   });
 
   it('lists, inspects and replays dead-letter jobs', async () => {
-    const connection = redisOptionsFromUrl(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
+    const connection = queueConnectionFor(loadServiceConfig());
     const prefix = process.env.QUEUE_PREFIX;
     const queue = new Queue(QUEUES.orderSync, { connection, prefix });
     const job = await queue.add('sync-order', { orderId: 'gone', source: 'poll' }, { attempts: 1 });

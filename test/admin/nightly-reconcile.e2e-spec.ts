@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { loadServiceConfig } from '@app/config';
 import { ReconciliationReportEntity } from '@app/persistence';
-import { jobOptions, QUEUES, redisOptionsFromUrl } from '@app/queues';
+import { jobOptions, queueConnectionFor, QUEUES } from '@app/queues';
 import { openTestDataSource } from '../support/database';
 import { RunningService, startService, waitFor } from '../support/service';
 
@@ -15,7 +15,7 @@ describe('nightly reconciliation in the worker', () => {
     service = await startService({ worker: true, env: { RUN_MIGRATIONS: 'true' } });
     dataSource = await openTestDataSource();
     queue = new Queue(QUEUES.reconciliation, {
-      connection: redisOptionsFromUrl(process.env.REDIS_URL as string),
+      connection: queueConnectionFor(loadServiceConfig()),
       prefix: process.env.QUEUE_PREFIX,
     });
   }, 60_000);

@@ -1,3 +1,4 @@
+import { itWithRedis } from '../support/redis-only';
 import { DataSource } from 'typeorm';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createFastifyApp } from '@app/common';
@@ -44,39 +45,43 @@ describe('IPN resilience: a worker dying mid-job, Redis lost while notifications
     await dataSource?.destroy();
   });
 
-  it('loses nothing when Redis is down while notifications arrive, and applies them once it returns', async () => {
-    const checkouts = await paidSilently(service, 3);
-    await redis.close();
-    try {
+  itWithRedis(
+    'loses nothing when Redis is down while notifications arrive, and applies them once it returns',
+    async () => {
+      const checkouts = await paidSilently(service, 3);
+      await redis.close();
+      try {
+        for (const checkout of checkouts) {
+          const started = Date.now();
+          const ack = await notify(service, {
+            trackingId: checkout.orderTrackingId,
+            reference: checkout.reference,
+          });
+          expect(ack.status).toBe(200);
+          expect(ack.body.status).toBe(200);
+          expect(Date.now() - started).toBeLessThan(5000);
+          const [row] = await inboxOf(dataSource, checkout.orderTrackingId);
+          expect(row.status).toBe('received');
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        for (const checkout of checkouts) {
+          const [row] = await inboxOf(dataSource, checkout.orderTrackingId);
+          expect(row.status).toBe('received');
+        }
+      } finally {
+        await redis.open();
+      }
       for (const checkout of checkouts) {
-        const started = Date.now();
-        const ack = await notify(service, {
-          trackingId: checkout.orderTrackingId,
-          reference: checkout.reference,
+        const order = await waitForStatus(dataSource, checkout.reference, 'completed', 30_000);
+        expect(await transitionsOf(dataSource, order.id)).toEqual(['pending->completed']);
+        await waitFor('row applied', async () => {
+          const [row] = await inboxOf(dataSource, checkout.orderTrackingId);
+          return row.status === 'applied';
         });
-        expect(ack.status).toBe(200);
-        expect(ack.body.status).toBe(200);
-        expect(Date.now() - started).toBeLessThan(5000);
-        const [row] = await inboxOf(dataSource, checkout.orderTrackingId);
-        expect(row.status).toBe('received');
       }
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      for (const checkout of checkouts) {
-        const [row] = await inboxOf(dataSource, checkout.orderTrackingId);
-        expect(row.status).toBe('received');
-      }
-    } finally {
-      await redis.open();
-    }
-    for (const checkout of checkouts) {
-      const order = await waitForStatus(dataSource, checkout.reference, 'completed', 30_000);
-      expect(await transitionsOf(dataSource, order.id)).toEqual(['pending->completed']);
-      await waitFor('row applied', async () => {
-        const [row] = await inboxOf(dataSource, checkout.orderTrackingId);
-        return row.status === 'applied';
-      });
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 
   it('picks a job up again after its worker died mid-lookup and applies the result once', async () => {
     await service.sandbox.control.notifications('deliver');

@@ -14,6 +14,7 @@ import {
 } from '@app/persistence';
 import { JobProducer, JobRunnerModule, QUEUES, QueueInfrastructureModule } from '@app/queues';
 import { givenOrder } from '../support/builders';
+import { itWithRedis } from '../support/redis-only';
 import { openTestDataSource } from '../support/database';
 import { currentTestRun } from '../support/test-servers';
 import { TcpProxy } from '../foundation/tcp-proxy';
@@ -341,31 +342,35 @@ describe('merchant webhooks: outbox relay, signed delivery, retries, admin (real
     expect(attempts[0].durationMs).toBeGreaterThanOrEqual(900);
   });
 
-  it('keeps rows unrelayed while Redis is down and relays them when it returns', async () => {
-    const redis = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-    const proxy = new TcpProxy(redis.hostname, Number(redis.port || 6379));
-    await proxy.open();
-    try {
-      await restartWorker({ REDIS_URL: `redis://127.0.0.1:${proxy.port}` }, 'mev_redis');
-      await proxy.close();
-      const { eventId } = await orderChanged('order.completed');
-      await pause(2000);
-      const waiting = await outbox().findOneByOrFail({ id: eventId });
-      expect(waiting.relayedAt).toBeNull();
-      expect(receiver.forEvent(eventId)).toHaveLength(0);
-
+  itWithRedis(
+    'keeps rows unrelayed while Redis is down and relays them when it returns',
+    async () => {
+      const redis = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+      const proxy = new TcpProxy(redis.hostname, Number(redis.port || 6379));
       await proxy.open();
-      await waitFor(
-        'delivery after Redis returns',
-        async () => (await outbox().findOneByOrFail({ id: eventId })).deliveredAt,
-        30_000,
-      );
-      expect(receiver.forEvent(eventId)).toHaveLength(1);
-    } finally {
-      await restartWorker({ REDIS_URL: redis.toString() }, 'mev_after_redis');
-      await proxy.close();
-    }
-  }, 60_000);
+      try {
+        await restartWorker({ REDIS_URL: `redis://127.0.0.1:${proxy.port}` }, 'mev_redis');
+        await proxy.close();
+        const { eventId } = await orderChanged('order.completed');
+        await pause(2000);
+        const waiting = await outbox().findOneByOrFail({ id: eventId });
+        expect(waiting.relayedAt).toBeNull();
+        expect(receiver.forEvent(eventId)).toHaveLength(0);
+
+        await proxy.open();
+        await waitFor(
+          'delivery after Redis returns',
+          async () => (await outbox().findOneByOrFail({ id: eventId })).deliveredAt,
+          30_000,
+        );
+        expect(receiver.forEvent(eventId)).toHaveLength(1);
+      } finally {
+        await restartWorker({ REDIS_URL: redis.toString() }, 'mev_after_redis');
+        await proxy.close();
+      }
+    },
+    60_000,
+  );
 
   it('marks events skipped, not lost, while no ORDER_WEBHOOK_URL is configured', async () => {
     await restartWorker({ ORDER_WEBHOOK_URL: undefined }, 'mev_nourl');

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { ConnectionOptions, Job, Queue } from 'bullmq';
+import { ConnectionOptions, Job, JobType, Queue } from 'bullmq';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { withTimeout } from './with-timeout';
 import {
@@ -81,10 +81,18 @@ export class JobProducer implements OnModuleDestroy {
     );
   }
 
-  /** Jobs waiting to be taken (not active, not delayed); null when the queue cannot be asked. */
+  /**
+   * Jobs waiting to be taken (not active, not delayed), paused or not; null when the queue cannot
+   * be asked. (While a queue is paused the PostgreSQL backend counts its waiting jobs as paused.)
+   */
   async waitingCount(queue: QueueName): Promise<number | null> {
     try {
-      return await withTimeout(this.queue(queue).getWaitingCount(), QUEUE_ADD_TIMEOUT_MS, 'count');
+      const counts = await withTimeout(
+        this.queue(queue).getJobCounts('wait', 'paused' as JobType),
+        QUEUE_ADD_TIMEOUT_MS,
+        'count',
+      );
+      return (counts.wait ?? 0) + (counts.paused ?? 0);
     } catch {
       return null;
     }

@@ -17,10 +17,20 @@ export function queueConnectionFor(config: ServiceConfig): ConnectionOptions {
     return {
       connectionString: config.databaseUrl,
       migrate: true,
-      schema: 'bullmq',
+      schema: postgresQueueSchema(config.queuePrefix),
     } as unknown as ConnectionOptions;
   }
   return redisOptionsFromUrl(config.redisUrl, { maxRetriesPerRequest: null });
+}
+
+/**
+ * BullMQ's PostgreSQL backend ignores the key prefix (a queue is its name within one schema), so
+ * QUEUE_PREFIX picks the schema instead: two deployments (or test runs) sharing a database keep
+ * their jobs apart as they would on one Redis. The default prefix keeps the schema `bullmq`.
+ */
+export function postgresQueueSchema(prefix: string): string {
+  if (prefix === 'pesapal') return 'bullmq';
+  return `bullmq_${prefix.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`.slice(0, 63);
 }
 
 export function redisOptionsFromUrl(

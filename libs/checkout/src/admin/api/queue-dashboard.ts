@@ -31,10 +31,6 @@ export class QueueDashboard implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
     if (!fastify || typeof fastify.register !== 'function') return;
-    if (this.config.queueBackend !== 'redis') {
-      this.logger.warn('queue dashboard disabled: it needs the Redis queue backend');
-      return;
-    }
     const board = new BullBoardFastifyAdapter();
     board.setBasePath(QUEUE_DASHBOARD_PATH);
     createBullBoard({
