@@ -1,3 +1,4 @@
+import { itWithRedis } from '../support/redis-only';
 import { currentTestRun } from '../support/test-servers';
 import { bootApi, readiness, RunningApi, waitForReadiness } from './boot-api';
 import { TcpProxy } from './tcp-proxy';
@@ -9,7 +10,6 @@ import { TcpProxy } from './tcp-proxy';
 const run = currentTestRun();
 const postgresTarget = new URL(run.databaseUrl);
 const redisTarget = new URL(run.redisUrl);
-const withRedis = run.queueBackend === 'redis';
 
 describe('GET /health/ready follows Postgres and Redis', () => {
   const postgresProxy = new TcpProxy(postgresTarget.hostname, Number(postgresTarget.port || 5432));
@@ -41,7 +41,7 @@ describe('GET /health/ready follows Postgres and Redis', () => {
     expect(answer.body.info?.redis?.status).toBe('up');
   });
 
-  (withRedis ? it : it.skip)('turns 503 naming redis with a reason, then recovers', async () => {
+  itWithRedis('turns 503 naming redis with a reason, then recovers', async () => {
     await redisProxy.close();
     const down = await waitForReadiness(api.baseUrl, 503);
     expect(down.body.error?.redis?.status).toBe('down');

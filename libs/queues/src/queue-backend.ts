@@ -1,5 +1,18 @@
 import { ConnectionOptions, createPostgresBackend, setDefaultBackendFactory } from 'bullmq';
+import { Client, ClientConfig } from 'pg';
 import { ServiceConfig } from '@app/config';
+
+/**
+ * pg emits a dropped connection's error on the client, and with no listener Node throws: a client
+ * BullMQ's PostgreSQL backend holds between two queries would take the process down when the
+ * database restarts. This client always listens; the next query on it fails and BullMQ retries.
+ */
+class ListeningPgClient extends Client {
+  constructor(config?: string | ClientConfig) {
+    super(config);
+    this.on('error', () => undefined);
+  }
+}
 
 let postgresBackendInstalled = false;
 
@@ -18,6 +31,8 @@ export function queueConnectionFor(config: ServiceConfig): ConnectionOptions {
       connectionString: config.databaseUrl,
       migrate: true,
       schema: postgresQueueSchema(config.queuePrefix),
+      // Passed through to the backend's pg.Pool.
+      Client: ListeningPgClient,
     } as unknown as ConnectionOptions;
   }
   return redisOptionsFromUrl(config.redisUrl, { maxRetriesPerRequest: null });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
-import { RedisConnection } from '@app/queues';
+import { RedisConnection, withTimeout } from '@app/queues';
 
 @Injectable()
 export class RedisHealthIndicator {
@@ -14,12 +14,7 @@ export class RedisHealthIndicator {
     const client = this.redis.client;
     if (!client) return indicator.up({ backend: 'postgres (no Redis configured)' });
     try {
-      const answer = await Promise.race([
-        client.ping(),
-        new Promise<never>((_, reject) =>
-          setTimeout(() => reject(new Error('ping timed out after 1000 ms')), 1000),
-        ),
-      ]);
+      const answer = await withTimeout(client.ping(), 1000, 'redis ping');
       return answer === 'PONG'
         ? indicator.up()
         : indicator.down({ message: `unexpected ${answer}` });
