@@ -1,24 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
+import { describeInBrowser, launchChromium } from '../support/browser';
 import { openTestDataSource } from '../support/database';
 import { RunningService, startService, waitFor } from '../support/service';
 import { AdminFixtures } from './admin-fixtures';
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
-describe('operations page in headless Chromium', () => {
+describeInBrowser('operations page in headless Chromium', () => {
   let service: RunningService;
   let dataSource: DataSource;
   let fixtures: AdminFixtures;
@@ -30,7 +21,7 @@ describe('operations page in headless Chromium', () => {
     dataSource = await openTestDataSource();
     fixtures = new AdminFixtures(service, dataSource);
     await service.sandbox.control.notifications('drop');
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 1300 } });
   }, 60_000);
   afterAll(async () => {

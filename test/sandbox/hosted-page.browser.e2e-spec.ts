@@ -1,13 +1,10 @@
-import { existsSync } from 'node:fs';
-import { Browser, chromium } from 'playwright-core';
+import { Browser } from 'playwright-core';
+import { describeInBrowser, launchChromium } from '../support/browser';
 import { RunningSandbox, startSandbox } from '../support/sandbox';
 import { GatewayCaller } from './gateway-http';
 import { Receiver } from './receiver';
 
-// Debian's `chromium` package; CI installs it with `apt-get install -y chromium`.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-describe('sandbox hosted page in a real headless Chromium', () => {
+describeInBrowser('sandbox hosted page in a real headless Chromium', () => {
   let sandbox: RunningSandbox;
   let gw: GatewayCaller;
   let shop: Receiver;
@@ -15,24 +12,11 @@ describe('sandbox hosted page in a real headless Chromium', () => {
   let ipnId: string;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} missing: apt-get install -y chromium`);
     sandbox = await startSandbox();
     gw = await new GatewayCaller(sandbox).authenticate();
     shop = await new Receiver().start();
     ipnId = await gw.registerIpn(`${shop.url}/ipn`, 'GET');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
