@@ -34,7 +34,25 @@ export async function createSandboxApp(
   const fastify = app.getHttpAdapter().getInstance();
   keepRawBodies(fastify);
   fastify.addHook('preHandler', app.get(TrafficService).preHandler);
+  // The control API settles payments at will: on a shared interface only if asked for explicitly.
+  if (!config.controlPublic) {
+    fastify.addHook('onRequest', async (request, reply) => {
+      if (/^\/__sandbox(\/|$)/i.test(request.url) && !isLoopback(request.socket.localAddress)) {
+        await reply.code(404).send({ error: 'not found' });
+      }
+    });
+  }
   return app;
+}
+
+function isLoopback(address: string | undefined): boolean {
+  return (
+    !!address &&
+    (address.startsWith('127.') ||
+      address === '::1' ||
+      address === '::ffff:127.0.0.1' ||
+      address.startsWith('::ffff:127.'))
+  );
 }
 
 /** The live configuration object of an app, e.g. to set publicUrl once the port is known. */

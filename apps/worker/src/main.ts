@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { setPriority } from 'node:os';
 import { loadOrExit, loadServiceConfig } from '@app/config';
-import { createFastifyApp } from '@app/common';
+import { createFastifyApp, listenOrExit } from '@app/common';
 import { WorkerModule } from './worker.module';
 
 async function bootstrap(): Promise<void> {
@@ -9,7 +9,7 @@ async function bootstrap(): Promise<void> {
   // Verification may lag; acknowledgements may not. Where both share cores, the api goes first.
   if (config.workerNice > 0) setPriority(config.workerNice);
   const app = await createFastifyApp(WorkerModule);
-  await app.listen(config.workerPort, '0.0.0.0');
+  await listenOrExit(app, config.workerPort, config.host, 'WORKER_PORT');
   process.stdout.write(
     `${JSON.stringify({ level: 30, name: 'worker', msg: `worker health on http://127.0.0.1:${config.workerPort}/health/ready (queues on ${config.queueBackend})` })}\n`,
   );

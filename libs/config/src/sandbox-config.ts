@@ -7,12 +7,15 @@ export interface SandboxMerchant {
 }
 
 export interface SandboxConfig {
+  host: string;
   port: number;
   logLevel: string;
   /** Base URL the sandbox advertises in redirect_url (its own hosted page). */
   publicUrl: string;
   merchants: SandboxMerchant[];
   controlEnabled: boolean;
+  /** The control API answers on every interface, not only loopback (SANDBOX_CONTROL_PUBLIC). */
+  controlPublic: boolean;
   pushDelayMs: number;
   ipnRateLimitMs: number;
   tokenLifetimeSeconds: number;
@@ -40,6 +43,7 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
       return { consumerKey: consumerKey ?? '', consumerSecret: consumerSecret ?? '' };
     });
   const config: SandboxConfig = {
+    host: r.string('HOST', '127.0.0.1'),
     port,
     logLevel: r.oneOf(
       'LOG_LEVEL',
@@ -49,6 +53,7 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
     publicUrl: r.url('SANDBOX_PUBLIC_URL', ['http', 'https'], `http://127.0.0.1:${port}`),
     merchants,
     controlEnabled: r.bool('SANDBOX_CONTROL', false),
+    controlPublic: r.bool('SANDBOX_CONTROL_PUBLIC', false),
     pushDelayMs: r.int('SANDBOX_PUSH_DELAY_MS', 3000, 0, 600_000),
     ipnRateLimitMs: r.int('SANDBOX_IPN_RATE_LIMIT_MS', 8000, 0, 600_000),
     tokenLifetimeSeconds: r.int('SANDBOX_TOKEN_LIFETIME_SECONDS', 3600, 1, 86_400),

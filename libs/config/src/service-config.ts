@@ -13,6 +13,8 @@ export type NodeEnvironment = 'development' | 'test' | 'production';
 
 export interface ServiceConfig {
   nodeEnv: NodeEnvironment;
+  /** The interface the api and the worker's health port listen on (loopback unless HOST says). */
+  host: string;
   port: number;
   workerPort: number;
   /** The worker's CPU priority (nice, 0–19): acknowledging notifications is the api's race, not its. */
@@ -75,6 +77,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
 
   const config: ServiceConfig = {
     nodeEnv,
+    host: r.string('HOST', '127.0.0.1'),
     port: r.int('PORT', 3000, 0, 65535),
     workerPort: r.int('WORKER_PORT', 3002, 0, 65535),
     workerNice: r.int('WORKER_NICE', 10, 0, 19),
