@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
@@ -26,4 +27,18 @@ describe('configuration at start', () => {
     expect(lines[0]).toMatch(/\bPORT\b/);
     expect(lines[0]).toContain('"abc"');
   });
+
+  it('a port already taken stops the api with one line naming PORT', async () => {
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', () => resolve()));
+    const port = (squatter.address() as { port: number }).port;
+    try {
+      const { code, stderr } = await startApi({ PORT: String(port), HOST: '127.0.0.1' });
+      expect(code).toBe(1);
+      const lines = stderr.split('\n').filter((line) => line.trim() !== '');
+      expect(lines).toEqual([`PORT ${port} is in use; set PORT=... to another port`]);
+    } finally {
+      await new Promise<void>((resolve) => squatter.close(() => resolve()));
+    }
+  }, 30_000);
 });

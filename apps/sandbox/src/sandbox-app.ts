@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadSandboxConfig, SandboxConfig } from '@app/config';
 import { useAppLogger } from '@app/common';
+import { controlRefused } from './control/control-access';
 import { TrafficService } from './control/traffic.service';
 import { GatewayExceptionFilter } from './http/gateway-exception.filter';
 import { keepRawBodies } from './http/raw-body';
@@ -35,24 +36,12 @@ export async function createSandboxApp(
   keepRawBodies(fastify);
   fastify.addHook('preHandler', app.get(TrafficService).preHandler);
   // The control API settles payments at will: on a shared interface only if asked for explicitly.
-  if (!config.controlPublic) {
-    fastify.addHook('onRequest', async (request, reply) => {
-      if (/^\/__sandbox(\/|$)/i.test(request.url) && !isLoopback(request.socket.localAddress)) {
-        await reply.code(404).send({ error: 'not found' });
-      }
-    });
-  }
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (controlRefused(request.url, request.socket.localAddress, config.controlPublic)) {
+      await reply.code(404).send({ error: 'not found' });
+    }
+  });
   return app;
-}
-
-function isLoopback(address: string | undefined): boolean {
-  return (
-    !!address &&
-    (address.startsWith('127.') ||
-      address === '::1' ||
-      address === '::ffff:127.0.0.1' ||
-      address.startsWith('::ffff:127.'))
-  );
 }
 
 /** The live configuration object of an app, e.g. to set publicUrl once the port is known. */

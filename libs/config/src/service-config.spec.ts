@@ -22,6 +22,11 @@ describe('loadServiceConfig', () => {
     expect(config.databasePoolSize).toEqual({ api: 20, worker: 4 });
   });
 
+  it('listens on loopback unless HOST says otherwise', () => {
+    expect(loadServiceConfig({}).host).toBe('127.0.0.1');
+    expect(loadServiceConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+  });
+
   it('keeps the worker priority within what nice allows', () => {
     expect(loadServiceConfig({ WORKER_NICE: '0' }).workerNice).toBe(0);
     expect(problemsOf({ WORKER_NICE: '20' })).toEqual([
