@@ -1,12 +1,6 @@
 /** Unit tests live beside the code (*.spec.ts); e2e and integration suites in test/ (*.e2e-spec.ts). */
 const swc = JSON.parse(require('fs').readFileSync(`${__dirname}/.swcrc`, 'utf8'));
 
-const esm = {
-  jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' },
-  module: { type: 'commonjs' },
-};
-const ESM_ONLY = ['content-disposition'];
-
 const moduleNameMapper = {
   '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src',
   '^@app/([a-z-]+)/(.*)$': '<rootDir>/libs/$1/src/$2',
@@ -15,10 +9,7 @@ const shared = {
   rootDir: __dirname,
   transform: {
     '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }],
-    '^.+\\.js$': ['@swc/jest', { ...esm, swcrc: false }],
   },
-  // ES-module-only packages that CommonJS dependencies require (Node 20's jest cannot load them).
-  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   testEnvironment: 'node',
