@@ -53,6 +53,14 @@ describe('orders: cancel and the customer return redirect', () => {
     ).toBe(1);
   });
 
+  it('takes a cancel sent with a JSON content type and no body (curl without -d)', async () => {
+    const body = hostedBody();
+    await postCheckout(service, body).expect(201);
+    const answer = await cancel(String(body.reference)).set('Content-Type', 'application/json');
+    expect(answer.status).toBe(200);
+    expect(answer.body.status).toBe('cancelled');
+  });
+
   it('answers 409 for a paid order, even when we learn of the payment only at cancel time', async () => {
     const body = hostedBody();
     const created = await postCheckout(service, body).expect(201);
