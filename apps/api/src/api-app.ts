@@ -1,6 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { createFastifyApp } from '@app/common';
+import { countHttpRequests, createFastifyApp } from '@app/common';
 import { CheckoutExceptionFilter } from '@app/checkout/http/checkout-exception.filter';
 import { checkoutValidationPipe } from '@app/checkout/http/validation';
 import { ApiModule } from './api.module';
@@ -9,6 +9,10 @@ import { ApiModule } from './api.module';
 export async function createApiApp(): Promise<NestFastifyApplication> {
   const app = await createFastifyApp(ApiModule);
   acceptEmptyJsonBodies(app);
+  // The IPN route's template holds its path secret: it is counted under a placeholder.
+  countHttpRequests(app.getHttpAdapter().getInstance(), (route) =>
+    route.startsWith('/v1/ipn/') ? '/v1/ipn/:secret' : route,
+  );
   app.useGlobalFilters(new CheckoutExceptionFilter());
   app.useGlobalPipes(checkoutValidationPipe());
   const document = SwaggerModule.createDocument(

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { SERVICE_CONFIG, ServiceConfigModule } from '@app/config';
-import { HealthModule, LoggingModule } from '@app/common';
+import { HealthModule, LoggingModule, MetricsModule } from '@app/common';
 import { PersistenceModule } from '@app/persistence';
 import { QueueInfrastructureModule } from '@app/queues';
 import {
@@ -19,6 +19,7 @@ import {
     PersistenceModule.forApp('api'),
     QueueInfrastructureModule,
     HealthModule,
+    MetricsModule,
     OrdersModule,
     IpnModule,
     RefundsModule,

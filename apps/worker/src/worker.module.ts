@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { SERVICE_CONFIG, ServiceConfigModule } from '@app/config';
-import { HealthModule, LoggingModule } from '@app/common';
+import { HealthModule, LoggingModule, MetricsModule } from '@app/common';
 import { PersistenceModule } from '@app/persistence';
 import { JobRunnerModule, QueueInfrastructureModule } from '@app/queues';
 import {
@@ -20,6 +20,7 @@ import {
     QueueInfrastructureModule,
     JobRunnerModule,
     HealthModule,
+    MetricsModule,
     OrdersWorkerModule,
     IpnWorkerModule,
     RefundsWorkerModule,

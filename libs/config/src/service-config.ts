@@ -22,6 +22,10 @@ export interface ServiceConfig {
   /** Connections each process keeps to PostgreSQL: the api's, and the worker's (kept small). */
   databasePoolSize: { api: number; worker: number };
   logLevel: string;
+  /** GET /metrics on the api and the worker's health port (METRICS_ENABLED). */
+  metricsEnabled: boolean;
+  /** When set, /metrics asks for this bearer token (METRICS_TOKEN, a secret). */
+  metricsToken: string | null;
   databaseUrl: string;
   redisUrl: string;
   queueBackend: QueueBackend;
@@ -81,6 +85,8 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     port: r.int('PORT', 3000, 0, 65535),
     workerPort: r.int('WORKER_PORT', 3002, 0, 65535),
     workerNice: r.int('WORKER_NICE', 10, 0, 19),
+    metricsEnabled: r.bool('METRICS_ENABLED', true),
+    metricsToken: r.string('METRICS_TOKEN', '') || null,
     databasePoolSize: {
       api: r.int('DATABASE_POOL_SIZE', 20, 1, 500),
       worker: r.int('WORKER_DATABASE_POOL_SIZE', 4, 1, 500),

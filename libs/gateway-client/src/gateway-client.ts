@@ -126,7 +126,17 @@ export class GatewayClient {
     this.tokens = new TokenManager({
       store: options.tokenStore ?? new InMemoryTokenStore(),
       key: options.tokenStoreKey ?? tokenStoreKey('gateway', options.baseUrl, options.consumerKey),
-      issue: () => this.requestToken(),
+      issue: () =>
+        this.requestToken().then(
+          (token) => {
+            gatewayMetrics().tokenLogins.inc({ result: 'success' });
+            return token;
+          },
+          (error: unknown) => {
+            gatewayMetrics().tokenLogins.inc({ result: 'failure' });
+            throw error;
+          },
+        ),
       refreshMarginMs: options.tokenRefreshMarginMs ?? 60_000,
       lockWaitMs: options.timeoutMs + 1000,
     });

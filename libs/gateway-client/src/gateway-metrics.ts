@@ -6,7 +6,10 @@ const DURATION = 'gateway_client_call_duration_seconds';
 export interface GatewayMetrics {
   calls: Counter<'operation' | 'outcome'>;
   duration: Histogram<'operation' | 'outcome'>;
+  tokenLogins: Counter<'result'>;
 }
+
+const LOGINS = 'gateway_token_logins_total';
 
 let metrics: GatewayMetrics | undefined;
 
@@ -19,7 +22,16 @@ export function gatewayMetrics(): GatewayMetrics {
   const existingCalls = register.getSingleMetric(CALLS) as GatewayMetrics['calls'] | undefined;
   const existingDuration = register.getSingleMetric(DURATION) as
     GatewayMetrics['duration'] | undefined;
+  const existingLogins = register.getSingleMetric(LOGINS) as
+    GatewayMetrics['tokenLogins'] | undefined;
   metrics = {
+    tokenLogins:
+      existingLogins ??
+      new Counter({
+        name: LOGINS,
+        help: 'Logins at the gateway (RequestToken) by this process, by result (success, failure): about one per token lifetime across all processes when the token is shared.',
+        labelNames: ['result'],
+      }),
     calls:
       existingCalls ??
       new Counter({

@@ -2,6 +2,7 @@ import { Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/comm
 import { JobProducer } from '@app/queues';
 import { OrdersCoreModule } from '../../orders/orders-core.module';
 import { ReconciliationService } from '../reconciliation.service';
+import { OperationsGauges } from './operations-gauges';
 import { ReconcileJob } from './reconcile.job';
 
 /** Registers the nightly reconciliation once per deployment (an upsert: replicas agree on one). */
@@ -21,9 +22,9 @@ class NightlyReconcileSchedule implements OnApplicationBootstrap {
   }
 }
 
-/** The admin feature's worker side: the nightly reconciliation. */
+/** The admin feature's worker side: the nightly reconciliation and the backlog gauges. */
 @Module({
   imports: [OrdersCoreModule],
-  providers: [ReconciliationService, ReconcileJob, NightlyReconcileSchedule],
+  providers: [ReconciliationService, ReconcileJob, NightlyReconcileSchedule, OperationsGauges],
 })
 export class AdminWorkerModule {}

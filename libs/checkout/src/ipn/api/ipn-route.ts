@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { serviceMetrics } from '@app/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { IpnInbox } from './ipn-inbox';
 import { ipnAcknowledgement, IpnFields, judgeIpn, readIpnFields } from '@app/gateway-client';
@@ -63,16 +64,17 @@ export class IpnRoute implements OnModuleInit {
     } catch (error) {
       this.logger.error(`notification not stored: ${(error as Error).message}`);
       await reply.code(500).send(ipnAcknowledgement(fields, 500));
-      return;
+      return acknowledged(reply, 'error');
     }
     if (verdict.kind === 'reject') {
       await reply.code(400).send({
         error: { code: 'ipn_invalid' satisfies CheckoutErrorCode, message: verdict.reason },
         ...ipnAcknowledgement(fields, 200),
       });
-      return;
+      return acknowledged(reply, 'rejected');
     }
     await reply.code(200).send(ipnAcknowledgement(fields, 200));
+    acknowledged(reply, verdict.kind === 'accept' ? 'stored' : 'ignored');
   }
 
   /** Oversized or unreadable bodies: a clear 4xx, and a row so an admin sees the attempt. */
@@ -103,7 +105,14 @@ export class IpnRoute implements OnModuleInit {
         message: error.message,
       },
     });
+    acknowledged(reply, status < 500 ? 'rejected' : 'error');
   }
+}
+
+/** ipn_acknowledgements_total and the time from arrival to the acknowledgement. */
+function acknowledged(reply: FastifyReply, outcome: 'stored' | 'ignored' | 'rejected' | 'error') {
+  serviceMetrics.ipnAcknowledgements.inc({ outcome });
+  serviceMetrics.ipnAckDuration.observe(reply.elapsedTime / 1000);
 }
 
 function payloadOf(request: FastifyRequest): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { serviceMetrics } from '@app/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { OrderTrackingId } from '@app/domain';
 import { GatewayClient } from '@app/gateway-client';
@@ -111,6 +112,7 @@ export class NotificationVerifier {
       if (first && first.orderTrackingId !== trackingId) {
         await this.recurring.record(first, trackingId as OrderTrackingId);
         await this.finish(row.id, first.id);
+        applied(row);
         return;
       }
     }
@@ -128,6 +130,7 @@ export class NotificationVerifier {
     }
     const { startedAt } = await lookup.done;
     await this.cover(order, startedAt, row.id);
+    applied(row);
   }
 
   /** Marks the job's row failed once BullMQ has used every attempt (the job is dead-lettered). */
@@ -155,6 +158,7 @@ export class NotificationVerifier {
         if (ours) {
           await this.outcomes.apply(ours.id, lookup, 'ipn');
           await this.finish(row.id, ours.id);
+          applied(row);
           return;
         }
       }
@@ -222,6 +226,11 @@ export class NotificationVerifier {
       order: raw.id ? this.orders.hydrate(raw) : null,
     };
   }
+}
+
+/** notification_lag_seconds: from the row being stored to its verification applied. */
+function applied(row: { receivedAt: Date }): void {
+  serviceMetrics.notificationLag.observe(Math.max(0, Date.now() - row.receivedAt.getTime()) / 1000);
 }
 
 /** What verification needs of an inbox row. */

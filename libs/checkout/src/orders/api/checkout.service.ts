@@ -6,11 +6,14 @@ import {
   buildOrderBody,
   buildPushBody,
   GatewayClient,
+  GatewayError,
   GatewayRejectedError,
+  GatewayRequestInvalidError,
   OrderRequest,
   PushRequest,
   SubscriptionFrequency,
 } from '@app/gateway-client';
+import { serviceMetrics } from '@app/common';
 import { OrderEntity, OrderRepository } from '@app/persistence';
 import { CheckoutError } from '../../errors/checkout-error';
 import { IpnRegistrationService } from '../../ipn/ipn-registration.service';
@@ -60,7 +63,7 @@ export class CheckoutService {
   }
 
   createHosted(dto: CreateCheckoutDto, actor: string, reference?: string): Promise<CheckoutResult> {
-    return this.create({ kind: 'hosted', dto }, actor, reference);
+    return counted('hosted', this.create({ kind: 'hosted', dto }, actor, reference));
   }
 
   createMobileMoney(
@@ -68,7 +71,7 @@ export class CheckoutService {
     actor: string,
     reference?: string,
   ): Promise<CheckoutResult> {
-    return this.create({ kind: 'mobile_money', dto }, actor, reference);
+    return counted('mobile_money', this.create({ kind: 'mobile_money', dto }, actor, reference));
   }
 
   private async create(
@@ -287,4 +290,28 @@ function billingAddressOf(customer: CustomerDto): BillingAddress {
     postalCode: customer.postal_code,
     zipCode: customer.zip_code,
   };
+}
+
+/** Counts a checkout by kind and how it ended (checkouts_total). */
+async function counted(
+  kind: Checkout['kind'],
+  checkout: Promise<CheckoutResult>,
+): Promise<CheckoutResult> {
+  try {
+    const result = await checkout;
+    serviceMetrics.checkouts.inc({ kind, result: result.status === 201 ? 'created' : 'replayed' });
+    return result;
+  } catch (error) {
+    serviceMetrics.checkouts.inc({ kind, result: checkoutFailure(error) });
+    throw error;
+  }
+}
+
+function checkoutFailure(error: unknown): string {
+  if (error instanceof GatewayError)
+    return error.kind === 'rejected' || error.kind === 'auth' ? 'rejected' : 'unknown';
+  if (error instanceof CheckoutError && error.code === 'gateway_error') return 'rejected';
+  return error instanceof CheckoutError || error instanceof GatewayRequestInvalidError
+    ? 'refused'
+    : 'error';
 }

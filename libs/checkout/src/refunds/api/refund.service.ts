@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { serviceMetrics } from '@app/common';
 import { canMoveRefund, ConfirmationCode, isUuid, Money, RefundStatus } from '@app/domain';
 import {
   GatewayAcknowledgement,
@@ -59,6 +60,7 @@ export class RefundService {
   ): Promise<AdminRefundView> {
     const { order, refund } = await this.record(reference, input, caller);
     const verdict = await this.ask(refund);
+    serviceMetrics.refunds.inc({ result: verdict.status });
     const settled = await this.settle(order.id, refund.id, verdict, caller.name);
     return toAdminRefundView(settled, order);
   }

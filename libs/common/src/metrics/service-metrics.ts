@@ -1,0 +1,50 @@
+import { counter, histogram } from './metric';
+
+/** Latency buckets for our own requests (seconds): a healthy acknowledgement is a few ms. */
+const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+/** Notification lag buckets (seconds): seconds when healthy, minutes to hours when stuck. */
+const LAG_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600];
+
+/**
+ * Every counter and histogram the service's own code moves. Label values are small closed sets
+ * (route templates, kinds, outcomes): never an order id, a reference or a secret. (The gateway
+ * client's metrics live in libs/gateway-client; gauges read at scrape time in the worker.)
+ */
+export const serviceMetrics = {
+  httpRequests: counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by route template, method and status code.',
+    labelNames: ['route', 'method', 'status'] as const,
+  }),
+  httpDuration: histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by route template, method and status code.',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: REQUEST_BUCKETS,
+  }),
+  ipnAcknowledgements: counter({
+    name: 'ipn_acknowledgements_total',
+    help: 'Gateway notifications answered, by outcome: stored (200), ignored (200, not one we act on), rejected (4xx), error (5xx: the gateway retries).',
+    labelNames: ['outcome'] as const,
+  }),
+  ipnAckDuration: histogram({
+    name: 'ipn_acknowledgement_duration_seconds',
+    help: 'Time from a notification arriving to its acknowledgement being sent (every outcome).',
+    buckets: REQUEST_BUCKETS,
+  }),
+  notificationLag: histogram({
+    name: 'notification_lag_seconds',
+    help: 'Time from a notification being stored to its verification applied (looked up and the outcome written).',
+    buckets: LAG_BUCKETS,
+  }),
+  checkouts: counter({
+    name: 'checkouts_total',
+    help: 'Checkouts started, by kind (hosted, mobile_money) and result (created, replayed, rejected, unknown, refused).',
+    labelNames: ['kind', 'result'] as const,
+  }),
+  refunds: counter({
+    name: 'refunds_total',
+    help: 'Refund requests sent to the gateway, by result (accepted, rejected, unknown).',
+    labelNames: ['result'] as const,
+  }),
+};

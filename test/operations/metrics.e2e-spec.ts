@@ -1,0 +1,145 @@
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { QUEUE_NAMES } from '@app/queues';
+import { hostedCheckout, notify, waitForStatus } from '../ipn/ipn-support';
+import { openTestDataSource } from '../support/database';
+import { RunningService, startService } from '../support/service';
+
+const TOKEN = 'metrics-scrape-token-1';
+
+interface Family {
+  name: string;
+  type: string;
+  metrics: { value?: string; count?: string; labels?: Record<string, string> }[];
+}
+
+/** One scrape, parsed by a Prometheus text-format parser. */
+async function scrape(baseUrl: string): Promise<{ text: string; families: Map<string, Family> }> {
+  const answer = await request(baseUrl).get('/metrics').set('Authorization', `Bearer ${TOKEN}`);
+  expect(answer.status).toBe(200);
+  expect(answer.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+  const families = parsePrometheusTextFormat(answer.text) as Family[];
+  return { text: answer.text, families: new Map(families.map((f) => [f.name, f])) };
+}
+
+/** A counter's value (or a histogram's count) for the labels given; 0 when the series is absent. */
+function valueOf(
+  families: Map<string, Family>,
+  name: string,
+  labels: Record<string, string> = {},
+): number {
+  const series = families
+    .get(name)
+    ?.metrics.find((m) =>
+      Object.entries(labels).every(([key, value]) => m.labels?.[key] === value),
+    );
+  return Number(series?.value ?? series?.count ?? 0);
+}
+
+describe('GET /metrics on the api and the worker', () => {
+  let service: RunningService;
+  let dataSource: DataSource;
+  let workerUrl: string;
+
+  beforeAll(async () => {
+    service = await startService({
+      worker: true,
+      // No scheduled polls: the one lookup of this test is the notification's.
+      env: { POLL_SCHEDULE_SECONDS: '600', METRICS_TOKEN: TOKEN },
+    });
+    dataSource = await openTestDataSource();
+    const address = service.workerApp!.getHttpServer().address() as { port: number };
+    workerUrl = `http://127.0.0.1:${address.port}`;
+  }, 60_000);
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await service?.close();
+  });
+
+  it('asks for the bearer token when METRICS_TOKEN is set, on both apps', async () => {
+    for (const baseUrl of [service.apiUrl, workerUrl]) {
+      expect((await request(baseUrl).get('/metrics')).status).toBe(401);
+      const wrong = await request(baseUrl).get('/metrics').set('Authorization', 'Bearer nope');
+      expect(wrong.status).toBe(401);
+      // Not the shop's or the admin's key either.
+      expect((await request(baseUrl).get('/metrics').set(service.adminAuth)).status).toBe(401);
+    }
+  });
+
+  it('counts a checkout, its notification and its refund by the right amounts', async () => {
+    const before = (await scrape(service.apiUrl)).families;
+    await service.sandbox.control.notifications('drop');
+
+    const checkout = await hostedCheckout(service);
+    await service.sandbox.control.settle(checkout.orderTrackingId, 'completed', 'card');
+    const ack = await notify(service, {
+      trackingId: checkout.orderTrackingId,
+      reference: checkout.reference,
+    });
+    expect(ack.status).toBe(200);
+    await waitForStatus(dataSource, checkout.reference, 'completed');
+    const refund = await request(service.apiUrl)
+      .post(`/v1/admin/orders/${checkout.reference}/refunds`)
+      .set(service.adminAuth)
+      .send({ amount: '1500.00', reason: 'customer asked', requested_by: 'ops@shop' });
+    expect(refund.status).toBe(201);
+
+    const { text, families: after } = await scrape(workerUrl);
+    const moved = (name: string, labels: Record<string, string> = {}) =>
+      valueOf(after, name, labels) - valueOf(before, name, labels);
+
+    expect(moved('checkouts_total', { kind: 'hosted', result: 'created' })).toBe(1);
+    expect(
+      moved('http_requests_total', { route: '/v1/checkouts', method: 'POST', status: '201' }),
+    ).toBe(1);
+    expect(moved('ipn_acknowledgements_total', { outcome: 'stored' })).toBe(1);
+    expect(moved('ipn_acknowledgement_duration_seconds')).toBe(1);
+    expect(
+      moved('http_requests_total', { route: '/v1/ipn/:secret', method: 'POST', status: '200' }),
+    ).toBe(1);
+    expect(moved('notification_lag_seconds')).toBe(1);
+    expect(
+      moved('gateway_client_calls_total', { operation: 'submitOrder', outcome: 'success' }),
+    ).toBe(1);
+    expect(
+      moved('gateway_client_calls_total', {
+        operation: 'getTransactionStatus',
+        outcome: 'success',
+      }),
+    ).toBe(1);
+    expect(
+      moved('gateway_client_calls_total', { operation: 'requestRefund', outcome: 'success' }),
+    ).toBe(1);
+    expect(moved('refunds_total', { result: 'accepted' })).toBe(1);
+
+    // Label values are templates and closed sets: no secret, reference or tracking id in a scrape.
+    expect(text).not.toContain(service.env.IPN_PATH_SECRET);
+    expect(text).not.toContain(checkout.reference);
+    expect(text).not.toContain(checkout.orderTrackingId);
+  });
+
+  it('reports what waits: inbox and outbox backlogs, queue depth per queue, orders to review', async () => {
+    await dataSource.query(
+      `INSERT INTO ipn_notifications (order_tracking_id, merchant_reference, notification_type,
+         http_method, payload, status, received_at, next_attempt_at)
+       VALUES ('metrics-unmatched', 'metrics-unmatched', 'IPNCHANGE', 'GET', '{}', 'unmatched',
+               now() - interval '90 seconds', now() + interval '1 hour')`,
+    );
+    const { families } = await scrape(workerUrl);
+    expect(valueOf(families, 'notification_inbox_backlog')).toBeGreaterThanOrEqual(1);
+    expect(valueOf(families, 'notification_inbox_oldest_seconds')).toBeGreaterThanOrEqual(90);
+    expect(families.get('merchant_event_backlog')?.type).toBe('GAUGE');
+    expect(families.get('merchant_event_oldest_seconds')?.type).toBe('GAUGE');
+    expect(families.get('orders_needing_review')?.type).toBe('GAUGE');
+    const queueSeries = families.get('queue_jobs')?.metrics ?? [];
+    for (const queue of QUEUE_NAMES) {
+      for (const state of ['waiting', 'active', 'delayed', 'failed']) {
+        expect(queueSeries).toContainEqual(
+          expect.objectContaining({ labels: { queue, state }, value: expect.any(String) }),
+        );
+      }
+    }
+    expect(families.get('process_cpu_user_seconds_total')?.type).toBe('COUNTER');
+  });
+});
