@@ -23,7 +23,8 @@ interface Snapshot {
  * describe the deployment, not the process: every worker replica reports the same figures, so
  * dashboards and alerts take max() across them. (The api does not serve them.)
  */
-let current: OperationsGauges | null = null;
+/** The worker app whose gauges answer a scrape (the e2e suites boot several in one process). */
+let current: { read(): Promise<Snapshot>; jobs: JobProducer; owner: object } | null = null;
 
 @Injectable()
 export class OperationsGauges implements OnModuleInit, OnModuleDestroy {
@@ -37,7 +38,7 @@ export class OperationsGauges implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     // Gauges are registered once per process; they read through whichever worker app runs now.
-    current = this;
+    current = { read: () => this.read(), jobs: this.jobs, owner: this };
     const fromSnapshot = (name: string, field: keyof Snapshot, help: string) => {
       gauge({
         name,
@@ -98,7 +99,7 @@ export class OperationsGauges implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
-    if (current === this) current = null;
+    if (current?.owner === this) current = null;
   }
 
   private read(): Promise<Snapshot> {
