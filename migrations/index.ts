@@ -5,6 +5,7 @@ import { ReconciliationReports1795380869388 } from './1795380869388-Reconciliati
 import { RefundRetryAfterRejection1795382796715 } from './1795382796715-RefundRetryAfterRejection';
 import { InboxCoverIndex1795392808251 } from './1795392808251-InboxCoverIndex';
 import { CoordinationTables1795514719206 } from './1795514719206-CoordinationTables';
+import { InboxTraceParent1795520000000 } from './1795520000000-InboxTraceParent';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -14,4 +15,5 @@ export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
   RefundRetryAfterRejection1795382796715,
   InboxCoverIndex1795392808251,
   CoordinationTables1795514719206,
+  InboxTraceParent1795520000000,
 ];

@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { loadOrExit, loadServiceConfig } from '@app/config';
 import { createApiApp } from './api-app';

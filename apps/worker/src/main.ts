@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { setPriority } from 'node:os';
 import { loadOrExit, loadServiceConfig } from '@app/config';

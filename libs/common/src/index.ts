@@ -6,3 +6,4 @@ export * from './http/listen';
 export * from './metrics/metric';
 export * from './metrics/service-metrics';
 export * from './metrics/metrics.module';
+export * from './tracing/trace-context';

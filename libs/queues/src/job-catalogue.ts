@@ -25,6 +25,8 @@ export interface VerifyNotificationData {
   notificationId: string;
   orderKey: string;
   attempt: number;
+  /** The trace of the request that stored the notification (tracing on), continued by the job. */
+  traceParent?: string;
 }
 
 /**

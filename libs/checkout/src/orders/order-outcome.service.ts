@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { inSpan } from '@app/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { decideOutcome, isRefundOpen, isTerminal, Money, OrderStatus } from '@app/domain';
 import { TransactionLookup, TransactionRecord } from '@app/gateway-client';
@@ -81,7 +82,16 @@ export class OrderOutcomeService {
   ) {}
 
   /** `seen`: the order as read before the lookup started, if the caller has it. */
-  async apply(
+  apply(
+    orderId: string,
+    lookup: TransactionLookup,
+    source: EventSource,
+    seen?: OrderEntity,
+  ): Promise<OutcomeResult> {
+    return inSpan('apply outcome', () => this.applyOutcome(orderId, lookup, source, seen));
+  }
+
+  private async applyOutcome(
     orderId: string,
     lookup: TransactionLookup,
     source: EventSource,

@@ -1,3 +1,4 @@
+import { activeTraceId } from '../tracing/trace-context';
 import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
@@ -33,6 +34,11 @@ export class LoggingModule {
             pinoHttp: {
               name,
               level,
+              // Log lines written inside a traced request or job carry its trace id.
+              mixin: () => {
+                const traceId = activeTraceId();
+                return traceId ? { trace_id: traceId } : {};
+              },
               redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
               genReqId: (req: IncomingMessage) => {
                 const given = req.headers['x-request-id'];

@@ -60,6 +60,13 @@ export class IpnNotificationEntity {
   @Column({ name: 'last_error', type: 'text', nullable: true })
   lastError!: string | null;
 
+  /**
+   * The W3C traceparent of the request that stored the notification (tracing on): the worker's
+   * verification continues that trace.
+   */
+  @Column({ name: 'trace_parent', type: 'varchar', length: 55, nullable: true })
+  traceParent!: string | null;
+
   @Column({ name: 'received_at', type: INSTANT, default: () => 'now()' })
   receivedAt!: Date;
 

@@ -13,11 +13,13 @@ export interface InboxEntry {
   remoteAddress: string | null;
   status: Extract<NotificationStatus, 'received' | 'ignored'>;
   lastError: string | null;
+  /** The W3C traceparent of the request that stored it, when tracing is on. */
+  traceParent?: string | null;
 }
 
 const MAX_BATCH = 200;
 const MAX_PARALLEL_WRITES = 2;
-const COLUMNS = 9;
+const COLUMNS = 10;
 
 /**
  * One statement for any number of notifications (a column per array parameter), so it is parsed
@@ -30,13 +32,14 @@ const STORE: PreparedStatement = {
   text: `WITH stored AS (
            INSERT INTO ipn_notifications
              (id, order_tracking_id, merchant_reference, notification_type, http_method, payload,
-              remote_address, status, last_error, next_attempt_at, processed_at)
-           SELECT id, tracking_id, reference, type, method, payload, remote, status, error,
+              remote_address, status, last_error, trace_parent, next_attempt_at, processed_at)
+           SELECT id, tracking_id, reference, type, method, payload, remote, status, error, trace,
                   CASE WHEN status = 'received' THEN now() END,
                   CASE WHEN status = 'received' THEN NULL ELSE now() END
              FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[],
-                         $6::jsonb[], $7::varchar[], $8::varchar[], $9::text[])
-                  AS n(id, tracking_id, reference, type, method, payload, remote, status, error)
+                         $6::jsonb[], $7::varchar[], $8::varchar[], $9::text[], $10::varchar[])
+                  AS n(id, tracking_id, reference, type, method, payload, remote, status, error,
+                       trace)
            RETURNING status)
          SELECT pg_notify('${INBOX_CHANNEL}', '')
           WHERE EXISTS (SELECT 1 FROM stored WHERE status = 'received')`,
@@ -102,6 +105,7 @@ export class IpnInbox {
         entry.remoteAddress,
         entry.status,
         entry.lastError,
+        entry.traceParent ?? null,
       ];
       values.forEach((value, column) => columns[column].push(value));
     }

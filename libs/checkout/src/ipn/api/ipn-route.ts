@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { serviceMetrics } from '@app/common';
+import { currentTraceParent, serviceMetrics } from '@app/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { IpnInbox } from './ipn-inbox';
 import { ipnAcknowledgement, IpnFields, judgeIpn, readIpnFields } from '@app/gateway-client';
@@ -60,6 +60,7 @@ export class IpnRoute implements OnModuleInit {
         remoteAddress: request.ip ?? null,
         status: verdict.kind === 'accept' ? 'received' : 'ignored',
         lastError: verdict.kind === 'accept' ? null : verdict.reason,
+        traceParent: currentTraceParent(),
       });
     } catch (error) {
       this.logger.error(`notification not stored: ${(error as Error).message}`);

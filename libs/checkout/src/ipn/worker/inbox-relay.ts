@@ -14,6 +14,7 @@ import {
   PreparedStatement,
   runPrepared,
 } from '@app/persistence';
+import { markInTrace } from '@app/common';
 import { claimLeaseSeconds, JobProducer, QUEUES } from '@app/queues';
 import { INBOX_CHANNEL } from '../inbox-channel';
 
@@ -39,7 +40,7 @@ const CLAIM: PreparedStatement = {
          UPDATE ipn_notifications n
             SET next_attempt_at = now() + make_interval(secs => $2::double precision)
            FROM due WHERE n.id = due.id AND ${COMMIT_WITHOUT_FLUSH_WAIT}
-         RETURNING n.id, n.order_tracking_id, n.attempts`,
+         RETURNING n.id, n.order_tracking_id, n.attempts, n.trace_parent`,
 };
 
 /*
@@ -70,6 +71,7 @@ interface ClaimedRow {
   id: string;
   order_tracking_id: string | null;
   attempts: number;
+  trace_parent: string | null;
 }
 
 /**
@@ -194,6 +196,10 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
           notificationId: row.id,
           orderKey: row.order_tracking_id ?? row.id,
           attempt: row.attempts,
+          // The relay's step in the notification's trace (tracing on); the job continues it.
+          ...(row.trace_parent
+            ? { traceParent: markInTrace(row.trace_parent, 'inbox relay') ?? undefined }
+            : {}),
         })),
       )
       .then(

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { continueTrace } from '@app/common';
 import { QueueJob, QueueJobHandler, RunLater, VerifyNotificationData } from '@app/queues';
 import { NotificationVerifier } from './notification-verifier';
 
@@ -9,7 +10,7 @@ export class VerifyNotificationJob implements QueueJobHandler<'verify-notificati
   constructor(private readonly verifier: NotificationVerifier) {}
 
   run(data: VerifyNotificationData): Promise<RunLater | void> {
-    return this.verifier.verify(data);
+    return continueTrace(data.traceParent, 'verify notification', () => this.verifier.verify(data));
   }
 
   exhausted(data: VerifyNotificationData, error: Error): Promise<void> {
