@@ -120,15 +120,20 @@ describe('GET /metrics on the api and the worker', () => {
   });
 
   it('reports what waits: inbox and outbox backlogs, queue depth per queue, orders to review', async () => {
+    // Queued 90 s ago and never verified; and an unmatched one an hour old, which waits for its
+    // order by design and so counts in the backlog but not in the age.
     await dataSource.query(
       `INSERT INTO ipn_notifications (order_tracking_id, merchant_reference, notification_type,
          http_method, payload, status, received_at, next_attempt_at)
-       VALUES ('metrics-unmatched', 'metrics-unmatched', 'IPNCHANGE', 'GET', '{}', 'unmatched',
-               now() - interval '90 seconds', now() + interval '1 hour')`,
+       VALUES ('metrics-queued', 'metrics-queued', 'IPNCHANGE', 'GET', '{}', 'queued',
+               now() - interval '90 seconds', now() + interval '1 hour'),
+              ('metrics-unmatched', 'metrics-unmatched', 'IPNCHANGE', 'GET', '{}', 'unmatched',
+               now() - interval '1 hour', now() + interval '1 hour')`,
     );
     const { families } = await scrape(workerUrl);
-    expect(valueOf(families, 'notification_inbox_backlog')).toBeGreaterThanOrEqual(1);
+    expect(valueOf(families, 'notification_inbox_backlog')).toBeGreaterThanOrEqual(2);
     expect(valueOf(families, 'notification_inbox_oldest_seconds')).toBeGreaterThanOrEqual(90);
+    expect(valueOf(families, 'notification_inbox_oldest_seconds')).toBeLessThan(3600);
     expect(families.get('merchant_event_backlog')?.type).toBe('GAUGE');
     expect(families.get('merchant_event_oldest_seconds')?.type).toBe('GAUGE');
     expect(families.get('orders_needing_review')?.type).toBe('GAUGE');

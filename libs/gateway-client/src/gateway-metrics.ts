@@ -48,5 +48,6 @@ export function gatewayMetrics(): GatewayMetrics {
         buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
       }),
   };
+  for (const result of ['success', 'failure']) metrics.tokenLogins.inc({ result }, 0);
   return metrics;
 }

@@ -39,7 +39,7 @@ export const serviceMetrics = {
   }),
   checkouts: counter({
     name: 'checkouts_total',
-    help: 'Checkouts started, by kind (hosted, mobile_money) and result (created, replayed, rejected, unknown, refused).',
+    help: 'Checkouts started, by kind (hosted, mobile_money) and result (created, replayed, rejected, unknown, refused, error).',
     labelNames: ['kind', 'result'] as const,
   }),
   refunds: counter({
@@ -48,3 +48,15 @@ export const serviceMetrics = {
     labelNames: ['result'] as const,
   }),
 };
+
+// Known label values start at 0, so a series exists before its first event and rate() and
+// increase() see that first one.
+for (const outcome of ['stored', 'ignored', 'rejected', 'error']) {
+  serviceMetrics.ipnAcknowledgements.inc({ outcome }, 0);
+}
+for (const kind of ['hosted', 'mobile_money']) {
+  for (const result of ['created', 'replayed', 'rejected', 'unknown', 'refused', 'error']) {
+    serviceMetrics.checkouts.inc({ kind, result }, 0);
+  }
+}
+for (const result of ['accepted', 'rejected', 'unknown']) serviceMetrics.refunds.inc({ result }, 0);

@@ -57,7 +57,7 @@ export class OperationsGauges implements OnModuleInit, OnModuleDestroy {
     fromSnapshot(
       'notification_inbox_oldest_seconds',
       'inbox_oldest_seconds',
-      'Age of the oldest notification not yet verified (0 when none).',
+      'Age of the oldest notification waiting for verification, received or queued (0 when none); unmatched ones, which wait for their order by design, are left out.',
     );
     fromSnapshot(
       'merchant_event_backlog',
@@ -113,7 +113,7 @@ export class OperationsGauges implements OnModuleInit, OnModuleDestroy {
          (SELECT count(*) FROM ipn_notifications
            WHERE status IN ${OPEN_NOTIFICATION_STATUSES_SQL})::int AS inbox_backlog,
          COALESCE((SELECT EXTRACT(EPOCH FROM now() - min(received_at)) FROM ipn_notifications
-           WHERE status IN ${OPEN_NOTIFICATION_STATUSES_SQL}), 0)::float8 AS inbox_oldest_seconds,
+           WHERE status IN ('received', 'queued')), 0)::float8 AS inbox_oldest_seconds,
          (SELECT count(*) FROM outbox_events WHERE delivered_at IS NULL
            AND (last_error IS NULL OR (last_error <> $1 AND left(last_error, $3) <> $2)))::int
            AS outbox_backlog,
