@@ -57,12 +57,25 @@ class OtlpReceiver {
   }
 }
 
-function startApp(app: 'api' | 'worker', env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
+/** Starts an app as its own process; its JSON log lines are collected in `lines`. */
+function startApp(
+  app: 'api' | 'worker',
+  env: Record<string, string>,
+  lines: string[],
+): ChildProcess {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: 'ignore',
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'ignore'],
   });
+  let rest = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    const text = rest + chunk.toString('utf8');
+    const complete = text.split('\n');
+    rest = complete.pop() ?? '';
+    lines.push(...complete);
+  });
+  return child;
 }
 
 const stopped = (child: ChildProcess | undefined) =>
@@ -83,6 +96,7 @@ describe('OpenTelemetry: one IPN is one trace from the route to the outcome', ()
   let worker: ChildProcess | undefined;
   let apiUrl: string;
   let env: Record<string, string>;
+  const logLines: string[] = [];
 
   beforeAll(async () => {
     receiver = await new OtlpReceiver().start();
@@ -105,8 +119,8 @@ describe('OpenTelemetry: one IPN is one trace from the route to the outcome', ()
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_BSP_SCHEDULE_DELAY: '100',
     };
-    api = startApp('api', env);
-    worker = startApp('worker', env);
+    api = startApp('api', env, logLines);
+    worker = startApp('worker', env, logLines);
     await waitFor(
       'the api and worker ready',
       async () => {
@@ -197,4 +211,19 @@ describe('OpenTelemetry: one IPN is one trace from the route to the outcome', ()
     expect(workerSpans.some((s) => /^pg\./.test(s.name) || /UPDATE|WITH/i.test(s.name))).toBe(true);
     expect(new Set(trace.map((s) => s.traceId)).size).toBe(1);
   }, 60_000);
+
+  it('writes the trace id into the log lines of a traced request', async () => {
+    const shopAuth = { Authorization: `Bearer ${env.SHOP_API_KEYS.split(':')[1]}` };
+    const answer = await request(apiUrl).get('/v1/orders/no-such-order').set(shopAuth);
+    expect(answer.status).toBe(404);
+    const line = await waitFor(
+      'the request log line',
+      async () => logLines.find((text) => text.includes('/v1/orders/no-such-order')) ?? null,
+    );
+    const logged = JSON.parse(line) as { trace_id?: string };
+    expect(logged.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    await waitFor('the request span', async () =>
+      receiver.spans.some((s) => s.traceId === logged.trace_id) ? true : null,
+    );
+  });
 });
