@@ -28,6 +28,29 @@ describe('polling from Postgres: silent orders complete, expire at the horizon, 
       [orderId],
     );
 
+  /** A paid order whose refund the gateway accepted (and has not reversed yet). */
+  async function paidWithAcceptedRefund() {
+    const checkout = await hostedCheckout(service);
+    await service.sandbox.control.settle(checkout.orderTrackingId, 'completed', 'card');
+    const paid = await waitForStatus(dataSource, checkout.reference, 'completed');
+    const refunds = dataSource.getRepository(RefundEntity);
+    const refund = await refunds.save(
+      refunds.create({
+        orderId: paid.id,
+        confirmationCode: paid.confirmationCode ?? '',
+        amount: '1500.00',
+        currency: 'KES',
+        isPartial: false,
+        reason: 'customer asked',
+        requestedBy: 'ops',
+        adminKeyName: 'test-admin',
+        status: 'accepted',
+        acceptedAt: new Date(),
+      }),
+    );
+    return { checkout, paid, refund };
+  }
+
   it('completes an order whose notifications were all dropped, by polling', async () => {
     const checkout = await hostedCheckout(service);
     await service.sandbox.control.settle(checkout.orderTrackingId, 'completed', 'card');
@@ -87,23 +110,7 @@ describe('polling from Postgres: silent orders complete, expire at the horizon, 
   });
 
   it('keeps polling a completed order whose refund was accepted until the gateway reports it reversed', async () => {
-    const checkout = await hostedCheckout(service);
-    await service.sandbox.control.settle(checkout.orderTrackingId, 'completed', 'card');
-    const paid = await waitForStatus(dataSource, checkout.reference, 'completed');
-    await dataSource.getRepository(RefundEntity).save(
-      dataSource.getRepository(RefundEntity).create({
-        orderId: paid.id,
-        confirmationCode: paid.confirmationCode ?? '',
-        amount: '1500.00',
-        currency: 'KES',
-        isPartial: false,
-        reason: 'customer asked',
-        requestedBy: 'ops',
-        adminKeyName: 'test-admin',
-        status: 'accepted',
-        acceptedAt: new Date(),
-      }),
-    );
+    const { checkout, paid } = await paidWithAcceptedRefund();
     await service.sandbox.control.settle(checkout.orderTrackingId, 'reversed');
     const reversed = await waitForStatus(dataSource, checkout.reference, 'reversed');
     expect(reversed.nextPollAt).toBeNull();
@@ -114,24 +121,7 @@ describe('polling from Postgres: silent orders complete, expire at the horizon, 
   });
 
   it('flags a refund with no reversal by the poll horizon, on the timeline and to the shop, and stops polling it', async () => {
-    const checkout = await hostedCheckout(service);
-    await service.sandbox.control.settle(checkout.orderTrackingId, 'completed', 'card');
-    const paid = await waitForStatus(dataSource, checkout.reference, 'completed');
-    const refunds = dataSource.getRepository(RefundEntity);
-    const refund = await refunds.save(
-      refunds.create({
-        orderId: paid.id,
-        confirmationCode: paid.confirmationCode ?? '',
-        amount: '1500.00',
-        currency: 'KES',
-        isPartial: false,
-        reason: 'customer asked',
-        requestedBy: 'ops',
-        adminKeyName: 'test-admin',
-        status: 'accepted',
-        acceptedAt: new Date(),
-      }),
-    );
+    const { checkout, paid, refund } = await paidWithAcceptedRefund();
     await dataSource.query(
       `UPDATE refunds SET created_at = now() - interval '2 hours' WHERE id = $1`,
       [refund.id],
