@@ -178,6 +178,17 @@ describe('OrderOutcomeService.apply', () => {
     });
   });
 
+  it("keeps the first 100 characters of a long failure description (the column's size)", async () => {
+    const order = pendingOrder();
+    const h = harness(order);
+    const description = `Declined: ${'x'.repeat(200)}`;
+
+    await h.service.apply(ORDER_ID, lookupFor(order, 'failed', { description }), 'poll');
+
+    expect(order.status).toBe('failed');
+    expect(order.failureReason).toBe(description.slice(0, 100));
+  });
+
   it('answers a duplicate completed lookup with unchanged and announces nothing again', async () => {
     const order = pendingOrder();
     const h = harness(order);

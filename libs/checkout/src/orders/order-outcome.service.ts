@@ -241,7 +241,9 @@ function planOutcome(order: OrderEntity, lookup: TransactionLookup): Plan {
       break;
     case 'failed':
       order.failedAt = now;
-      order.failureReason = record.paymentStatusCode ?? record.description ?? null;
+      // The gateway's description has no stated length; the column keeps its first 100 characters.
+      order.failureReason =
+        (record.paymentStatusCode ?? record.description ?? null)?.slice(0, 100) ?? null;
       break;
     case 'reversed':
       order.reversedAt = now;

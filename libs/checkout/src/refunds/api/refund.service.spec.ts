@@ -307,7 +307,7 @@ describe('RefundService.request', () => {
     expect(warn).toHaveBeenCalledTimes(1);
   });
 
-  it("treats a refusal before processing (the gateway's auth error) as a rejection", async () => {
+  it("treats a refusal before processing (the gateway's auth error) as a rejection, its code cut to the column", async () => {
     const h = harness();
     h.gateway.requestRefund.mockRejectedValueOnce(
       new GatewayAuthError({
@@ -323,7 +323,8 @@ describe('RefundService.request', () => {
 
     expect(view).toMatchObject({
       status: 'rejected',
-      gateway_status: 'invalid_api_credentials_provided',
+      // gateway_status is varchar(16): the 32-character code is cut rather than failing the save.
+      gateway_status: 'invalid_api_cred',
     });
     expect(h.journalled[1].announced?.type).toBe('refund.rejected');
   });

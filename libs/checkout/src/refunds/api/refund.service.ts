@@ -222,7 +222,8 @@ export class RefundService {
       const refund = await refunds.findOneByOrFail({ id: refundId });
       if (!order || !canMoveRefund(refund.status, verdict.status)) return refund;
       this.stamp(refund, verdict.status, new Date());
-      refund.gatewayStatus = verdict.gatewayStatus;
+      // The column holds a short status; an error code the gateway spells longer is cut, not fatal.
+      refund.gatewayStatus = verdict.gatewayStatus?.slice(0, 16) ?? null;
       refund.gatewayMessage = verdict.message;
       await refunds.save(refund);
       await this.journal.record(
