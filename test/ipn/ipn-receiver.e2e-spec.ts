@@ -29,7 +29,9 @@ describe('IPN receiver and verification (api + worker + sandbox over HTTP)', () 
       env: {
         // A long poll step: every completion in this file must come from a notification.
         POLL_SCHEDULE_SECONDS: '600',
-        ORDER_LOOKUP_INTERVAL_MS: '3000',
+        // Longer than a burst of 1,000 takes to send on a loaded CI machine (3–4 s seen): the
+        // bursts below must fall within one interval for their two-lookup promise to apply.
+        ORDER_LOOKUP_INTERVAL_MS: '8000',
         IPN_UNMATCHED_RETRY_MS: '200',
       },
     });
