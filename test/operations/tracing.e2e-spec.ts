@@ -214,13 +214,18 @@ describe('OpenTelemetry: one IPN is one trace from the route to the outcome', ()
 
   it('writes the trace id into the log lines of a traced request', async () => {
     const shopAuth = { Authorization: `Bearer ${env.SHOP_API_KEYS.split(':')[1]}` };
-    const answer = await request(apiUrl).get('/v1/orders/no-such-order').set(shopAuth);
+    const answer = await request(apiUrl)
+      .get('/v1/orders/no-such-order')
+      .set(shopAuth)
+      .set('X-Request-Id', 'trace-log-probe-1');
     expect(answer.status).toBe(404);
     const line = await waitFor(
       'the request log line',
       async () => logLines.find((text) => text.includes('/v1/orders/no-such-order')) ?? null,
     );
-    const logged = JSON.parse(line) as { trace_id?: string };
+    const logged = JSON.parse(line) as { trace_id?: string; req?: { id?: string } };
+    // The caller's request id names the line too.
+    expect(logged.req?.id).toBe('trace-log-probe-1');
     expect(logged.trace_id).toMatch(/^[0-9a-f]{32}$/);
     await waitFor('the request span', async () =>
       receiver.spans.some((s) => s.traceId === logged.trace_id) ? true : null,

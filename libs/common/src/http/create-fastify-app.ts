@@ -2,6 +2,7 @@ import { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
+import { requestIdOf } from '../logging/logging.module';
 
 export interface FastifyAppOptions {
   /** Largest accepted request body; the IPN route in particular must not accept huge bodies. */
@@ -16,7 +17,13 @@ export async function createFastifyApp(
 ): Promise<NestFastifyApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(
     module,
-    new FastifyAdapter({ bodyLimit: options.bodyLimit ?? 64 * 1024, trustProxy: true }),
+    // Fastify names each request before pino-http sees it: the same rule, so the logged request id
+    // is the caller's X-Request-Id when given.
+    new FastifyAdapter({
+      bodyLimit: options.bodyLimit ?? 64 * 1024,
+      trustProxy: true,
+      genReqId: requestIdOf,
+    }),
     { bufferLogs: options.bufferLogs ?? true, abortOnError: false },
   );
   useAppLogger(app);

@@ -15,6 +15,12 @@ export function loggablePath(url: string): string {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** The caller's X-Request-Id when it is sane, else a new uuid. */
+export function requestIdOf(req: Pick<IncomingMessage, 'headers'>): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
 /** JSON logs with a request id (taken from X-Request-Id when sane) and secrets redacted. */
 @Module({})
 export class LoggingModule {
@@ -40,10 +46,7 @@ export class LoggingModule {
                 return traceId ? { trace_id: traceId } : {};
               },
               redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
-              genReqId: (req: IncomingMessage) => {
-                const given = req.headers['x-request-id'];
-                return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-              },
+              genReqId: requestIdOf,
               autoLogging: {
                 ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health'),
               },
