@@ -3,7 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { QUEUE_NAMES } from '@app/queues';
 import { hostedCheckout, notify, waitForStatus } from '../ipn/ipn-support';
-import { openTestDataSource } from '../support/database';
+import { ownTestDatabase } from '../support/database';
 import { RunningService, startService } from '../support/service';
 
 const TOKEN = 'metrics-scrape-token-1';
@@ -39,22 +39,33 @@ function valueOf(
 
 describe('GET /metrics on the api and the worker', () => {
   let service: RunningService;
+  let database: Awaited<ReturnType<typeof ownTestDatabase>>;
   let dataSource: DataSource;
   let workerUrl: string;
 
   beforeAll(async () => {
+    // A database and queues of its own: every job this worker runs is this suite's.
+    database = await ownTestDatabase('metrics');
+    dataSource = database.dataSource;
     service = await startService({
       worker: true,
-      // No scheduled polls: the one lookup of this test is the notification's.
-      env: { POLL_SCHEDULE_SECONDS: '600', METRICS_TOKEN: TOKEN },
+      env: {
+        QUEUE_PREFIX: `${process.env.QUEUE_PREFIX}_metrics`,
+        // No scheduled polls and one sweep (at start): the one lookup of this test is the
+        // notification's, not a follow-up of the refund.
+        POLL_SCHEDULE_SECONDS: '600',
+        SWEEP_INTERVAL_MS: '600000',
+        METRICS_TOKEN: TOKEN,
+      },
     });
-    dataSource = await openTestDataSource();
     const address = service.workerApp!.getHttpServer().address() as { port: number };
     workerUrl = `http://127.0.0.1:${address.port}`;
   }, 60_000);
   afterAll(async () => {
-    await dataSource?.destroy();
     await service?.close();
+    await database?.drop();
+    // startService left these in process.env, which later suites of this jest worker share.
+    delete process.env.METRICS_TOKEN;
   });
 
   it('asks for the bearer token when METRICS_TOKEN is set, on both apps', async () => {
