@@ -42,9 +42,6 @@ export function announcement(
   return { type, payload: { order: toOrderView(order, refund), ...extra } };
 }
 
-/** How many parameters journalParams adds after the change's own. */
-export const JOURNAL_PARAM_COUNT = 9;
-
 /**
  * The one statement shape that writes order_events and outbox_events: the change (an
  * `INSERT|UPDATE orders ... RETURNING id, ...` whose parameters come first, or just an order id),
@@ -79,9 +76,7 @@ export function journalParams(
     entry?.fromStatus ?? null,
     entry?.toStatus ?? null,
     entry?.actor ?? null,
-    entry?.gatewayRecord === undefined || entry?.gatewayRecord === null
-      ? null
-      : JSON.stringify(entry.gatewayRecord),
+    entry?.gatewayRecord == null ? null : JSON.stringify(entry.gatewayRecord),
     entry ? JSON.stringify(entry.details ?? {}) : null,
     announced?.type ?? null,
     announced ? JSON.stringify(announced.payload) : null,
