@@ -6,6 +6,7 @@ import { RefundRetryAfterRejection1795382796715 } from './1795382796715-RefundRe
 import { InboxCoverIndex1795392808251 } from './1795392808251-InboxCoverIndex';
 import { CoordinationTables1795514719206 } from './1795514719206-CoordinationTables';
 import { InboxTraceParent1795520000000 } from './1795520000000-InboxTraceParent';
+import { WebhookEndpoints1795578175485 } from './1795578175485-WebhookEndpoints';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -16,4 +17,5 @@ export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
   InboxCoverIndex1795392808251,
   CoordinationTables1795514719206,
   InboxTraceParent1795520000000,
+  WebhookEndpoints1795578175485,
 ];

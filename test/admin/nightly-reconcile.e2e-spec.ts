@@ -32,7 +32,7 @@ describe('nightly reconciliation in the worker', () => {
     expect(scheduler).toMatchObject({ name: 'reconcile', pattern: '30 2 * * *' });
 
     const data = { sinceHours: 1 };
-    await queue.add('reconcile', data, jobOptions('reconcile', data, loadServiceConfig()));
+    await queue.add('reconcile', data, jobOptions('reconcile', data));
     const report = await waitFor('a nightly report', () =>
       dataSource.getRepository(ReconciliationReportEntity).findOneBy({ trigger: 'nightly' }),
     );

@@ -1,113 +1,108 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { IncomingHttpHeaders, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+
+/** What the shop's backend answers one delivery: a status (and headers), or nothing at all. */
+export type ReceiverAnswer =
+  { status: number; headers?: Record<string, string>; body?: string } | 'hang';
 
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
   body: string;
   eventId: string;
+  type: string | null;
   orderReference: string | null;
+  /** The secrets (of those the receiver holds) with which the official library verified it. */
+  verifiedWith: string[];
   /** The status we answered; 0 when we never answered. */
   answered: number;
+  at: number;
 }
 
 /**
- * The shop's backend, as a test double: records every POST and answers 200, except that it can
- * be told to fail the first N deliveries for an order.
+ * The shop's backend, as a test double: records every POST, verifies it with the official
+ * `standardwebhooks` library (never with our own code) against the secrets it is given, and
+ * answers what `answer` says (200 by default).
  */
 export interface WebhookReceiver {
   url: string;
   received: ReceivedWebhook[];
+  secrets: string[];
+  answer: (request: ReceivedWebhook, index: number) => ReceiverAnswer;
   forEvent(eventId: string): ReceivedWebhook[];
-  failFirst(orderReference: string, times: number): void;
-  /** Never answers the first N deliveries for the order (the sender must time out). */
-  hangFirst(orderReference: string, times: number): void;
+  /** Deliveries we answered 2xx. */
+  delivered(): ReceivedWebhook[];
   close(): Promise<void>;
 }
 
-const eventIdOf = (headers: IncomingHttpHeaders) =>
-  String(headers['pesapal-checkout-event-id'] ?? '');
-
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
-  const received: ReceivedWebhook[] = [];
-  const failuresLeft = new Map<string, number>();
-  const hangsLeft = new Map<string, number>();
+export async function startWebhookReceiver(secrets: string[] = []): Promise<WebhookReceiver> {
+  const hanging = new Set<() => void>();
+  const receiver: WebhookReceiver = {
+    url: '',
+    received: [],
+    secrets,
+    answer: () => ({ status: 200 }),
+    forEvent: (eventId) => receiver.received.filter((r) => r.eventId === eventId),
+    delivered: () => receiver.received.filter((r) => r.answered >= 200 && r.answered < 300),
+    close: async () => {
+      for (const release of hanging) release();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
+      let type: string | null = null;
       let orderReference: string | null = null;
       try {
-        const parsed = JSON.parse(body) as { data?: { order?: { reference?: string } } };
+        const parsed = JSON.parse(body) as {
+          type?: string;
+          data?: { order?: { reference?: string } };
+        };
+        type = parsed.type ?? null;
         orderReference = parsed.data?.order?.reference ?? null;
       } catch {
         // Recorded as it came; the test asserts on the body.
       }
-      const hangs = orderReference ? (hangsLeft.get(orderReference) ?? 0) : 0;
-      if (hangs > 0 && orderReference) {
-        hangsLeft.set(orderReference, hangs - 1);
-        received.push({
-          headers: request.headers,
-          body,
-          eventId: eventIdOf(request.headers),
-          orderReference,
-          answered: 0,
-        });
-        return;
-      }
-      const left = orderReference ? (failuresLeft.get(orderReference) ?? 0) : 0;
-      const status = left > 0 ? 503 : 200;
-      if (left > 0 && orderReference) failuresLeft.set(orderReference, left - 1);
-      received.push({
+      const verifiedWith = receiver.secrets.filter((secret) => {
+        try {
+          new Webhook(secret).verify(body, {
+            'webhook-id': String(request.headers['webhook-id'] ?? ''),
+            'webhook-timestamp': String(request.headers['webhook-timestamp'] ?? ''),
+            'webhook-signature': String(request.headers['webhook-signature'] ?? ''),
+          });
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      const record: ReceivedWebhook = {
         headers: request.headers,
         body,
-        eventId: eventIdOf(request.headers),
+        eventId: String(request.headers['webhook-id'] ?? ''),
+        type,
         orderReference,
-        answered: status,
-      });
-      response.writeHead(status, { 'content-type': 'text/plain' });
-      response.end(status === 200 ? 'ok' : 'receiver is down for maintenance');
+        verifiedWith,
+        answered: 0,
+        at: Date.now(),
+      };
+      const answer = receiver.answer(record, receiver.received.length);
+      receiver.received.push(record);
+      if (answer === 'hang') {
+        const release = () => response.destroy();
+        hanging.add(release);
+        response.on('close', () => hanging.delete(release));
+        return;
+      }
+      record.answered = answer.status;
+      response.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
+      response.end(answer.body ?? (answer.status < 300 ? 'ok' : 'not now'));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hooks/pesapal`,
-    received,
-    forEvent: (eventId) => received.filter((r) => r.eventId === eventId),
-    failFirst: (orderReference, times) => failuresLeft.set(orderReference, times),
-    hangFirst: (orderReference, times) => hangsLeft.set(orderReference, times),
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
-
-/**
- * What a shop runs (the README's snippet): accept when any v1 signature matches HMAC-SHA256 of
- * `${t}.${rawBody}` under the shop's secret and t is recent.
- */
-export function verifySignature(
-  header: string,
-  rawBody: string,
-  secret: string,
-  toleranceSeconds = 300,
-): boolean {
-  const pairs = header.split(',').map((part) => {
-    const at = part.indexOf('=');
-    return [part.slice(0, at), part.slice(at + 1)] as const;
-  });
-  const timestamp = Number(pairs.find(([key]) => key === 't')?.[1]);
-  if (!Number.isInteger(timestamp)) return false;
-  if (Math.abs(Date.now() / 1000 - timestamp) > toleranceSeconds) return false;
-  const expected = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest();
-  return pairs
-    .filter(([key]) => key === 'v1')
-    .some(([, hex]) => {
-      const given = Buffer.from(hex, 'hex');
-      return given.length === expected.length && timingSafeEqual(given, expected);
-    });
+  receiver.url = `http://127.0.0.1:${port}/hooks/pesapal`;
+  return receiver;
 }

@@ -75,6 +75,32 @@ export class EnvReader {
     return value.replace(/\/+$/, '');
   }
 
+  /** Durations such as `500ms`, `5s`, `30m`, `2h`, `5d`, in milliseconds. */
+  durations(name: string, fallback: string[]): number[] {
+    return this.list(name, fallback).map((item) => {
+      const ms = parseDuration(item);
+      if (ms === null) {
+        this.problems.push(
+          `${name} must list durations such as 500ms, 5s, 30m, 2h, 5d (got "${item}")`,
+        );
+        return 0;
+      }
+      return ms;
+    });
+  }
+
+  duration(name: string, fallback: string): number {
+    const value = this.raw(name) ?? fallback;
+    const ms = parseDuration(value);
+    if (ms === null) {
+      this.problems.push(
+        `${name} must be a duration such as 500ms, 5s, 30m, 2h, 5d (got "${value}")`,
+      );
+      return parseDuration(fallback) ?? 0;
+    }
+    return ms;
+  }
+
   list(name: string, fallback: string[]): string[] {
     const value = this.raw(name);
     if (value === undefined) return fallback;
@@ -85,6 +111,15 @@ export class EnvReader {
     if (items.length === 0) this.problems.push(`${name} must list at least one value`);
     return items;
   }
+}
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `<whole number><ms|s|m|h|d>` in milliseconds, or null. */
+export function parseDuration(text: string): number | null {
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
+  if (!match) return null;
+  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
 }
 
 export class ConfigValidationError extends Error {

@@ -1,3 +1,4 @@
+import { webhookSigningKey } from '@app/domain';
 import { ConfigValidationError, Env, EnvReader } from './env-parsers';
 
 /** Defaults that make a bare `npm start` talk to the built-in sandbox gateway. */
@@ -60,13 +61,40 @@ export interface ServiceConfig {
   notificationQueueDepth: number;
   /** BullMQ job lock: a job held by a worker that died is picked up again after this long. */
   jobLockMs: number;
+  /** The bootstrap webhook endpoint (ORDER_WEBHOOK_URL), kept beside those admins create. */
   orderWebhookUrl: string | undefined;
+  /** Its `whsec_` secrets, the newest first: it is signed with each (a rotation's overlap). */
   orderWebhookSecrets: string[];
-  /** First retry delay of a merchant webhook; it doubles per attempt, capped at an hour. */
-  merchantWebhookBackoffMs: number;
+  /** Gaps between a message's attempts (jittered); after the last one it is given up. */
+  webhookRetryScheduleMs: number[];
+  /** An endpoint failing for this long without one delivery is disabled. */
+  webhookDisableAfterMs: number;
   /** How long one webhook POST may take before it counts as failed. */
-  merchantWebhookTimeoutMs: number;
+  webhookTimeoutMs: number;
+  /** Lets endpoints be plain http and on loopback/private addresses (off in production). */
+  webhookAllowPrivate: boolean;
 }
+
+/**
+ * About three days: 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, then 12-hourly,
+ * 15 attempts in all, so a shop that is down over a weekend still gets its events.
+ */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [
+  '5s',
+  '30s',
+  '2m',
+  '10m',
+  '30m',
+  '1h',
+  '2h',
+  '4h',
+  '8h',
+  '12h',
+  '12h',
+  '12h',
+  '12h',
+  '12h',
+];
 
 /** Reads and validates the api's and worker's environment; throws one error naming every bad variable. */
 export function loadServiceConfig(env: Env = process.env): ServiceConfig {
@@ -139,8 +167,10 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     jobLockMs: r.int('JOB_LOCK_MS', 30_000, 500, 600_000),
     orderWebhookUrl: r.optionalString('ORDER_WEBHOOK_URL'),
     orderWebhookSecrets: r.list('ORDER_WEBHOOK_SECRET', []),
-    merchantWebhookBackoffMs: r.int('MERCHANT_WEBHOOK_BACKOFF_MS', 2000, 10, 3_600_000),
-    merchantWebhookTimeoutMs: r.int('MERCHANT_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    webhookRetryScheduleMs: r.durations('WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE),
+    webhookDisableAfterMs: r.duration('WEBHOOK_DISABLE_AFTER', '5d'),
+    webhookTimeoutMs: r.int('WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000),
+    webhookAllowPrivate: r.bool('WEBHOOK_ALLOW_PRIVATE', !production),
   };
 
   if (production) {
@@ -155,6 +185,19 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
   }
   if (config.orderWebhookUrl && config.orderWebhookSecrets.length === 0) {
     r.problems.push('ORDER_WEBHOOK_SECRET is required when ORDER_WEBHOOK_URL is set');
+  }
+  for (const [index, secret] of config.orderWebhookSecrets.entries()) {
+    const checked = webhookSigningKey(secret);
+    if ('problem' in checked) {
+      r.problems.push(
+        `ORDER_WEBHOOK_SECRET (secret ${index + 1}) ${checked.problem}; make one with: npm run -s webhook-secret`,
+      );
+    }
+  }
+  for (const name of ['MERCHANT_WEBHOOK_BACKOFF_MS', 'MERCHANT_WEBHOOK_TIMEOUT_MS']) {
+    if (env[name] !== undefined) {
+      r.problems.push(`${name} was replaced by WEBHOOK_RETRY_SCHEDULE and WEBHOOK_TIMEOUT_MS`);
+    }
   }
   const overlap = config.shopApiKeys.filter((key) => config.adminApiKeys.includes(key));
   if (overlap.length > 0) r.problems.push('SHOP_API_KEYS and ADMIN_API_KEYS must not share a key');

@@ -5,3 +5,5 @@ export * from './order-status';
 export * from './refund-status';
 export * from './poll-schedule';
 export * from './billing-address';
+export * from './merchant-event-type';
+export * from './webhook-secret';

@@ -9,7 +9,6 @@ export const QUEUES = {
   notifications: 'notifications',
   orderSync: 'order-sync',
   registration: 'ipn-registration',
-  merchantEvents: 'merchant-events',
   // Its own queue so that the reconciliation worker never picks up another feature's job.
   reconciliation: 'reconciliation',
 } as const;
@@ -51,15 +50,6 @@ export interface RegisterIpnData {
   method: 'GET' | 'POST';
 }
 
-/**
- * Deliver one merchant event to the shop's webhook. The relay's job is one per event; an admin's
- * redelivery names itself so that it gets a job of its own.
- */
-export interface DeliverEventData {
-  eventId: string;
-  redelivery?: string;
-}
-
 /** Reconcile recent orders against the gateway (nightly). */
 export interface ReconcileData {
   sinceHours: number;
@@ -70,7 +60,6 @@ export interface JobData {
   'sync-order': SyncOrderData;
   'follow-refund': FollowRefundData;
   'register-ipn': RegisterIpnData;
-  'deliver-event': DeliverEventData;
   reconcile: ReconcileData;
 }
 export type JobName = keyof JobData;
@@ -81,7 +70,6 @@ export const JOB_QUEUE: { [N in JobName]: QueueName } = {
   // Beside the order polls: the same lookups, under the same rate limit.
   'follow-refund': QUEUES.orderSync,
   'register-ipn': QUEUES.registration,
-  'deliver-event': QUEUES.merchantEvents,
   reconcile: QUEUES.reconciliation,
 };
 
@@ -96,7 +84,6 @@ export const QUEUE_WORKERS: Record<QueueName, QueueWorkerSettings> = {
   [QUEUES.notifications]: { concurrency: 50, lookupRateLimited: true },
   [QUEUES.orderSync]: { concurrency: 20, lookupRateLimited: true },
   [QUEUES.registration]: { concurrency: 1, lookupRateLimited: false },
-  [QUEUES.merchantEvents]: { concurrency: 8, lookupRateLimited: false },
   [QUEUES.reconciliation]: { concurrency: 1, lookupRateLimited: false },
 };
 
@@ -115,15 +102,6 @@ export const JOB_SCHEDULES = {
 >;
 export type ScheduleName = keyof typeof JOB_SCHEDULES;
 
-/** The backoff type deliver-event jobs name; their job class computes it. */
-export const MERCHANT_WEBHOOK_BACKOFF = 'merchant-webhook';
-
-/** What job options take from the configuration. */
-export interface JobSettings {
-  /** First retry delay of a merchant webhook (MERCHANT_WEBHOOK_BACKOFF_MS). */
-  merchantWebhookBackoffMs: number;
-}
-
 const RETRYING: JobsOptions = {
   attempts: 8,
   backoff: { type: 'exponential', delay: 2000 },
@@ -132,11 +110,7 @@ const RETRYING: JobsOptions = {
   removeOnFail: { age: 7 * 24 * 3600 },
 };
 
-export function jobOptions<N extends JobName>(
-  name: N,
-  data: JobData[N],
-  settings: JobSettings,
-): JobsOptions {
+export function jobOptions<N extends JobName>(name: N, data: JobData[N]): JobsOptions {
   switch (name) {
     case 'verify-notification': {
       const notification = data as VerifyNotificationData;
@@ -174,18 +148,6 @@ export function jobOptions<N extends JobName>(
         backoff: { type: 'fixed', delay: 9000 },
         // One registration waits at a time.
         deduplication: { id: `register-ipn-${registration.method}-${registration.url}` },
-      };
-    }
-    case 'deliver-event': {
-      const delivery = data as DeliverEventData;
-      // A day of retries: 2 s doubling reaches the one-hour cap after ~1.1 h (11 retries); 23
-      // hourly retries more make 24 h, so 35 attempts in all. A row relayed twice after a crash
-      // is one job (event-<id>); a redelivery gets a fresh one.
-      return {
-        ...RETRYING,
-        attempts: 35,
-        jobId: `event-${delivery.eventId}${delivery.redelivery ? `-${delivery.redelivery}` : ''}`,
-        backoff: { type: MERCHANT_WEBHOOK_BACKOFF, delay: settings.merchantWebhookBackoffMs },
       };
     }
     default:

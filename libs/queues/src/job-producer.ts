@@ -44,7 +44,7 @@ export class JobProducer implements OnModuleDestroy {
 
   async add<N extends JobName>(name: N, data: JobData[N]): Promise<Job> {
     return withTimeout(
-      this.queueOf(name).add(name, data, jobOptions(name, data, this.config)),
+      this.queueOf(name).add(name, data, jobOptions(name, data)),
       QUEUE_ADD_TIMEOUT_MS,
       `queueing ${name}`,
     );
@@ -54,7 +54,7 @@ export class JobProducer implements OnModuleDestroy {
     if (list.length === 0) return;
     await withTimeout(
       this.queueOf(name).addBulk(
-        list.map((data) => ({ name, data, opts: jobOptions(name, data, this.config) })),
+        list.map((data) => ({ name, data, opts: jobOptions(name, data) })),
       ),
       QUEUE_ADD_TIMEOUT_MS,
       `queueing ${list.length} ${name}`,
@@ -63,7 +63,7 @@ export class JobProducer implements OnModuleDestroy {
 
   /** The job these data would be queued as, if its queue still holds it (ids from the catalogue). */
   async existing<N extends JobName>(name: N, data: JobData[N]): Promise<Job | undefined> {
-    const { jobId } = jobOptions(name, data, this.config);
+    const { jobId } = jobOptions(name, data);
     return jobId ? this.queueOf(name).getJob(jobId) : undefined;
   }
 
@@ -74,7 +74,7 @@ export class JobProducer implements OnModuleDestroy {
       this.queueOf(job).upsertJobScheduler(
         schedule,
         { pattern, tz },
-        { name: job, data, opts: jobOptions(job, data, this.config) },
+        { name: job, data, opts: jobOptions(job, data) },
       ),
       QUEUE_ADD_TIMEOUT_MS,
       `scheduling ${schedule}`,

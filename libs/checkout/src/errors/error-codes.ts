@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   job_not_found: 'not_found',
   queue_not_found: 'not_found',
   reconciliation_report_not_found: 'not_found',
+  webhook_endpoint_not_found: 'not_found',
   // The request conflicts with the state of what it names.
   reference_in_use: 'conflict',
   checkout_outcome_unknown: 'conflict',
@@ -28,6 +29,8 @@ export const ERROR_CODES = {
   refund_already_requested: 'conflict',
   refund_transition_not_allowed: 'conflict',
   job_not_failed: 'conflict',
+  webhook_endpoint_managed_by_environment: 'conflict',
+  webhook_endpoint_disabled: 'conflict',
   // Well-formed, but the payment rules refuse it.
   idempotency_key_reused: 'unprocessable',
   refund_exceeds_payment: 'unprocessable',

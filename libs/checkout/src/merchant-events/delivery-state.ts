@@ -1,14 +1,20 @@
-import { OutboxEventEntity, WebhookDeliveryEntity } from '@app/persistence';
+import {
+  OutboxEventEntity,
+  WebhookDeliveryEntity,
+  WebhookEndpointEntity,
+  WebhookMessageEntity,
+} from '@app/persistence';
+import { displayUrlOf } from './endpoint-view';
 
 /**
- * Where a merchant event stands, derived from its outbox row:
- * pending (not yet on the queue), queued (no attempt yet), retrying (last attempt failed, more to
- * come), delivered (a 2xx came back), skipped (no ORDER_WEBHOOK_URL when it was due: kept, and
- * redeliverable once one is set), failed (every attempt used: redeliverable).
+ * Where a merchant event stands, derived from its outbox row: pending (not yet handed to the
+ * endpoints), queued (handed over, no attempt yet), retrying (an attempt failed, more to come),
+ * delivered (every endpoint it went to answered 2xx), skipped (no enabled endpoint subscribed
+ * when it was handed out: kept, and replayable), failed (an endpoint used every attempt).
  */
 export type DeliveryState = 'pending' | 'queued' | 'retrying' | 'delivered' | 'skipped' | 'failed';
 
-export const SKIPPED_NO_URL = 'skipped: ORDER_WEBHOOK_URL is not configured';
+export const SKIPPED_PREFIX = 'skipped: no enabled webhook endpoint subscribes to ';
 export const GAVE_UP_PREFIX = 'gave up: ';
 
 export function deliveryState(event: OutboxEventEntity): DeliveryState {
@@ -54,12 +60,40 @@ export function toMerchantEventView(event: OutboxEventEntity): MerchantEventView
   };
 }
 
+/** One event on its way to one endpoint. */
+export interface WebhookMessageView {
+  endpoint_id: string;
+  endpoint_url: string | null;
+  state: WebhookMessageEntity['state'];
+  attempts: number;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  delivered_at: string | null;
+}
+
+export function toWebhookMessageView(
+  message: WebhookMessageEntity,
+  endpoint: WebhookEndpointEntity | undefined,
+): WebhookMessageView {
+  return {
+    endpoint_id: message.endpointId,
+    endpoint_url: endpoint ? displayUrlOf(endpoint.url) : null,
+    state: message.state,
+    attempts: message.attempts,
+    next_attempt_at: message.state === 'pending' ? message.nextAttemptAt.toISOString() : null,
+    last_error: message.lastError,
+    delivered_at: message.deliveredAt?.toISOString() ?? null,
+  };
+}
+
 export interface WebhookDeliveryView {
   id: string;
+  endpoint_id: string | null;
   attempt: number;
   url: string;
   response_status: number | null;
   error: string | null;
+  response_excerpt: string | null;
   duration_ms: number;
   created_at: string;
 }
@@ -67,10 +101,12 @@ export interface WebhookDeliveryView {
 export function toWebhookDeliveryView(delivery: WebhookDeliveryEntity): WebhookDeliveryView {
   return {
     id: delivery.id,
+    endpoint_id: delivery.endpointId,
     attempt: delivery.attempt,
     url: delivery.url,
     response_status: delivery.responseStatus,
     error: delivery.error,
+    response_excerpt: delivery.responseExcerpt,
     duration_ms: delivery.durationMs,
     created_at: delivery.createdAt.toISOString(),
   };

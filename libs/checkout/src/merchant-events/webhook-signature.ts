@@ -1,45 +1,52 @@
 import { createHmac } from 'node:crypto';
+import { webhookSigningKey } from '@app/domain';
 
-/** Headers on every merchant webhook POST. */
+/** The Standard Webhooks (v1) headers on every merchant webhook POST. */
 export const WEBHOOK_HEADERS = {
-  eventId: 'pesapal-checkout-event-id',
-  eventType: 'pesapal-checkout-event-type',
-  timestamp: 'pesapal-checkout-timestamp',
-  signature: 'pesapal-checkout-signature',
+  id: 'webhook-id',
+  timestamp: 'webhook-timestamp',
+  signature: 'webhook-signature',
 } as const;
 
-/** The body the shop receives: the same bytes on every attempt for one event. */
+/** The body the shop receives: the same bytes on every attempt and to every endpoint. */
 export interface MerchantWebhookBody {
-  id: string;
   type: string;
-  created_at: string;
+  /** When the event happened (ISO 8601, UTC), not when this attempt was made. */
+  timestamp: string;
   data: Record<string, unknown>;
 }
 
 export function webhookBody(event: {
-  id: string;
   type: string;
   createdAt: Date;
   payload: Record<string, unknown>;
 }): string {
   const body: MerchantWebhookBody = {
-    id: event.id,
     type: event.type,
-    created_at: event.createdAt.toISOString(),
+    timestamp: event.createdAt.toISOString(),
     data: event.payload,
   };
   return JSON.stringify(body);
 }
 
 /**
- * `t=<unix seconds>,v1=<hex>[,v1=<hex>...]`: one HMAC-SHA256 of `${t}.${body}` per active secret,
- * so that a shop holding either the old or the new secret verifies during a rotation. The
- * timestamp is signed too, so a captured request cannot be replayed later under a fresh one.
+ * `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, one per secret, space-separated: during
+ * a rotation the shop verifies with either its old or its new secret. The id and the timestamp
+ * are signed, so a captured request can be replayed neither later nor as another event.
  */
-export function signatureHeader(body: string, timestamp: number, secrets: string[]): string {
-  const signed = `${timestamp}.${body}`;
-  const signatures = secrets.map(
-    (secret) => `v1=${createHmac('sha256', secret).update(signed).digest('hex')}`,
-  );
-  return [`t=${timestamp}`, ...signatures].join(',');
+export function signatureHeader(
+  eventId: string,
+  timestamp: number,
+  body: string,
+  secrets: readonly string[],
+): string {
+  const signed = `${eventId}.${timestamp}.${body}`;
+  return secrets
+    .map((secret) => {
+      const checked = webhookSigningKey(secret);
+      // Secrets are checked where they enter (config, admin API); one that is not is a bug.
+      if ('problem' in checked) throw new Error(`webhook secret ${checked.problem}`);
+      return `v1,${createHmac('sha256', checked.key).update(signed).digest('base64')}`;
+    })
+    .join(' ');
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { MerchantEventType } from '@app/domain';
 import { EventSource, OrderEntity, RefundEntity } from '@app/persistence';
 import { toOrderView } from './order-view';
 
@@ -12,19 +13,6 @@ export interface JournalEntry {
   gatewayRecord?: unknown;
   details?: Record<string, unknown>;
 }
-
-/** Merchant event types the shop's webhook receives. */
-export type MerchantEventType =
-  | 'order.completed'
-  | 'order.failed'
-  | 'order.cancelled'
-  | 'order.reversed'
-  | 'order.expired'
-  | 'order.review_required'
-  | 'refund.accepted'
-  | 'refund.rejected'
-  | 'refund.reversed'
-  | 'subscription.charged';
 
 /** A merchant event as the outbox stores it: its type and what the shop receives. */
 export interface Announcement {

@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { inSpan } from '@app/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { decideOutcome, isRefundOpen, isTerminal, Money, OrderStatus } from '@app/domain';
+import {
+  decideOutcome,
+  isRefundOpen,
+  isTerminal,
+  MerchantEventType,
+  Money,
+  OrderStatus,
+} from '@app/domain';
 import { TransactionLookup, TransactionRecord } from '@app/gateway-client';
 import {
   EventSource,
@@ -11,13 +18,7 @@ import {
   RefundEntity,
   runPrepared,
 } from '@app/persistence';
-import {
-  announcement,
-  journalledStatement,
-  journalParams,
-  MerchantEventType,
-  OrderJournal,
-} from './order-journal';
+import { announcement, journalledStatement, journalParams, OrderJournal } from './order-journal';
 
 export type OutcomeResult =
   | { kind: 'transitioned'; order: OrderEntity; from: OrderStatus; to: OrderStatus }

@@ -11,6 +11,8 @@ import { ReconciliationReportEntity } from './reconciliation-report.entity';
 import { RefundEntity } from './refund.entity';
 import { SubscriptionChargeEntity } from './subscription-charge.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
+import { WebhookMessageEntity } from './webhook-message.entity';
 
 export * from './columns';
 export * from './gateway-token.entity';
@@ -25,6 +27,8 @@ export * from './reconciliation-report.entity';
 export * from './refund.entity';
 export * from './subscription-charge.entity';
 export * from './webhook-delivery.entity';
+export * from './webhook-endpoint.entity';
+export * from './webhook-message.entity';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type EntityTarget = Function | EntitySchema;
@@ -38,6 +42,8 @@ export const ENTITIES: EntityTarget[] = [
   RefundEntity,
   OutboxEventEntity,
   WebhookDeliveryEntity,
+  WebhookEndpointEntity,
+  WebhookMessageEntity,
   SubscriptionChargeEntity,
   IdempotencyKeyEntity,
   ReconciliationReportEntity,

@@ -22,16 +22,22 @@ export class OutboxEventEntity {
   @Column({ type: 'jsonb' })
   payload!: Record<string, unknown>;
 
-  @CreateDateColumn({ name: 'created_at', type: INSTANT })
+  /**
+   * The statement's clock, not the transaction's: two events of one order written in one
+   * transaction still have an order, which their deliveries follow.
+   */
+  @CreateDateColumn({ name: 'created_at', type: INSTANT, default: () => 'clock_timestamp()' })
   createdAt!: Date;
 
-  /** Set once the event is on the delivery queue. */
+  /** Set once the event is handed to the endpoints that subscribe to it (webhook_messages). */
   @Column({ name: 'relayed_at', type: INSTANT, nullable: true })
   relayedAt!: Date | null;
 
+  /** Set when every endpoint it was handed to has answered 2xx. */
   @Column({ name: 'delivered_at', type: INSTANT, nullable: true })
   deliveredAt!: Date | null;
 
+  /** Attempts across all its endpoints. */
   @Column({ type: 'integer', default: 0 })
   attempts!: number;
 

@@ -9,8 +9,9 @@ import {
 } from 'typeorm';
 import { INSTANT } from './columns';
 import { OutboxEventEntity } from './outbox-event.entity';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
-/** One row per attempt to deliver a merchant event to the shop's webhook URL. */
+/** One row per attempt to deliver a merchant event to one of the shop's webhook endpoints. */
 @Entity({ name: 'webhook_deliveries' })
 @Index('idx_webhook_deliveries_event', ['eventId', 'createdAt'])
 export class WebhookDeliveryEntity {
@@ -24,6 +25,17 @@ export class WebhookDeliveryEntity {
   @JoinColumn({ name: 'event_id', foreignKeyConstraintName: 'fk_webhook_deliveries_event' })
   event?: OutboxEventEntity;
 
+  /** The endpoint it went to; null for attempts made before endpoints were kept as data. */
+  @Column({ name: 'endpoint_id', type: 'uuid', nullable: true })
+  endpointId!: string | null;
+
+  @ManyToOne(() => WebhookEndpointEntity, {
+    onDelete: 'SET NULL',
+    createForeignKeyConstraints: true,
+  })
+  @JoinColumn({ name: 'endpoint_id', foreignKeyConstraintName: 'fk_webhook_deliveries_endpoint' })
+  endpoint?: WebhookEndpointEntity;
+
   @Column({ type: 'integer' })
   attempt!: number;
 
@@ -35,6 +47,10 @@ export class WebhookDeliveryEntity {
 
   @Column({ type: 'text', nullable: true })
   error!: string | null;
+
+  /** The start of what the endpoint answered, for an admin reading why it failed. */
+  @Column({ name: 'response_excerpt', type: 'text', nullable: true })
+  responseExcerpt!: string | null;
 
   @Column({ name: 'duration_ms', type: 'integer' })
   durationMs!: number;

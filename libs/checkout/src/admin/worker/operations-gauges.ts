@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { gauge } from '@app/common';
 import { OPEN_NOTIFICATION_STATUSES_SQL } from '@app/persistence';
 import { JobProducer, QUEUE_NAMES } from '@app/queues';
-import { GAVE_UP_PREFIX, SKIPPED_NO_URL } from '../../merchant-events/delivery-state';
+import { GAVE_UP_PREFIX, SKIPPED_PREFIX } from '../../merchant-events/delivery-state';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 
@@ -115,14 +115,14 @@ export class OperationsGauges implements OnModuleInit, OnModuleDestroy {
          COALESCE((SELECT EXTRACT(EPOCH FROM now() - min(received_at)) FROM ipn_notifications
            WHERE status IN ('received', 'queued')), 0)::float8 AS inbox_oldest_seconds,
          (SELECT count(*) FROM outbox_events WHERE delivered_at IS NULL
-           AND (last_error IS NULL OR (last_error <> $1 AND left(last_error, $3) <> $2)))::int
+           AND (last_error IS NULL OR (left(last_error, $4) <> $1 AND left(last_error, $3) <> $2)))::int
            AS outbox_backlog,
          COALESCE((SELECT EXTRACT(EPOCH FROM now() - min(created_at)) FROM outbox_events
            WHERE delivered_at IS NULL
-             AND (last_error IS NULL OR (last_error <> $1 AND left(last_error, $3) <> $2))), 0)::float8
+             AND (last_error IS NULL OR (left(last_error, $4) <> $1 AND left(last_error, $3) <> $2))), 0)::float8
            AS outbox_oldest_seconds,
          (SELECT count(*) FROM orders WHERE needs_review)::int AS orders_needing_review`,
-      [SKIPPED_NO_URL, GAVE_UP_PREFIX, GAVE_UP_PREFIX.length],
+      [SKIPPED_PREFIX, GAVE_UP_PREFIX, GAVE_UP_PREFIX.length, SKIPPED_PREFIX.length],
     )) as Snapshot[];
     return row;
   }

@@ -1,9 +1,10 @@
-import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
 import { ListMerchantEventsQuery } from './merchant-events.dto';
 import { MerchantEventsAdminService } from './merchant-events-admin.service';
+import { RedeliverBody } from './webhook-endpoints.dto';
 
 @ApiTags('admin: merchant events')
 @ApiBearerAuth()
@@ -25,15 +26,23 @@ export class MerchantEventsAdminController {
   }
 
   @Get(':id/deliveries')
-  @ApiOperation({ summary: 'Every delivery attempt of one merchant event, oldest first' })
+  @ApiOperation({
+    summary: 'Where one merchant event stands with each endpoint, and every attempt, oldest first',
+  })
   deliveries(@Param('id') id: string) {
     return this.events.deliveries(id);
   }
 
   @Post(':id/redeliver')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Send a merchant event again (same event id, fresh retries)' })
-  redeliver(@Param('id') id: string, @CallerKey() caller: ApiKeyIdentity) {
-    return this.events.redeliver(id, caller.name);
+  @ApiOperation({
+    summary: 'Send a merchant event again (same webhook-id, fresh retries), to one endpoint or all',
+  })
+  redeliver(
+    @Param('id') id: string,
+    @Body() body: RedeliverBody,
+    @CallerKey() caller: ApiKeyIdentity,
+  ) {
+    return this.events.redeliver(id, body.endpoint_id, caller.name);
   }
 }

@@ -1,15 +1,21 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { isUuid } from '@app/domain';
-import { OrderRepository, OutboxEventEntity, WebhookDeliveryEntity } from '@app/persistence';
-import { JobProducer } from '@app/queues';
+import {
+  OrderRepository,
+  OutboxEventEntity,
+  WebhookDeliveryEntity,
+  WebhookEndpointEntity,
+  WebhookMessageEntity,
+} from '@app/persistence';
 import { CheckoutError } from '../../errors/checkout-error';
 import {
   MerchantEventView,
   WebhookDeliveryView,
+  WebhookMessageView,
   toMerchantEventView,
   toWebhookDeliveryView,
+  toWebhookMessageView,
 } from '../delivery-state';
 
 export interface MerchantEventFilter {
@@ -34,7 +40,6 @@ export class MerchantEventsAdminService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly orders: OrderRepository,
-    private readonly jobs: JobProducer,
   ) {}
 
   async list(filter: MerchantEventFilter): Promise<MerchantEventPage> {
@@ -66,41 +71,70 @@ export class MerchantEventsAdminService {
     };
   }
 
-  async deliveries(
-    eventId: string,
-  ): Promise<{ event: MerchantEventView; data: WebhookDeliveryView[] }> {
+  /** The event, where it stands with each endpoint, and every attempt, oldest first. */
+  async deliveries(eventId: string): Promise<{
+    event: MerchantEventView;
+    endpoints: WebhookMessageView[];
+    data: WebhookDeliveryView[];
+  }> {
     const event = await this.find(eventId);
-    const deliveries = await this.dataSource
-      .getRepository(WebhookDeliveryEntity)
-      .find({ where: { eventId }, order: { createdAt: 'ASC', attempt: 'ASC' } });
-    return { event: toMerchantEventView(event), data: deliveries.map(toWebhookDeliveryView) };
+    const [messages, deliveries] = await Promise.all([
+      this.dataSource
+        .getRepository(WebhookMessageEntity)
+        .find({ where: { eventId }, order: { createdAt: 'ASC' } }),
+      this.dataSource
+        .getRepository(WebhookDeliveryEntity)
+        .find({ where: { eventId }, order: { createdAt: 'ASC', attempt: 'ASC' } }),
+    ]);
+    const endpoints = await this.dataSource
+      .getRepository(WebhookEndpointEntity)
+      .findBy({ id: In(messages.map((m) => m.endpointId)) });
+    const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
+    return {
+      event: toMerchantEventView(event),
+      endpoints: messages.map((m) => toWebhookMessageView(m, byId.get(m.endpointId))),
+      data: deliveries.map(toWebhookDeliveryView),
+    };
   }
 
   /**
-   * Queues the event again under a fresh job id (the relay's job may still be kept, completed or
-   * failed); the shop sees the same event id and body, so it can de-duplicate. The event row is
-   * left as it is: the attempt itself updates it, so no answer here can race the worker.
+   * Sends the event again with fresh retries, to one endpoint or to every enabled endpoint that
+   * subscribes to its type; the shop sees the same webhook-id and body, so it can de-duplicate.
    */
-  async redeliver(eventId: string, actor: string): Promise<{ event_id: string; job_id: string }> {
-    await this.find(eventId);
-    let jobId: string;
-    try {
-      const job = await this.jobs.add('deliver-event', {
-        eventId,
-        redelivery: `redeliver-${randomBytes(6).toString('hex')}`,
-      });
-      jobId = String(job.id);
-    } catch (error) {
-      this.logger.warn(
-        `redelivery of ${eventId} not queued: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      throw new CheckoutError(
-        'queue_unavailable',
-        'the delivery queue is unreachable; try again shortly',
-      );
+  async redeliver(
+    eventId: string,
+    endpointId: string | undefined,
+    actor: string,
+  ): Promise<{ event_id: string; endpoints: string[] }> {
+    const event = await this.find(eventId);
+    if (endpointId) {
+      const exists = await this.dataSource
+        .getRepository(WebhookEndpointEntity)
+        .existsBy({ id: endpointId });
+      if (!exists) throw CheckoutError.notFound('webhook_endpoint', endpointId);
     }
-    this.logger.log(`merchant event ${eventId} queued for redelivery by ${actor}`);
-    return { event_id: eventId, job_id: jobId };
+    const rows = (await this.dataSource.query(
+      `WITH requeued AS (
+         INSERT INTO webhook_messages (event_id, endpoint_id, order_id, event_created_at)
+         SELECT $1, ep.id, $2::uuid, $3 FROM webhook_endpoints ep
+          WHERE CASE WHEN $4::uuid IS NOT NULL THEN ep.id = $4::uuid
+                     ELSE ep.disabled_at IS NULL
+                          AND (ep.event_types IS NULL OR $5 = ANY (ep.event_types)) END
+         ON CONFLICT (event_id, endpoint_id) DO UPDATE
+            SET state = 'pending', attempts = 0, next_attempt_at = now(), claimed_until = NULL,
+                last_error = NULL, delivered_at = NULL
+         RETURNING endpoint_id)
+       UPDATE outbox_events SET delivered_at = NULL, last_error = NULL,
+              relayed_at = coalesce(relayed_at, now())
+        WHERE id = $1 AND EXISTS (SELECT 1 FROM requeued)
+       RETURNING (SELECT array_agg(endpoint_id) FROM requeued) AS endpoints`,
+      [eventId, event.orderId, event.createdAt, endpointId ?? null, event.type],
+    )) as { endpoints: string[] }[];
+    const endpoints = rows[0]?.endpoints ?? [];
+    this.logger.log(
+      `merchant event ${eventId} handed again to ${endpoints.length} endpoint(s) by ${actor}`,
+    );
+    return { event_id: eventId, endpoints };
   }
 
   private async find(eventId: string): Promise<OutboxEventEntity> {

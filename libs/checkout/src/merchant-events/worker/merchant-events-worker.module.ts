@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
-import { DeliverEventJob } from './deliver-event.job';
-import { OutboxRelay } from './outbox-relay.service';
+import { EnvironmentEndpoint } from './environment-endpoint';
+import { WebhookDispatcher } from './webhook-dispatcher.service';
 
 /**
- * The merchant-events feature's worker side: the outbox relay (Postgres → queue) and the signed
- * webhook delivery with its day-long retry schedule.
+ * The merchant-events feature's worker side: ORDER_WEBHOOK_URL kept as an endpoint, and the
+ * dispatcher that delivers each event to every endpoint that subscribes to it.
  */
 @Module({
-  providers: [OutboxRelay, DeliverEventJob],
-  exports: [OutboxRelay],
+  providers: [EnvironmentEndpoint, WebhookDispatcher],
+  exports: [WebhookDispatcher],
 })
 export class MerchantEventsWorkerModule {}

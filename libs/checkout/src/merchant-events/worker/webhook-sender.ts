@@ -1,8 +1,15 @@
-import { WEBHOOK_HEADERS, signatureHeader } from '../webhook-signature';
+import { request as httpRequest, IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { addressProblem, guardedLookup, literalAddress } from '../endpoint-address';
+import { signatureHeader, WEBHOOK_HEADERS } from '../webhook-signature';
 
 export interface WebhookAttempt {
-  ok: boolean;
+  /** null when no answer came. */
   status: number | null;
+  retryAfter: string | null;
+  /** The start of the answer's body, for the admin. */
+  excerpt: string | null;
+  /** Why it failed, in words (null when a 2xx came). */
   error: string | null;
   durationMs: number;
 }
@@ -10,74 +17,104 @@ export interface WebhookAttempt {
 export interface WebhookRequest {
   url: string;
   eventId: string;
-  eventType: string;
   body: string;
-  secrets: string[];
+  secrets: readonly string[];
   timeoutMs: number;
+  allowPrivate: boolean;
 }
 
-const RESPONSE_SNIPPET = 300;
+const EXCERPT_BYTES = 500;
 
-/** The URL as logged and shown to admins: no credentials, no query string (it may carry a token). */
-export function displayUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return '(invalid url)';
-  }
-}
-
-function describeFailure(error: unknown, timeoutMs: number): string {
-  // fetch rejects with a DOMException on timeout, which is not always an Error instance.
-  const failure = (error ?? {}) as { name?: string; message?: string; cause?: unknown };
-  if (failure.name === 'TimeoutError' || failure.name === 'AbortError') {
-    return `timed out after ${timeoutMs} ms`;
-  }
-  const cause = failure.cause as { code?: string; message?: string } | undefined;
-  const detail = cause?.code ?? cause?.message;
-  const message = failure.message ?? String(error);
-  return detail ? `${message}: ${detail}` : message;
+function readExcerpt(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    response.on('data', (chunk: Buffer) => {
+      if (size < EXCERPT_BYTES) chunks.push(chunk);
+      size += chunk.length;
+    });
+    response.on('end', () =>
+      resolve(Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8')),
+    );
+    response.on('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
 }
 
 /**
- * One signed POST. Only a 2xx counts: redirects are not followed (a moved endpoint must be
- * reconfigured, not guessed), and anything else, including a timeout, is a failed attempt.
+ * One signed POST (Standard Webhooks). Redirects are not followed (a moved endpoint must be
+ * reconfigured, not guessed); the whole exchange, body included, must end within the timeout.
  */
-export async function postWebhook(request: WebhookRequest): Promise<WebhookAttempt> {
-  const timestamp = Math.floor(Date.now() / 1000);
+export function postWebhook(request: WebhookRequest): Promise<WebhookAttempt> {
   const started = process.hrtime.bigint();
   const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
-  try {
-    const response = await fetch(request.url, {
+  const failed = (error: string): WebhookAttempt => ({
+    status: null,
+    retryAfter: null,
+    excerpt: null,
+    error,
+    durationMs: elapsed(),
+  });
+
+  const literal = literalAddress(request.url);
+  const literalProblem = literal && !request.allowPrivate ? addressProblem(literal) : null;
+  if (literalProblem) return Promise.resolve(failed(`refused: ${literalProblem}`));
+
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (attempt: WebhookAttempt) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(attempt);
+    };
+    const timestamp = Math.floor(Date.now() / 1000);
+    const url = new URL(request.url);
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const outgoing = send(url, {
       method: 'POST',
-      redirect: 'manual',
-      signal: AbortSignal.timeout(request.timeoutMs),
+      ...(request.allowPrivate ? {} : { lookup: guardedLookup }),
       headers: {
         'content-type': 'application/json',
-        'user-agent': 'pesapal-checkout-webhooks/1',
-        [WEBHOOK_HEADERS.eventId]: request.eventId,
-        [WEBHOOK_HEADERS.eventType]: request.eventType,
+        'content-length': Buffer.byteLength(request.body),
+        'user-agent': 'pesapal-checkout-webhooks/2',
+        [WEBHOOK_HEADERS.id]: request.eventId,
         [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-        [WEBHOOK_HEADERS.signature]: signatureHeader(request.body, timestamp, request.secrets),
+        [WEBHOOK_HEADERS.signature]: signatureHeader(
+          request.eventId,
+          timestamp,
+          request.body,
+          request.secrets,
+        ),
       },
-      body: request.body,
     });
-    const text = await response.text().catch(() => '');
-    const ok = response.status >= 200 && response.status < 300;
-    const snippet = text.slice(0, RESPONSE_SNIPPET).trim();
-    return {
-      ok,
-      status: response.status,
-      error: ok ? null : `HTTP ${response.status}${snippet ? `: ${snippet}` : ''}`,
-      durationMs: elapsed(),
-    };
-  } catch (error) {
-    return {
-      ok: false,
-      status: null,
-      error: describeFailure(error, request.timeoutMs),
-      durationMs: elapsed(),
-    };
-  }
+    const timer = setTimeout(() => {
+      outgoing.destroy();
+      settle(failed(`timed out after ${request.timeoutMs} ms`));
+    }, request.timeoutMs);
+    outgoing.on('response', (response) => {
+      void readExcerpt(response).then((text) => {
+        const status = response.statusCode ?? 0;
+        const ok = status >= 200 && status < 300;
+        const excerpt = text.trim() || null;
+        const retryAfter = response.headers['retry-after'];
+        settle({
+          status,
+          retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
+          excerpt,
+          error: ok ? null : `HTTP ${status}${excerpt ? `: ${excerpt.slice(0, 200)}` : ''}`,
+          durationMs: elapsed(),
+        });
+      });
+    });
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      settle(
+        failed(
+          error.code && !error.message.includes(error.code)
+            ? `${error.message} (${error.code})`
+            : error.message,
+        ),
+      );
+    });
+    outgoing.end(request.body);
+  });
 }

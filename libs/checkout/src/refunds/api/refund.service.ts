@@ -1,7 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { serviceMetrics } from '@app/common';
-import { canMoveRefund, ConfirmationCode, isUuid, Money, RefundStatus } from '@app/domain';
+import {
+  canMoveRefund,
+  ConfirmationCode,
+  isUuid,
+  MerchantEventType,
+  Money,
+  RefundStatus,
+} from '@app/domain';
 import {
   GatewayAcknowledgement,
   GatewayClient,
@@ -12,7 +19,7 @@ import {
 import { isUniqueViolation, OrderEntity, OrderRepository, RefundEntity } from '@app/persistence';
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { CheckoutError } from '../../errors/checkout-error';
-import { announcement, MerchantEventType, OrderJournal } from '../../orders/order-journal';
+import { announcement, OrderJournal } from '../../orders/order-journal';
 import { AdminRefundView, toAdminRefundView } from '../refund-admin-view';
 import { checkRefund } from '../refund-policy';
 
