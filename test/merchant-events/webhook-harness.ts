@@ -91,7 +91,7 @@ export class WebhookHarness {
 
   async startWorker(): Promise<INestApplicationContext> {
     const worker = await NestFactory.createApplicationContext(WebhookWorkerUnderTest, {
-      logger: false,
+      logger: process.env.TEST_WORKER_LOGS ? ['log', 'warn', 'error'] : false,
     });
     await worker.init();
     this.workers.push(worker);

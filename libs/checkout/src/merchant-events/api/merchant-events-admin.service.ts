@@ -123,11 +123,12 @@ export class MerchantEventsAdminService {
          ON CONFLICT (event_id, endpoint_id) DO UPDATE
             SET state = 'pending', attempts = 0, next_attempt_at = now(), claimed_until = NULL,
                 last_error = NULL, delivered_at = NULL
-         RETURNING endpoint_id)
-       UPDATE outbox_events SET delivered_at = NULL, last_error = NULL,
-              relayed_at = coalesce(relayed_at, now())
-        WHERE id = $1 AND EXISTS (SELECT 1 FROM requeued)
-       RETURNING (SELECT array_agg(endpoint_id) FROM requeued) AS endpoints`,
+         RETURNING endpoint_id),
+       reopened AS (
+         UPDATE outbox_events SET delivered_at = NULL, last_error = NULL,
+                relayed_at = coalesce(relayed_at, now())
+          WHERE id = $1 AND EXISTS (SELECT 1 FROM requeued))
+       SELECT coalesce(array_agg(endpoint_id), '{}') AS endpoints FROM requeued`,
       [eventId, event.orderId, event.createdAt, endpointId ?? null, event.type],
     )) as { endpoints: string[] }[];
     const endpoints = rows[0]?.endpoints ?? [];

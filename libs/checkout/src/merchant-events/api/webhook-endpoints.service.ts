@@ -178,16 +178,18 @@ export class WebhookEndpointsService {
                   SELECT 1 FROM webhook_messages d
                    WHERE d.event_id = e.id AND d.endpoint_id = ep.id AND d.state = 'delivered'))
          ${REQUEUE}
-         RETURNING event_id)
-       UPDATE outbox_events e SET delivered_at = NULL, relayed_at = coalesce(e.relayed_at, now())
-         FROM replayed r WHERE e.id = r.event_id
-       RETURNING e.id`,
+         RETURNING event_id),
+       reopened AS (
+         UPDATE outbox_events e SET delivered_at = NULL, relayed_at = coalesce(e.relayed_at, now())
+           FROM replayed r WHERE e.id = r.event_id)
+       SELECT count(*)::int AS queued FROM replayed`,
       [endpoint.id, body.since, body.include_delivered ?? false],
-    )) as unknown[];
+    )) as { queued: number }[];
+    const queued = rows[0]?.queued ?? 0;
     this.logger.log(
-      `webhook endpoint ${id}: ${rows.length} event(s) since ${body.since.toISOString()} replayed by ${actor}`,
+      `webhook endpoint ${id}: ${queued} event(s) since ${body.since.toISOString()} replayed by ${actor}`,
     );
-    return { queued: rows.length };
+    return { queued };
   }
 
   private async find(id: string): Promise<WebhookEndpointEntity> {

@@ -96,32 +96,32 @@ const RECORD_ATTEMPT: PreparedStatement = {
   name: 'webhook-record-attempt',
   text: `WITH msg AS (
            UPDATE webhook_messages
-              SET attempts = attempts + 1, claimed_until = NULL, state = $3,
+              SET attempts = attempts + 1, claimed_until = NULL, state = $3::text,
                   next_attempt_at = now() + make_interval(secs => $4),
-                  last_error = $5,
-                  delivered_at = CASE WHEN $3 = 'delivered' THEN now() END
+                  last_error = $5::text,
+                  delivered_at = CASE WHEN $3::text = 'delivered' THEN now() END
             WHERE event_id = $1 AND endpoint_id = $2 AND state = 'pending'
             RETURNING event_id, attempts),
          attempt AS (
            INSERT INTO webhook_deliveries
              (event_id, endpoint_id, attempt, url, response_status, error, response_excerpt, duration_ms)
-           SELECT event_id, $2, attempts, $6, $7, $5, $8, $9 FROM msg),
+           SELECT event_id, $2, attempts, $6, $7, $5::text, $8, $9 FROM msg),
          streak AS (
            UPDATE webhook_endpoints
-              SET failing_since = CASE WHEN $3 = 'delivered' THEN NULL ELSE now() END
+              SET failing_since = CASE WHEN $3::text = 'delivered' THEN NULL ELSE now() END
             WHERE id = $2 AND EXISTS (SELECT 1 FROM msg)
-              AND CASE WHEN $3 = 'delivered' THEN failing_since IS NOT NULL
+              AND CASE WHEN $3::text = 'delivered' THEN failing_since IS NOT NULL
                        ELSE failing_since IS NULL END
             RETURNING failing_since),
          summary AS (
            UPDATE outbox_events e
               SET attempts = e.attempts + 1,
-                  delivered_at = CASE WHEN $3 = 'delivered' AND NOT EXISTS (
+                  delivered_at = CASE WHEN $3::text = 'delivered' AND NOT EXISTS (
                                    SELECT 1 FROM webhook_messages o
                                     WHERE o.event_id = e.id AND o.endpoint_id <> $2
                                       AND o.state <> 'delivered') THEN now() END,
-                  last_error = CASE WHEN $3 = 'delivered' THEN NULL
-                                    WHEN $3 = 'failed' THEN $10 || $5 ELSE $5 END
+                  last_error = CASE WHEN $3::text = 'delivered' THEN NULL
+                                    WHEN $3::text = 'failed' THEN $10::text || $5::text ELSE $5::text END
              FROM msg WHERE e.id = msg.event_id)
          SELECT CASE WHEN EXISTS (SELECT 1 FROM streak) THEN (SELECT failing_since FROM streak)
                      ELSE ep.failing_since END AS failing_since,

@@ -95,7 +95,8 @@ export function postWebhook(request: WebhookRequest): Promise<WebhookAttempt> {
       void readExcerpt(response).then((text) => {
         const status = response.statusCode ?? 0;
         const ok = status >= 200 && status < 300;
-        const excerpt = text.trim() || null;
+        // PostgreSQL text cannot hold NUL: a receiver's odd answer must not stop the record.
+        const excerpt = text.replaceAll('\u0000', '').trim() || null;
         const retryAfter = response.headers['retry-after'];
         settle({
           status,
