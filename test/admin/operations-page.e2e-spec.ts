@@ -5,6 +5,8 @@ import { DataSource } from 'typeorm';
 import { describeInBrowser, launchChromium } from '../support/browser';
 import { openTestDataSource } from '../support/database';
 import { RunningService, startService, waitFor } from '../support/service';
+import { startWebhookDispatcher } from '../merchant-events/webhook-harness';
+import { startWebhookReceiver } from '../merchant-events/webhook-receiver';
 import { AdminFixtures } from './admin-fixtures';
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts');
@@ -101,5 +103,68 @@ describeInBrowser('operations page in headless Chromium', () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'operations-page.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
+  }, 60_000);
+  it('manages webhook endpoints: adds one, shows its secret once, sends a test, shows the attempt, disables and deletes it', async () => {
+    const shop = await startWebhookReceiver();
+    const dispatcher = await startWebhookDispatcher();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('dialog', (dialog) => void dialog.accept());
+    try {
+      await page.click('.tab[data-tab="webhooks"]');
+      await page.waitForSelector('#tab-webhooks:not([hidden])');
+
+      // A bad filter is refused with the field named, and nothing is added.
+      await page.fill('#endpoint-url', shop.url);
+      await page.fill('#endpoint-types', 'order.paid');
+      await page.click('#endpoint-form button[type=submit]');
+      await page.waitForSelector('#message.error');
+      expect(await page.textContent('#message')).toMatch(/^event_types: each must be one of/);
+
+      // Subscribed to a type no other suite on this database emits, so only the test event comes.
+      await page.fill('#endpoint-types', 'webhook_endpoint.disabled');
+      await page.fill('#endpoint-description', 'browser test');
+      await page.click('#endpoint-form button[type=submit]');
+      await page.waitForSelector('#secret-box:not([hidden])');
+      const secret = (await page.textContent('#secret-value')) ?? '';
+      expect(secret).toMatch(/^whsec_/);
+      shop.secrets.push(secret);
+      await page.click('#secret-done');
+      expect(await page.textContent('#secret-value')).toBe('');
+
+      const row = page.locator('#endpoints tr', { hasText: shop.url });
+      await row.waitFor();
+      expect(await row.textContent()).toContain('webhook_endpoint.disabled');
+      expect(await row.textContent()).not.toContain(secret);
+
+      await row.locator('button.test').click();
+      const [received] = await waitFor('the test event', async () =>
+        shop.received.length > 0 ? shop.received : undefined,
+      );
+      expect(received.type).toBe('webhook.test');
+      expect(received.verifiedWith).toEqual([secret]);
+
+      // Its attempt, with status and latency, from the events list.
+      const event = page.locator(`#events tr[data-event="${received.eventId}"]`);
+      await waitFor('the event delivered in the list', async () => {
+        await page.click('#events-form button[type=submit]');
+        return /delivered/.test((await event.textContent({ timeout: 2000 }).catch(() => '')) ?? '');
+      });
+      await event.click();
+      await page.locator('#attempts td', { hasText: /^HTTP 200$/ }).waitFor();
+      expect(await page.locator('#attempts tr').first().textContent()).toMatch(/ms/);
+
+      await row.locator('button.disable').click();
+      await page
+        .locator('#endpoints tr', { hasText: shop.url })
+        .locator('.badge.disabled')
+        .waitFor();
+      await page.locator('#endpoints tr', { hasText: shop.url }).locator('button.delete').click();
+      await waitFor('the endpoint gone', async () => (await row.count()) === 0);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await dispatcher.close();
+      await shop.close();
+    }
   }, 60_000);
 });

@@ -22,6 +22,15 @@ export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 })
 class WebhookWorkerUnderTest {}
 
+/** A worker that runs only the webhook dispatcher, on DATABASE_URL (TEST_WORKER_LOGS=1: its logs). */
+export async function startWebhookDispatcher(): Promise<INestApplicationContext> {
+  const worker = await NestFactory.createApplicationContext(WebhookWorkerUnderTest, {
+    logger: process.env.TEST_WORKER_LOGS ? ['log', 'warn', 'error'] : false,
+  });
+  await worker.init();
+  return worker;
+}
+
 export async function waitFor<T>(
   what: string,
   probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
@@ -90,10 +99,7 @@ export class WebhookHarness {
   }
 
   async startWorker(): Promise<INestApplicationContext> {
-    const worker = await NestFactory.createApplicationContext(WebhookWorkerUnderTest, {
-      logger: process.env.TEST_WORKER_LOGS ? ['log', 'warn', 'error'] : false,
-    });
-    await worker.init();
+    const worker = await startWebhookDispatcher();
     this.workers.push(worker);
     return worker;
   }

@@ -4,7 +4,6 @@ import { DataSource } from 'typeorm';
 import { gauge } from '@app/common';
 import { OPEN_NOTIFICATION_STATUSES_SQL } from '@app/persistence';
 import { JobProducer, QUEUE_NAMES } from '@app/queues';
-import { GAVE_UP_PREFIX, SKIPPED_PREFIX } from '../../merchant-events/delivery-state';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 
@@ -62,12 +61,12 @@ export class OperationsGauges implements OnModuleInit, OnModuleDestroy {
     fromSnapshot(
       'merchant_event_backlog',
       'outbox_backlog',
-      'Merchant events not yet delivered that will still be tried (not skipped, not given up).',
+      'Webhook deliveries still to be made: events not yet handed to their endpoints, and messages pending for enabled endpoints (disabled endpoints hold theirs; skipped and given-up ones are not counted).',
     );
     fromSnapshot(
       'merchant_event_oldest_seconds',
       'outbox_oldest_seconds',
-      'Age of the oldest merchant event still to be delivered (0 when none).',
+      'Age of the oldest merchant event still to be delivered to an enabled endpoint (0 when none).',
     );
     fromSnapshot(
       'orders_needing_review',
@@ -114,15 +113,16 @@ export class OperationsGauges implements OnModuleInit, OnModuleDestroy {
            WHERE status IN ${OPEN_NOTIFICATION_STATUSES_SQL})::int AS inbox_backlog,
          COALESCE((SELECT EXTRACT(EPOCH FROM now() - min(received_at)) FROM ipn_notifications
            WHERE status IN ('received', 'queued')), 0)::float8 AS inbox_oldest_seconds,
-         (SELECT count(*) FROM outbox_events WHERE delivered_at IS NULL
-           AND (last_error IS NULL OR (left(last_error, $4) <> $1 AND left(last_error, $3) <> $2)))::int
-           AS outbox_backlog,
-         COALESCE((SELECT EXTRACT(EPOCH FROM now() - min(created_at)) FROM outbox_events
-           WHERE delivered_at IS NULL
-             AND (last_error IS NULL OR (left(last_error, $4) <> $1 AND left(last_error, $3) <> $2))), 0)::float8
-           AS outbox_oldest_seconds,
+         ((SELECT count(*) FROM outbox_events WHERE relayed_at IS NULL)
+          + (SELECT count(*) FROM webhook_messages m JOIN webhook_endpoints ep
+               ON ep.id = m.endpoint_id AND ep.disabled_at IS NULL
+              WHERE m.state = 'pending'))::int AS outbox_backlog,
+         COALESCE(EXTRACT(EPOCH FROM now() - LEAST(
+           (SELECT min(created_at) FROM outbox_events WHERE relayed_at IS NULL),
+           (SELECT min(m.event_created_at) FROM webhook_messages m JOIN webhook_endpoints ep
+               ON ep.id = m.endpoint_id AND ep.disabled_at IS NULL
+              WHERE m.state = 'pending'))), 0)::float8 AS outbox_oldest_seconds,
          (SELECT count(*) FROM orders WHERE needs_review)::int AS orders_needing_review`,
-      [SKIPPED_PREFIX, GAVE_UP_PREFIX, GAVE_UP_PREFIX.length, SKIPPED_PREFIX.length],
     )) as Snapshot[];
     return row;
   }

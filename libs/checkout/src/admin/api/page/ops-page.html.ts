@@ -30,6 +30,7 @@ export const OPS_PAGE_HTML = `<!doctype html>
     <button type="button" class="tab" data-tab="stuck">Stuck</button>
     <button type="button" class="tab" data-tab="refunds">Refunds</button>
     <button type="button" class="tab" data-tab="reconcile">Reconciliation</button>
+    <button type="button" class="tab" data-tab="webhooks">Webhooks</button>
   </nav>
 
   <section id="tab-orders" class="panel">
@@ -83,6 +84,46 @@ export const OPS_PAGE_HTML = `<!doctype html>
     </div>
     <div id="reconcile-summary"></div>
     <pre id="reconcile-report"></pre>
+  </section>
+
+  <section id="tab-webhooks" class="panel" hidden>
+    <h3>Endpoints</h3>
+    <form id="endpoint-form" class="toolbar">
+      <input id="endpoint-url" type="url" placeholder="https://shop.example/hooks/pesapal" required>
+      <input id="endpoint-description" placeholder="description" maxlength="200">
+      <input id="endpoint-types" placeholder="event types, comma-separated (empty: all)">
+      <button type="submit">Add endpoint</button>
+    </form>
+    <div id="secret-box" class="confirm" hidden>
+      <p>Signing secret for <strong id="secret-endpoint"></strong>, shown this once: put it in the shop's configuration now.</p>
+      <pre id="secret-value"></pre>
+      <button id="secret-done" type="button">I have stored it</button>
+    </div>
+    <table>
+      <thead><tr><th>URL</th><th>Events</th><th>State</th><th>Failing since</th><th>Actions</th></tr></thead>
+      <tbody id="endpoints"></tbody>
+    </table>
+    <h3>Recent events</h3>
+    <form id="events-form" class="toolbar">
+      <select id="events-delivered" aria-label="delivery">
+        <option value="">all</option><option value="false">not delivered</option><option value="true">delivered</option>
+      </select>
+      <button type="submit">Refresh</button>
+    </form>
+    <table>
+      <thead><tr><th>Type</th><th>Order</th><th>State</th><th>Attempts</th><th>Last error</th><th>Created (UTC)</th></tr></thead>
+      <tbody id="events"></tbody>
+    </table>
+    <div id="event-detail" hidden>
+      <div class="detail-head">
+        <h3 id="event-title"></h3>
+        <div class="actions"><button id="event-redeliver" type="button">Redeliver</button></div>
+      </div>
+      <table>
+        <thead><tr><th>At (UTC)</th><th>Endpoint</th><th>Attempt</th><th>Status</th><th>Latency</th><th>Error</th><th>Response</th></tr></thead>
+        <tbody id="attempts"></tbody>
+      </table>
+    </div>
   </section>
 
   <section id="detail" class="panel detail" hidden>

@@ -77,12 +77,13 @@ export const OPS_PAGE_SCRIPT = String.raw`(function () {
     document.querySelectorAll('.tab').forEach(function (tab) {
       tab.classList.toggle('active', tab.dataset.tab === name);
     });
-    ['orders', 'stuck', 'refunds', 'reconcile'].forEach(function (tab) {
+    ['orders', 'stuck', 'refunds', 'reconcile', 'webhooks'].forEach(function (tab) {
       $('tab-' + tab).hidden = tab !== name;
     });
     if (name === 'stuck') loadStuck();
     if (name === 'refunds') loadRefunds();
     if (name === 'reconcile') loadReports();
+    if (name === 'webhooks') { loadEndpoints(); loadEvents(); }
   }
 
   function renderCounts(counts) {
@@ -306,6 +307,145 @@ export const OPS_PAGE_SCRIPT = String.raw`(function () {
     try { showReport((await api('GET', '/v1/admin/reconciliation-reports')).items[0]); } catch (error) { failed(error); }
   }
 
+  var openEvent = null;
+  function showSecret(endpoint) {
+    text($('secret-endpoint'), endpoint.url);
+    text($('secret-value'), endpoint.secret);
+    $('secret-box').hidden = false;
+  }
+  function button(label, className, onClick) {
+    var node = el('button', className || '', label);
+    node.type = 'button';
+    node.addEventListener('click', onClick);
+    return node;
+  }
+  async function endpointAction(method, endpoint, suffix, body, done) {
+    try {
+      var result = await api(method, '/v1/admin/webhook-endpoints/' + endpoint.id + suffix, body);
+      if (result && result.secret) showSecret(result);
+      say(done + (result && result.queued !== undefined ? ': ' + result.queued + ' event(s) queued' : ''));
+      loadEndpoints();
+      loadEvents();
+    } catch (error) { failed(error); }
+  }
+  async function loadEndpoints() {
+    try {
+      var page = await api('GET', '/v1/admin/webhook-endpoints');
+      var body = $('endpoints');
+      body.replaceChildren();
+      page.data.forEach(function (endpoint) {
+        var row = el('tr');
+        row.dataset.endpoint = endpoint.id;
+        var where = cell(row, endpoint.url);
+        if (endpoint.description) where.appendChild(el('div', 'muted', endpoint.description));
+        cell(row, endpoint.event_types ? endpoint.event_types.join(', ') : 'all');
+        var state = cell(row, badge(endpoint.state));
+        if (endpoint.disabled_reason) state.appendChild(el('div', 'muted', endpoint.disabled_reason));
+        cell(row, when(endpoint.failing_since));
+        var actions = el('div', 'actions');
+        var managed = endpoint.source === 'environment';
+        if (endpoint.state === 'enabled') {
+          actions.appendChild(button('Send test', 'test', function () { endpointAction('POST', endpoint, '/test', undefined, 'Test event queued'); }));
+          actions.appendChild(button('Disable', 'disable', function () { endpointAction('PATCH', endpoint, '', { enabled: false }, 'Endpoint disabled'); }));
+        } else {
+          actions.appendChild(button('Enable', 'enable', function () { endpointAction('PATCH', endpoint, '', { enabled: true }, 'Endpoint enabled'); }));
+        }
+        actions.appendChild(button('Replay…', 'replay', function () {
+          var since = window.prompt('Send again every event since (UTC, ISO 8601) that this endpoint has not received:',
+            new Date(Date.now() - 86400000).toISOString());
+          if (since) endpointAction('POST', endpoint, '/replay', { since: since }, 'Replayed');
+        }));
+        if (!managed) {
+          actions.appendChild(button('Rotate secret', 'rotate', function () {
+            if (window.confirm('Make a new signing secret? The old one keeps signing beside it for 24 hours.')) {
+              endpointAction('POST', endpoint, '/rotate-secret', {}, 'Secret rotated');
+            }
+          }));
+          actions.appendChild(button('Delete', 'danger delete', function () {
+            if (window.confirm('Delete the endpoint ' + endpoint.url + '? Its undelivered events are dropped for it.')) {
+              endpointAction('DELETE', endpoint, '', undefined, 'Endpoint deleted');
+            }
+          }));
+        } else {
+          actions.appendChild(el('span', 'muted', 'ORDER_WEBHOOK_URL'));
+        }
+        cell(row, actions);
+        body.appendChild(row);
+      });
+      if (page.data.length === 0) body.appendChild(el('tr')).appendChild(el('td', 'muted', 'No endpoints: events are kept, marked skipped.'));
+    } catch (error) { failed(error); }
+  }
+  async function addEndpoint(event) {
+    event.preventDefault();
+    var types = $('endpoint-types').value.split(',').map(function (t) { return t.trim(); }).filter(Boolean);
+    var body = { url: $('endpoint-url').value.trim() };
+    if ($('endpoint-description').value.trim()) body.description = $('endpoint-description').value.trim();
+    if (types.length) body.event_types = types;
+    try {
+      var created = await api('POST', '/v1/admin/webhook-endpoints', body);
+      showSecret(created);
+      $('endpoint-form').reset();
+      say('Endpoint added');
+      loadEndpoints();
+    } catch (error) {
+      var problems = error.body && error.body.error && error.body.error.errors;
+      if (problems) say(problems.map(function (p) { return p.field + ': ' + p.reason; }).join('; '), true);
+      else failed(error);
+    }
+  }
+  async function loadEvents() {
+    var delivered = $('events-delivered').value;
+    try {
+      var page = await api('GET', '/v1/admin/events?limit=50' + (delivered ? '&delivered=' + delivered : ''));
+      var body = $('events');
+      body.replaceChildren();
+      page.data.forEach(function (item) {
+        var row = el('tr', 'row');
+        row.dataset.event = item.id;
+        cell(row, item.type);
+        cell(row, item.order_reference || '');
+        cell(row, badge(item.delivery_state));
+        cell(row, item.attempts);
+        cell(row, item.last_error || '');
+        cell(row, when(item.created_at));
+        row.addEventListener('click', function () { showAttempts(item.id); });
+        body.appendChild(row);
+      });
+    } catch (error) { failed(error); }
+  }
+  async function showAttempts(id) {
+    try {
+      var history = await api('GET', '/v1/admin/events/' + id + '/deliveries');
+      openEvent = history.event;
+      $('event-detail').hidden = false;
+      text($('event-title'), history.event.type + ' ' + history.event.id + ' · ' + history.event.delivery_state);
+      var urls = {};
+      history.endpoints.forEach(function (m) { urls[m.endpoint_id] = m.endpoint_url; });
+      var body = $('attempts');
+      body.replaceChildren();
+      history.data.forEach(function (attempt) {
+        var row = el('tr');
+        cell(row, when(attempt.created_at));
+        cell(row, urls[attempt.endpoint_id] || attempt.url);
+        cell(row, attempt.attempt);
+        cell(row, attempt.response_status == null ? 'no answer' : 'HTTP ' + attempt.response_status);
+        cell(row, attempt.duration_ms + ' ms');
+        cell(row, attempt.error || '');
+        cell(row, attempt.response_excerpt || '').className = 'details';
+        body.appendChild(row);
+      });
+      if (history.data.length === 0) body.appendChild(el('tr')).appendChild(el('td', 'muted', 'No attempt yet.'));
+    } catch (error) { failed(error); }
+  }
+  async function redeliver() {
+    if (!openEvent) return;
+    try {
+      var result = await api('POST', '/v1/admin/events/' + openEvent.id + '/redeliver', {});
+      say('Handed again to ' + result.endpoints.length + ' endpoint(s)');
+      loadEvents();
+    } catch (error) { failed(error); }
+  }
+
   document.addEventListener('DOMContentLoaded', function () {
     $('key-form').addEventListener('submit', async function (event) {
       event.preventDefault();
@@ -349,6 +489,10 @@ export const OPS_PAGE_SCRIPT = String.raw`(function () {
       try { showReport(await api('POST', '/v1/admin/reconcile', {})); } catch (error) { failed(error); }
       $('reconcile-run').disabled = false;
     });
+    $('endpoint-form').addEventListener('submit', addEndpoint);
+    $('secret-done').addEventListener('click', function () { $('secret-box').hidden = true; text($('secret-value'), ''); });
+    $('events-form').addEventListener('submit', function (event) { event.preventDefault(); loadEvents(); });
+    $('event-redeliver').addEventListener('click', redeliver);
     if (sessionStorage.getItem(KEY)) {
       api('GET', '/v1/admin/orders?limit=1').then(function () { signedIn(true); loadOrders(); }, failed);
     }

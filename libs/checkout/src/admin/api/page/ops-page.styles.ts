@@ -25,6 +25,11 @@ tbody tr.row { cursor: pointer; } tbody tr.row:hover { background: #eef5fc; }
 .count { border-radius: 999px; padding: 3px 12px; } .count.active { background: var(--ink); color: #fff; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 999px; font-size: 12px; background: #eef1f4; }
 .badge.completed, .badge.accepted, .badge.reversed { background: #dcfae6; color: var(--ok); }
+.badge.enabled, .badge.delivered { background: #dcfae6; color: var(--ok); }
+.badge.disabled, .badge.skipped { background: #eef1f4; color: var(--muted); }
+.badge.retrying, .badge.queued { background: #fef0c7; color: var(--warn); }
+#endpoint-url { min-width: 360px; } #endpoint-types { min-width: 300px; }
+#endpoints .actions button { padding: 3px 8px; font-size: 12px; }
 .badge.failed, .badge.rejected, .badge.cancelled { background: #fee4e2; color: var(--bad); }
 .badge.pending, .badge.requested, .badge.unknown, .badge.review { background: #fef0c7; color: var(--warn); }
 .muted { color: var(--muted); }
