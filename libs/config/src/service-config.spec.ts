@@ -41,6 +41,71 @@ describe('loadServiceConfig', () => {
     ]);
   });
 
+  describe('merchant webhooks', () => {
+    const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+
+    it('retries over about three days, disables after five, and allows private URLs only outside production', () => {
+      const config = loadServiceConfig({});
+      expect(config.webhookRetryScheduleMs).toHaveLength(14);
+      const total = config.webhookRetryScheduleMs.reduce((sum, gap) => sum + gap, 0);
+      expect(total / 86_400_000).toBeGreaterThan(3);
+      expect(total / 86_400_000).toBeLessThan(3.5);
+      expect(config.webhookDisableAfterMs).toBe(5 * 86_400_000);
+      expect(config.webhookTimeoutMs).toBe(15_000);
+      expect(config.webhookAllowPrivate).toBe(true);
+      const production = loadServiceConfig({
+        NODE_ENV: 'production',
+        SHOP_API_KEYS: 'shop',
+        ADMIN_API_KEYS: 'admin',
+        PUBLIC_BASE_URL: 'https://checkout.example',
+        PESAPAL_CONSUMER_KEY: 'k',
+        PESAPAL_CONSUMER_SECRET: 's',
+        IPN_PATH_SECRET: 'ipn-path-secret',
+      });
+      expect(production.webhookAllowPrivate).toBe(false);
+    });
+
+    it('reads the schedule and the disable window as durations', () => {
+      const config = loadServiceConfig({
+        WEBHOOK_RETRY_SCHEDULE: '500ms, 5s,2m,1h,1d',
+        WEBHOOK_DISABLE_AFTER: '36h',
+      });
+      expect(config.webhookRetryScheduleMs).toEqual([500, 5000, 120_000, 3_600_000, 86_400_000]);
+      expect(config.webhookDisableAfterMs).toBe(36 * 3_600_000);
+      expect(problemsOf({ WEBHOOK_RETRY_SCHEDULE: '5s,soon' })).toEqual([
+        'WEBHOOK_RETRY_SCHEDULE must list durations such as 500ms, 5s, 30m, 2h, 5d (got "soon")',
+      ]);
+      expect(problemsOf({ WEBHOOK_DISABLE_AFTER: '5 days' })).toEqual([
+        'WEBHOOK_DISABLE_AFTER must be a duration such as 500ms, 5s, 30m, 2h, 5d (got "5 days")',
+      ]);
+    });
+
+    it('asks for Standard Webhooks secrets with ORDER_WEBHOOK_URL and names the replaced variables', () => {
+      expect(
+        loadServiceConfig({
+          ORDER_WEBHOOK_URL: 'https://shop.example/h',
+          ORDER_WEBHOOK_SECRET: secret,
+        }).orderWebhookSecrets,
+      ).toEqual([secret]);
+      expect(problemsOf({ ORDER_WEBHOOK_URL: 'https://shop.example/h' })).toEqual([
+        'ORDER_WEBHOOK_SECRET is required when ORDER_WEBHOOK_URL is set',
+      ]);
+      const [problem] = problemsOf({
+        ORDER_WEBHOOK_URL: 'https://shop.example/h',
+        ORDER_WEBHOOK_SECRET: `${secret},my-old-hex-secret`,
+      });
+      expect(problem).toMatch(
+        /^ORDER_WEBHOOK_SECRET \(secret 2\) must start with whsec_; make one with: npm run -s webhook-secret$/,
+      );
+      expect(problemsOf({ ORDER_WEBHOOK_SECRET: 'whsec_c2hvcnQ=' })[0]).toMatch(
+        /must encode 24 to 64 bytes \(got 5\)/,
+      );
+      expect(problemsOf({ MERCHANT_WEBHOOK_BACKOFF_MS: '2000' })).toEqual([
+        'MERCHANT_WEBHOOK_BACKOFF_MS was replaced by WEBHOOK_RETRY_SCHEDULE and WEBHOOK_TIMEOUT_MS',
+      ]);
+    });
+  });
+
   it('names the variable and the reason for a malformed value', () => {
     expect(problemsOf({ PORT: 'eighty' })).toEqual([
       'PORT must be an integer between 0 and 65535 (got "eighty")',
