@@ -7,6 +7,7 @@ import { InboxCoverIndex1795392808251 } from './1795392808251-InboxCoverIndex';
 import { CoordinationTables1795514719206 } from './1795514719206-CoordinationTables';
 import { InboxTraceParent1795520000000 } from './1795520000000-InboxTraceParent';
 import { WebhookEndpoints1795578175485 } from './1795578175485-WebhookEndpoints';
+import { RateLimitWindows1795590000000 } from './1795590000000-RateLimitWindows';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -18,4 +19,5 @@ export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
   CoordinationTables1795514719206,
   InboxTraceParent1795520000000,
   WebhookEndpoints1795578175485,
+  RateLimitWindows1795590000000,
 ];

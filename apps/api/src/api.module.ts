@@ -9,6 +9,7 @@ import {
   IpnModule,
   MerchantEventsModule,
   OrdersModule,
+  RateLimitsModule,
   RefundsModule,
 } from '@app/checkout';
 
@@ -18,6 +19,7 @@ import {
     LoggingModule.forRoot('api', SERVICE_CONFIG, [IPN_ROUTES]),
     PersistenceModule.forApp('api'),
     QueueInfrastructureModule,
+    RateLimitsModule,
     HealthModule,
     MetricsModule,
     OrdersModule,

@@ -73,6 +73,8 @@ export interface ServiceConfig {
   webhookTimeoutMs: number;
   /** Lets endpoints be plain http and on loopback/private addresses (off in production). */
   webhookAllowPrivate: boolean;
+  /** Requests per minute: per shop key, per admin key (all replicas), per IPN source address (per replica); 0 turns one off. */
+  rateLimits: { shopPerMinute: number; adminPerMinute: number; ipnPerMinute: number };
 }
 
 /**
@@ -171,6 +173,11 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     webhookDisableAfterMs: r.duration('WEBHOOK_DISABLE_AFTER', '5d'),
     webhookTimeoutMs: r.int('WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000),
     webhookAllowPrivate: r.bool('WEBHOOK_ALLOW_PRIVATE', !production),
+    rateLimits: {
+      shopPerMinute: r.int('RATE_LIMIT_SHOP_PER_MINUTE', 60_000, 0, 10_000_000),
+      adminPerMinute: r.int('RATE_LIMIT_ADMIN_PER_MINUTE', 6_000, 0, 10_000_000),
+      ipnPerMinute: r.int('RATE_LIMIT_IPN_PER_MINUTE', 120_000, 0, 10_000_000),
+    },
   };
 
   if (production) {

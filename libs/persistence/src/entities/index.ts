@@ -7,6 +7,7 @@ import { LookupReservationEntity } from './lookup-reservation.entity';
 import { OrderEventEntity } from './order-event.entity';
 import { OrderEntity } from './order.entity';
 import { OutboxEventEntity } from './outbox-event.entity';
+import { RateLimitWindowEntity } from './rate-limit-window.entity';
 import { ReconciliationReportEntity } from './reconciliation-report.entity';
 import { RefundEntity } from './refund.entity';
 import { SubscriptionChargeEntity } from './subscription-charge.entity';
@@ -23,6 +24,7 @@ export * from './lookup-reservation.entity';
 export * from './order-event.entity';
 export * from './order.entity';
 export * from './outbox-event.entity';
+export * from './rate-limit-window.entity';
 export * from './reconciliation-report.entity';
 export * from './refund.entity';
 export * from './subscription-charge.entity';
@@ -49,4 +51,5 @@ export const ENTITIES: EntityTarget[] = [
   ReconciliationReportEntity,
   GatewayTokenEntity,
   LookupReservationEntity,
+  RateLimitWindowEntity,
 ];

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentTraceParent, serviceMetrics } from '@app/common';
@@ -7,6 +7,7 @@ import { IpnInbox } from './ipn-inbox';
 import { ipnAcknowledgement, IpnFields, judgeIpn, readIpnFields } from '@app/gateway-client';
 import { ipnPath } from '../ipn-registration.service';
 import type { CheckoutErrorCode } from '../../errors/error-codes';
+import { SourceAddressCeiling } from '../../http/rate-limits';
 
 /** A notification is three short fields; anything much larger is not one. */
 export const IPN_BODY_LIMIT = 4 * 1024;
@@ -18,14 +19,21 @@ export const IPN_BODY_LIMIT = 4 * 1024;
  * matches no route and gets the ordinary 404.
  */
 @Injectable()
-export class IpnRoute implements OnModuleInit {
+export class IpnRoute implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(IpnRoute.name);
+  private readonly ceiling: SourceAddressCeiling;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly inbox: IpnInbox,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
-  ) {}
+  ) {
+    this.ceiling = new SourceAddressCeiling(config.rateLimits.ipnPerMinute);
+  }
+
+  onModuleDestroy(): void {
+    this.ceiling.close();
+  }
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
@@ -50,6 +58,19 @@ export class IpnRoute implements OnModuleInit {
   }
 
   private async receive(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const wait = await this.ceiling.retryAfter(request.ip ?? 'unknown');
+    if (wait !== null) {
+      await reply
+        .code(429)
+        .header('retry-after', String(wait))
+        .send({
+          error: {
+            code: 'rate_limited' satisfies CheckoutErrorCode,
+            message: `more than ${this.config.rateLimits.ipnPerMinute} notifications a minute from this address; retry in ${wait} s`,
+          },
+        });
+      return acknowledged(reply, 'rejected');
+    }
     const fields = readIpnFields(request.query, request.body);
     const verdict = judgeIpn(fields);
     try {

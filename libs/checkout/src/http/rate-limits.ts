@@ -1,0 +1,194 @@
+import { ExecutionContext, Inject, Injectable, Logger, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import {
+  ThrottlerGuard,
+  ThrottlerModule,
+  ThrottlerStorage,
+  ThrottlerStorageService,
+} from '@nestjs/throttler';
+import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
+import { DataSource } from 'typeorm';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { RedisConnection } from '@app/queues';
+import { bearerKey, fingerprintOf } from './api-keys';
+
+const MINUTE_MS = 60_000;
+
+/**
+ * One fixed window per key: INCR, and the window's expiry set by its first hit. Answers the hits
+ * so far and the milliseconds left in the window.
+ */
+const REDIS_WINDOW = `
+local hits = redis.call('INCR', KEYS[1])
+if hits == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local left = redis.call('PTTL', KEYS[1])
+if left < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); left = tonumber(ARGV[1]) end
+return {hits, left}`;
+
+/** The same window in the service's database, for QUEUE_BACKEND=postgres (no Redis). */
+const POSTGRES_WINDOW = `
+  INSERT INTO rate_limit_windows (key, hits, window_ends)
+  VALUES ($1, 1, clock_timestamp() + make_interval(secs => $2::float8 / 1000))
+  ON CONFLICT (key) DO UPDATE
+     SET hits = CASE WHEN rate_limit_windows.window_ends <= clock_timestamp() THEN 1
+                     ELSE rate_limit_windows.hits + 1 END,
+         window_ends = CASE WHEN rate_limit_windows.window_ends <= clock_timestamp()
+                            THEN EXCLUDED.window_ends ELSE rate_limit_windows.window_ends END
+  RETURNING hits, GREATEST(0, EXTRACT(EPOCH FROM window_ends - clock_timestamp()) * 1000)::float8 AS left_ms`;
+
+/**
+ * Counts requests in windows shared by every api replica: in Redis, or in PostgreSQL on the
+ * Postgres queue backend. A limit protects the service; it must not take it down, so while the
+ * store cannot count, requests pass (and the outage is logged once).
+ */
+@Injectable()
+export class SharedRateWindows implements ThrottlerStorage {
+  private readonly logger = new Logger(SharedRateWindows.name);
+  private failing = false;
+
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly dataSource: DataSource,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {}
+
+  async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
+    const windowKey = `${this.config.queuePrefix}:rate:${key}`;
+    try {
+      const [hits, leftMs] = await this.count(windowKey, ttl);
+      if (this.failing) this.logger.log('rate limits counting again');
+      this.failing = false;
+      const secondsLeft = Math.max(1, Math.ceil(leftMs / 1000));
+      return {
+        totalHits: hits,
+        timeToExpire: secondsLeft,
+        isBlocked: hits > limit,
+        timeToBlockExpire: hits > limit ? secondsLeft : 0,
+      };
+    } catch (error) {
+      if (!this.failing) {
+        this.logger.warn(
+          `rate limits not enforced, the store does not answer: ${(error as Error).message}`,
+        );
+      }
+      this.failing = true;
+      return { totalHits: 0, timeToExpire: 0, isBlocked: false, timeToBlockExpire: 0 };
+    }
+  }
+
+  private async count(key: string, ttlMs: number): Promise<[number, number]> {
+    if (this.redis.client) {
+      const [hits, left] = (await this.redis.client.eval(REDIS_WINDOW, 1, key, ttlMs)) as [
+        number,
+        number,
+      ];
+      return [hits, left];
+    }
+    const [row] = (await this.dataSource.query(POSTGRES_WINDOW, [key, ttlMs])) as {
+      hits: number;
+      left_ms: number;
+    }[];
+    return [row.hits, row.left_ms];
+  }
+}
+
+interface TrackedRequest {
+  url?: string;
+  ip?: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** Which limit a route is under; null for routes that are not limited (health, metrics). */
+function limitedAs(url: string): 'shop' | 'admin' | null {
+  const path = url.split('?')[0];
+  if (path.startsWith('/health') || path === '/metrics') return null;
+  return path.startsWith('/v1/admin') || path.startsWith('/admin') ? 'admin' : 'shop';
+}
+
+/**
+ * Limits per API key across every route and replica (a shop key and an admin key each have their
+ * own window), per source address for requests without a key; 429 with Retry-After when over.
+ */
+@Injectable()
+export class CheckoutRateGuard extends ThrottlerGuard {
+  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<TrackedRequest>();
+    return limitedAs(request.url ?? '') === null;
+  }
+
+  protected override async getTracker(request: TrackedRequest): Promise<string> {
+    const key = bearerKey(request.headers.authorization as string | undefined);
+    return key ? `key:${fingerprintOf(key)}` : `ip:${request.ip ?? 'unknown'}`;
+  }
+
+  protected override generateKey(context: ExecutionContext, tracker: string): string {
+    const request = context.switchToHttp().getRequest<TrackedRequest>();
+    return `${limitedAs(request.url ?? '')}:${tracker}`;
+  }
+}
+
+@Module({ providers: [SharedRateWindows], exports: [SharedRateWindows] })
+class RateWindowsModule {}
+
+/** The api's rate limits: RATE_LIMIT_SHOP_PER_MINUTE and RATE_LIMIT_ADMIN_PER_MINUTE (0: off). */
+@Module({
+  imports: [
+    ThrottlerModule.forRootAsync({
+      imports: [RateWindowsModule],
+      inject: [SERVICE_CONFIG, SharedRateWindows],
+      useFactory: (config: ServiceConfig, storage: SharedRateWindows) => ({
+        storage,
+        throttlers: [
+          {
+            name: 'default',
+            ttl: MINUTE_MS,
+            limit: (context: ExecutionContext) => {
+              const request = context.switchToHttp().getRequest<TrackedRequest>();
+              return limitedAs(request.url ?? '') === 'admin'
+                ? config.rateLimits.adminPerMinute
+                : config.rateLimits.shopPerMinute;
+            },
+            skipIf: (context: ExecutionContext) => {
+              const request = context.switchToHttp().getRequest<TrackedRequest>();
+              const limit =
+                limitedAs(request.url ?? '') === 'admin'
+                  ? config.rateLimits.adminPerMinute
+                  : config.rateLimits.shopPerMinute;
+              return limit === 0;
+            },
+          },
+        ],
+      }),
+    }),
+  ],
+  providers: [{ provide: APP_GUARD, useClass: CheckoutRateGuard }],
+})
+export class RateLimitsModule {}
+
+/**
+ * The IPN route's ceiling per source address, kept in this process (no I/O on the gateway's
+ * path): a flood from one address gets 429 after RATE_LIMIT_IPN_PER_MINUTE in a minute, per api
+ * replica. The gateway retries a 429 like any non-200.
+ */
+export class SourceAddressCeiling {
+  private readonly windows = new ThrottlerStorageService();
+
+  constructor(private readonly perMinute: number) {}
+
+  /** Seconds to wait when this address is over its ceiling, else null. */
+  async retryAfter(address: string): Promise<number | null> {
+    if (this.perMinute === 0) return null;
+    const record = await this.windows.increment(
+      address,
+      MINUTE_MS,
+      this.perMinute,
+      MINUTE_MS,
+      'ipn',
+    );
+    return record.isBlocked ? Math.max(1, record.timeToBlockExpire) : null;
+  }
+
+  close(): void {
+    this.windows.onApplicationShutdown();
+  }
+}

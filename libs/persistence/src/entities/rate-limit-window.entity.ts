@@ -1,0 +1,19 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { INSTANT } from './columns';
+
+/**
+ * The api's rate-limit windows when queues run on PostgreSQL (with Redis, a Redis key each): the
+ * requests a key made in its current minute. UNLOGGED: a crash forgets the counts, which only
+ * lets a client a few more requests.
+ */
+@Entity({ name: 'rate_limit_windows' })
+export class RateLimitWindowEntity {
+  @PrimaryColumn({ type: 'varchar', length: 200 })
+  key!: string;
+
+  @Column({ type: 'integer' })
+  hits!: number;
+
+  @Column({ name: 'window_ends', type: INSTANT })
+  windowEnds!: Date;
+}

@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { openTestDataSource } from '../support/database';
+import { RunningService, startService } from '../support/service';
+import { ipnUrl, reference } from '../ipn/ipn-support';
+import { TcpProxy } from '../foundation/tcp-proxy';
+import { itWithRedis } from '../support/redis-only';
+
+/** Small ceilings so a test reaches them; the defaults are in the README. */
+const SHOP_PER_MINUTE = 5;
+const ADMIN_PER_MINUTE = 3;
+const IPN_PER_MINUTE = 4;
+
+describe('rate limits: per API key on the shop and admin routes, per source address on the IPN route', () => {
+  let service: RunningService;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    service = await startService({
+      env: {
+        RATE_LIMIT_SHOP_PER_MINUTE: String(SHOP_PER_MINUTE),
+        RATE_LIMIT_ADMIN_PER_MINUTE: String(ADMIN_PER_MINUTE),
+        RATE_LIMIT_IPN_PER_MINUTE: String(IPN_PER_MINUTE),
+      },
+    });
+    dataSource = await openTestDataSource();
+  }, 60_000);
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await service?.close();
+  });
+
+  const orderCount = async () =>
+    Number(((await dataSource.query('SELECT count(*) AS n FROM orders')) as { n: string }[])[0].n);
+
+  it('answers 429 with Retry-After once a shop key spends its minute, and creates nothing then', async () => {
+    const answers = [];
+    for (let i = 0; i < SHOP_PER_MINUTE; i += 1) {
+      answers.push(
+        await request(service.apiUrl)
+          .get(`/v1/orders/${reference('RL')}`)
+          .set(service.shopAuth),
+      );
+    }
+    expect(answers.map((a) => a.status)).toEqual(Array(SHOP_PER_MINUTE).fill(404));
+    expect(answers[0].headers['x-ratelimit-limit']).toBe(String(SHOP_PER_MINUTE));
+    expect(answers[SHOP_PER_MINUTE - 1].headers['x-ratelimit-remaining']).toBe('0');
+
+    const before = await orderCount();
+    const refused = await request(service.apiUrl)
+      .post('/v1/checkouts')
+      .set(service.shopAuth)
+      .send({
+        amount: '10.00',
+        currency: 'KES',
+        description: 'over the limit',
+        reference: reference('RL'),
+        customer: { email: 'amina@example.com' },
+        return_url: 'https://shop.example/thanks',
+      });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('rate_limited');
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(await orderCount()).toBe(before);
+    expect(JSON.stringify(refused.body)).not.toContain(service.shopKey);
+
+    // The admin key has a window of its own, and so do unlimited routes.
+    const admin = await request(service.apiUrl)
+      .get('/v1/admin/orders?limit=1')
+      .set(service.adminAuth);
+    expect(admin.status).toBe(200);
+    for (let i = 0; i < 10; i += 1) {
+      expect((await request(service.apiUrl).get('/health/live')).status).toBe(200);
+    }
+  });
+
+  it('keeps each admin key to its own minute', async () => {
+    const statuses = [];
+    for (let i = 0; i < ADMIN_PER_MINUTE + 2; i += 1) {
+      statuses.push(
+        (await request(service.apiUrl).get('/v1/admin/orders?limit=1').set(service.adminAuth))
+          .status,
+      );
+    }
+    // One request was spent by the previous test.
+    expect(statuses).toEqual([200, 200, 429, 429, 429]);
+  });
+
+  it('limits requests without a key by source address', async () => {
+    const statuses = [];
+    for (let i = 0; i < SHOP_PER_MINUTE + 1; i += 1) {
+      statuses.push((await request(service.apiUrl).get('/v1/orders/x')).status);
+    }
+    expect(statuses.slice(0, SHOP_PER_MINUTE)).toEqual(Array(SHOP_PER_MINUTE).fill(401));
+    expect(statuses[SHOP_PER_MINUTE]).toBe(429);
+  });
+
+  it('answers a flood of notifications from one address 429 with Retry-After, storing none of the refused', async () => {
+    const trackingId = randomUUID();
+    const statuses = [];
+    for (let i = 0; i < IPN_PER_MINUTE + 2; i += 1) {
+      const answer = await request(ipnUrl(service))
+        .get('')
+        .query({
+          OrderTrackingId: trackingId,
+          OrderMerchantReference: `FLOOD-${i}`,
+          OrderNotificationType: 'IPNCHANGE',
+        });
+      statuses.push(answer.status);
+      if (answer.status === 429) {
+        expect(Number(answer.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+        expect(answer.body.error.code).toBe('rate_limited');
+      }
+    }
+    expect(statuses).toEqual([...Array(IPN_PER_MINUTE).fill(200), 429, 429]);
+    const [{ n }] = (await dataSource.query(
+      'SELECT count(*) AS n FROM ipn_notifications WHERE order_tracking_id = $1',
+      [trackingId],
+    )) as { n: string }[];
+    expect(Number(n)).toBe(IPN_PER_MINUTE);
+  });
+
+  itWithRedis(
+    'lets requests through, unlimited, while Redis cannot count them',
+    async () => {
+      const redis = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+      const proxy = new TcpProxy(redis.hostname, Number(redis.port || 6379));
+      const savedRedisUrl = process.env.REDIS_URL;
+      await proxy.open();
+      const viaProxy = await startService({
+        env: {
+          REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+          RATE_LIMIT_SHOP_PER_MINUTE: '2',
+        },
+      });
+      try {
+        await proxy.close();
+        const statuses = [];
+        for (let i = 0; i < 5; i += 1) {
+          statuses.push(
+            (
+              await request(viaProxy.apiUrl)
+                .get(`/v1/orders/${reference('RL')}`)
+                .set(viaProxy.shopAuth)
+            ).status,
+          );
+        }
+        expect(statuses).toEqual([404, 404, 404, 404, 404]);
+      } finally {
+        await viaProxy.close();
+        await proxy.close();
+        process.env.REDIS_URL = savedRedisUrl;
+      }
+    },
+    60_000,
+  );
+});
