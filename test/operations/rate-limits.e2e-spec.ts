@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { openTestDataSource } from '../support/database';
+import { currentTestRun } from '../support/test-servers';
 import { RunningService, startService } from '../support/service';
 import { ipnUrl, reference } from '../ipn/ipn-support';
 import { TcpProxy } from '../foundation/tcp-proxy';
@@ -19,6 +20,8 @@ describe('rate limits: per API key on the shop and admin routes, per source addr
   beforeAll(async () => {
     service = await startService({
       env: {
+        // Windows of its own: requests without a key from other suites share 127.0.0.1.
+        QUEUE_PREFIX: `${currentTestRun().queuePrefix}_ratelimits`,
         RATE_LIMIT_SHOP_PER_MINUTE: String(SHOP_PER_MINUTE),
         RATE_LIMIT_ADMIN_PER_MINUTE: String(ADMIN_PER_MINUTE),
         RATE_LIMIT_IPN_PER_MINUTE: String(IPN_PER_MINUTE),

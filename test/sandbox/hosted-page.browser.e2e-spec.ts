@@ -43,10 +43,25 @@ describeInBrowser('sandbox hosted page in a real headless Chromium', () => {
     const { redirectUrl, id, ref } = await createOrder();
     const page = await browser.newPage();
     try {
-      await page.goto(redirectUrl);
+      const refusedByPolicy: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) refusedByPolicy.push(message.text());
+      });
+      const response = await page.goto(redirectUrl);
+      const headers = response?.headers() ?? {};
+      const policy = headers['content-security-policy'] ?? '';
+      expect(policy).toContain("default-src 'none'");
+      expect(policy).toContain('frame-ancestors *');
+      expect(policy).not.toContain('unsafe-inline');
+      expect(headers['x-content-type-options']).toBe('nosniff');
+      expect(headers['referrer-policy']).toBe('no-referrer');
+      // The one inline style is allowed by its hash: the page is styled, nothing was refused.
+      const bodyWidth = await page.evaluate('getComputedStyle(document.body).maxWidth');
+      expect(bodyWidth).toBe('448px');
       expect(await page.textContent('#amount')).toBe('KES 1499.5');
       expect(await page.textContent('#description')).toBe('Kikoy <scarf>');
       await Promise.all([page.waitForURL(`${shop.url}/return**`), page.click('#card')]);
+      expect(refusedByPolicy).toEqual([]);
       const landed = new URL(page.url());
       expect(landed.pathname).toBe('/return');
       expect(Object.fromEntries(landed.searchParams)).toEqual({

@@ -1,9 +1,11 @@
+import helmet from '@fastify/helmet';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadSandboxConfig, SandboxConfig } from '@app/config';
 import { useAppLogger } from '@app/common';
 import { controlRefused } from './control/control-access';
 import { TrafficService } from './control/traffic.service';
+import { HOSTED_PAGE_STYLE_SOURCE } from './hosted/hosted-page.html';
 import { GatewayExceptionFilter } from './http/gateway-exception.filter';
 import { keepRawBodies } from './http/raw-body';
 import { SANDBOX_CONFIG } from './sandbox-config.token';
@@ -30,6 +32,26 @@ export async function createSandboxApp(
     { bodyParser: false, bufferLogs: true },
   );
   useAppLogger(app);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'none'"],
+        styleSrc: [HOSTED_PAGE_STYLE_SOURCE],
+        imgSrc: ["'self'", 'data:'],
+        baseUri: ["'none'"],
+        // The Pay form answers with a redirect to the shop's callback or cancellation URL.
+        formAction: ["'self'", 'http:', 'https:'],
+        // Shops show redirect_url in an iframe of their own page, as with the real gateway.
+        frameAncestors: ['*'],
+      },
+    },
+    frameguard: false,
+    crossOriginEmbedderPolicy: false,
+    // Plain http on a developer's machine: a Strict-Transport-Security header would mean nothing.
+    strictTransportSecurity: false,
+    referrerPolicy: { policy: 'no-referrer' },
+  });
   app.enableShutdownHooks();
   app.useGlobalFilters(new GatewayExceptionFilter());
   const fastify = app.getHttpAdapter().getInstance();

@@ -1,7 +1,18 @@
+import { createHash } from 'node:crypto';
 import type { SandboxOrder } from '../orders/sandbox-order';
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** The pages' only style, allowed by its hash in the Content-Security-Policy (no inline script). */
+export const HOSTED_PAGE_STYLE = `
+body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#222}
+.badge{display:inline-block;background:#fde68a;padding:.1rem .5rem;border-radius:.3rem;font-size:.8rem}
+dl{display:grid;grid-template-columns:auto 1fr;gap:.3rem 1rem}dt{color:#666}
+form button{display:block;width:100%;margin:.4rem 0;padding:.7rem;font-size:1rem;cursor:pointer}
+`;
+
+export const HOSTED_PAGE_STYLE_SOURCE = `'sha256-${createHash('sha256').update(HOSTED_PAGE_STYLE).digest('base64')}'`;
 
 const layout = (title: string, body: string): string => `<!doctype html>
 <html lang="en">
@@ -9,12 +20,7 @@ const layout = (title: string, body: string): string => `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>
-body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#222}
-.badge{display:inline-block;background:#fde68a;padding:.1rem .5rem;border-radius:.3rem;font-size:.8rem}
-dl{display:grid;grid-template-columns:auto 1fr;gap:.3rem 1rem}dt{color:#666}
-form button{display:block;width:100%;margin:.4rem 0;padding:.7rem;font-size:1rem;cursor:pointer}
-</style>
+<style>${HOSTED_PAGE_STYLE}</style>
 </head>
 <body>
 <p class="badge">SANDBOX: no real money moves</p>
