@@ -1,6 +1,7 @@
 import { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { requestIdOf } from '../logging/logging.module';
 
@@ -23,6 +24,20 @@ export async function createFastifyApp(
       bodyLimit: options.bodyLimit ?? 64 * 1024,
       trustProxy: true,
       genReqId: requestIdOf,
+      // The router's own refusals (a malformed or overlong path segment) in the service's
+      // error shape, like every other 4xx.
+      frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+        const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+        void reply.code(status).send({
+          error: {
+            code: 'bad_request',
+            message:
+              error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+                ? 'a path segment is too long'
+                : 'the URL is not valid (a malformed percent-encoding?)',
+          },
+        });
+      },
     }),
     { bufferLogs: options.bufferLogs ?? true, abortOnError: false },
   );

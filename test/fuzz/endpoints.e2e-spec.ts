@@ -1,0 +1,347 @@
+import fc from 'fast-check';
+import { DataSource } from 'typeorm';
+import { ownTestDatabase } from '../support/database';
+import { RunningService, startService } from '../support/service';
+import { SANDBOX_CREDENTIALS } from '../support/sandbox';
+import { hostedBody, pushBody } from '../checkout/support';
+
+/**
+ * Generated requests against the real api on a database of the suite's own. `npm test` runs a
+ * quick profile; `npm run fuzz` sets FUZZ_RUNS for the long one. Properties: never a 5xx, every
+ * 4xx says what is wrong in our error shape (a 400 names each field and reason), a refused
+ * request changes no row, and no answer holds a secret or a stack trace.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
+/** Each request is a few milliseconds; the long profile's properties take minutes. */
+const TIMEOUT_MS = Math.max(120_000, RUNS * 150);
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
+
+interface Answer {
+  status: number;
+  text: string;
+  body: unknown;
+}
+
+interface FuzzedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+const STACK_TRACE = /\n\s+at .+:\d+:\d+|node_modules|\.ts:\d+/;
+
+/** Field values a shop's bug or an attacker might send. */
+const oddValue = fc.oneof(
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.string({ maxLength: 300 }),
+  fc.string({ unit: 'grapheme', maxLength: 80 }),
+  fc.constantFrom(
+    '',
+    ' ',
+    '0',
+    '-1',
+    '1e9',
+    '10.005',
+    'NaN',
+    '9'.repeat(40),
+    '\u0000',
+    '<script>alert(1)</script>',
+    "' OR 1=1 --",
+    '../../etc/passwd',
+    'x'.repeat(5000),
+  ),
+  fc.constantFrom(null, true, false, 0, -1, 1e308, Number.MAX_SAFE_INTEGER + 2, [], {}),
+);
+
+/** A valid body with some fields replaced, removed or added. */
+function mutated(valid: () => Record<string, unknown>) {
+  return fc
+    .tuple(
+      fc.dictionary(fc.string({ maxLength: 20 }), oddValue, { maxKeys: 3 }),
+      fc.uniqueArray(fc.nat(12), { maxLength: 3 }),
+      fc.boolean(),
+    )
+    .map(([extra, dropIndexes, replaceKnown]) => {
+      const body = valid();
+      const keys = Object.keys(body);
+      for (const index of dropIndexes) delete body[keys[index % keys.length]];
+      if (replaceKnown) {
+        const [first] = Object.keys(extra);
+        if (first !== undefined) body[keys[first.length % keys.length]] = extra[first];
+        return body;
+      }
+      return { ...body, ...extra };
+    });
+}
+
+const rawBody = fc.oneof(
+  fc.string({ maxLength: 500 }),
+  fc.jsonValue().map((v) => JSON.stringify(v)),
+  fc.constantFrom('{', '{"amount":', '[]', 'null', '"text"', '{"__proto__":{"x":1}}'),
+);
+
+const contentType = fc.constantFrom(
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  '',
+);
+
+const pathSegment = fc.oneof(
+  fc.string({ maxLength: 60 }),
+  fc.constantFrom(
+    '..',
+    '%',
+    '%00',
+    'ORD-1',
+    ' ',
+    'a'.repeat(300),
+    '00000000-0000-0000-0000-000000000000',
+  ),
+);
+
+describe('fuzzing the api: generated requests never break it', () => {
+  let service: RunningService;
+  let dataSource: DataSource;
+  let drop: (() => Promise<void>) | undefined;
+  const secrets: string[] = [];
+  /** Answers per endpoint and status, printed by the long profile. */
+  const tally = new Map<string, Map<number, number>>();
+
+  beforeAll(async () => {
+    const own = await ownTestDatabase('fuzz');
+    drop = own.drop;
+    dataSource = own.dataSource;
+    service = await startService();
+    secrets.push(service.shopKey, service.adminKey, SANDBOX_CREDENTIALS.consumerSecret);
+  }, 60_000);
+
+  afterAll(async () => {
+    if (process.env.FUZZ_RUNS) {
+      const lines = [...tally].map(
+        ([route, statuses]) =>
+          `${route.padEnd(48)} ${[...statuses]
+            .sort(([a], [b]) => a - b)
+            .map(([status, n]) => `${status}×${n}`)
+            .join(' ')}`,
+      );
+      process.stdout.write(
+        `\nfuzzed requests by route and status (no 5xx allowed):\n${lines.join('\n')}\n`,
+      );
+    }
+    await service?.close();
+    await drop?.();
+  });
+
+  /** What the tables a refused request must not touch hold, as one digest. */
+  async function checksum(): Promise<string> {
+    const [row] = (await dataSource.query(
+      `SELECT md5(coalesce((SELECT string_agg(o::text, '|' ORDER BY o.id) FROM orders o), '')) AS orders,
+              md5(coalesce((SELECT string_agg(r::text, '|' ORDER BY r.id) FROM refunds r), '')) AS refunds,
+              md5(coalesce((SELECT string_agg(w::text, '|' ORDER BY w.id) FROM webhook_endpoints w), '')) AS endpoints,
+              (SELECT count(*) FROM outbox_events) AS events`,
+    )) as Record<string, string>[];
+    return JSON.stringify(row);
+  }
+
+  async function send(req: FuzzedRequest): Promise<Answer> {
+    const response = await fetch(`${service.apiUrl}${req.path}`, {
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      redirect: 'manual',
+    });
+    const text = await response.text();
+    const route = `${req.method} ${req.path.replace(/\?.*$/, '').replace(/^(\/v1\/(?:admin\/)?[a-z-]+)\/.*$/, '$1/…')}`;
+    const statuses = tally.get(route) ?? new Map<number, number>();
+    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    tally.set(route, statuses);
+    let body: unknown = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = null;
+    }
+    return { status: response.status, text, body };
+  }
+
+  function checkAnswer(req: FuzzedRequest, answer: Answer): void {
+    const where = `${req.method} ${req.path} → ${answer.status} ${answer.text.slice(0, 300)}`;
+    if (answer.status >= 500) throw new Error(`5xx: ${where}`);
+    for (const secret of secrets) {
+      if (answer.text.includes(secret)) throw new Error(`a secret in the answer: ${where}`);
+    }
+    if (STACK_TRACE.test(answer.text)) throw new Error(`a stack trace in the answer: ${where}`);
+    if (answer.status >= 400 && answer.status !== 429) {
+      const error = (
+        answer.body as { error?: { code?: unknown; message?: unknown; errors?: unknown } }
+      )?.error;
+      if (typeof error?.code !== 'string' || typeof error.message !== 'string' || !error.message) {
+        throw new Error(`a 4xx without a code and a reason: ${where}`);
+      }
+      if (error.code === 'validation_failed') {
+        const problems = error.errors as { field?: unknown; reason?: unknown }[] | undefined;
+        const named =
+          Array.isArray(problems) &&
+          problems.length > 0 &&
+          problems.every(
+            (p) =>
+              typeof p.field === 'string' && p.field && typeof p.reason === 'string' && p.reason,
+          );
+        if (!named) throw new Error(`a 400 that names no field: ${where}`);
+      }
+    }
+  }
+
+  async function property(requests: fc.Arbitrary<FuzzedRequest>): Promise<void> {
+    await fc.assert(
+      fc.asyncProperty(requests, async (req) => {
+        const before = await checksum();
+        const answer = await send(req);
+        checkAnswer(req, answer);
+        if (answer.status >= 400 && (await checksum()) !== before) {
+          throw new Error(
+            `a refused request changed rows: ${req.method} ${req.path} → ${answer.status}`,
+          );
+        }
+      }),
+      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    );
+  }
+
+  const json = (auth: string) => ({
+    authorization: `Bearer ${auth}`,
+    'content-type': 'application/json',
+  });
+
+  it(
+    'POST /v1/checkouts and /v1/checkouts/mobile-money with mutated bodies',
+    async () => {
+      await property(
+        fc.oneof(
+          mutated(() => hostedBody()).map((body) => ({
+            method: 'POST',
+            path: '/v1/checkouts',
+            headers: json(service.shopKey),
+            body: JSON.stringify(body),
+          })),
+          mutated(() => pushBody()).map((body) => ({
+            method: 'POST',
+            path: '/v1/checkouts/mobile-money',
+            headers: json(service.shopKey),
+            body: JSON.stringify(body),
+          })),
+        ),
+      );
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'shop and admin routes with raw bodies, odd content types, paths and keys',
+    async () => {
+      const route = fc.constantFrom<[string, string]>(
+        ['POST', '/v1/checkouts'],
+        ['GET', '/v1/orders/'],
+        ['POST', '/v1/orders/{}/cancel'],
+        ['POST', '/v1/admin/orders/{}/refunds'],
+        ['GET', '/v1/admin/orders?q='],
+        ['POST', '/v1/admin/webhook-endpoints'],
+        ['PATCH', '/v1/admin/webhook-endpoints/{}'],
+        ['GET', '/v1/checkouts/return?OrderTrackingId='],
+      );
+      await property(
+        fc
+          .record({
+            route,
+            segment: pathSegment,
+            body: rawBody,
+            type: contentType,
+            key: fc.constantFrom('shop', 'admin', 'none', 'odd'),
+          })
+          .map(({ route: [method, template], segment, body, type, key }) => {
+            const encoded = encodeURIComponent(segment);
+            const path = template.includes('{}')
+              ? template.replace('{}', encoded || 'x')
+              : template.endsWith('/') || template.endsWith('=')
+                ? `${template}${encoded}`
+                : template;
+            const headers: Record<string, string> = {};
+            if (type) headers['content-type'] = type;
+            if (key === 'shop') headers.authorization = `Bearer ${service.shopKey}`;
+            if (key === 'admin') headers.authorization = `Bearer ${service.adminKey}`;
+            if (key === 'odd')
+              headers.authorization = `Bearer ${segment.replace(/[^\x21-\x7e]/g, '') || 'x'}`;
+            return { method, path, headers, body: method === 'GET' ? undefined : body };
+          }),
+      );
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'admin refunds and webhook endpoints with mutated bodies',
+    async () => {
+      await property(
+        fc.oneof(
+          mutated(() => ({
+            amount: '100.00',
+            reason: 'returned',
+            requested_by: 'ops',
+            confirm_partial: true,
+          })).map((body) => ({
+            method: 'POST',
+            path: '/v1/admin/orders/NO-SUCH-ORDER/refunds',
+            headers: json(service.adminKey),
+            body: JSON.stringify(body),
+          })),
+          mutated(() => ({
+            url: 'https://shop.example/hooks',
+            event_types: ['order.completed'],
+          })).map((body) => ({
+            method: 'POST',
+            path: '/v1/admin/webhook-endpoints',
+            headers: json(service.adminKey),
+            body: JSON.stringify(body),
+          })),
+        ),
+      );
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'the IPN route with generated queries, bodies and content types',
+    async () => {
+      const ipnPath = `/v1/ipn/${service.env.IPN_PATH_SECRET}`;
+      await property(
+        fc
+          .record({
+            method: fc.constantFrom('GET', 'POST'),
+            query: fc.dictionary(
+              fc.constantFrom(
+                'OrderTrackingId',
+                'OrderMerchantReference',
+                'OrderNotificationType',
+                'x',
+              ),
+              fc.string({ maxLength: 120 }),
+            ),
+            body: rawBody,
+            type: contentType,
+          })
+          .map(({ method, query, body, type }) => ({
+            method,
+            path: `${ipnPath}?${new URLSearchParams(query).toString()}`,
+            headers: (type ? { 'content-type': type } : {}) as Record<string, string>,
+            body: method === 'POST' ? body : undefined,
+          })),
+      );
+    },
+    TIMEOUT_MS,
+  );
+});
