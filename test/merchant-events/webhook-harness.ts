@@ -31,19 +31,7 @@ export async function startWebhookDispatcher(): Promise<INestApplicationContext>
   return worker;
 }
 
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { waitFor } from '../support/service';
 
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

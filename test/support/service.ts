@@ -146,7 +146,7 @@ async function closeWithin(name: string, app: { close(): Promise<void> } | undef
 /** Polls `probe` until it returns a truthy value; fails with `what` after the timeout. */
 export async function waitFor<T>(
   what: string,
-  probe: () => Promise<T | undefined | null | false>,
+  probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
   timeoutMs = 15_000,
   intervalMs = 100,
 ): Promise<T> {

@@ -1,11 +1,6 @@
 import { ExecutionContext, Inject, Injectable, Logger, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import {
-  ThrottlerGuard,
-  ThrottlerModule,
-  ThrottlerStorage,
-  ThrottlerStorageService,
-} from '@nestjs/throttler';
+import { ThrottlerGuard, ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
@@ -127,6 +122,14 @@ export class CheckoutRateGuard extends ThrottlerGuard {
   }
 }
 
+/** Requests a minute the route's key (or address) may make. */
+function limitOf(context: ExecutionContext, config: ServiceConfig): number {
+  const request = context.switchToHttp().getRequest<TrackedRequest>();
+  return limitedAs(request.url ?? '') === 'admin'
+    ? config.rateLimits.adminPerMinute
+    : config.rateLimits.shopPerMinute;
+}
+
 @Module({ providers: [SharedRateWindows], exports: [SharedRateWindows] })
 class RateWindowsModule {}
 
@@ -142,20 +145,8 @@ class RateWindowsModule {}
           {
             name: 'default',
             ttl: MINUTE_MS,
-            limit: (context: ExecutionContext) => {
-              const request = context.switchToHttp().getRequest<TrackedRequest>();
-              return limitedAs(request.url ?? '') === 'admin'
-                ? config.rateLimits.adminPerMinute
-                : config.rateLimits.shopPerMinute;
-            },
-            skipIf: (context: ExecutionContext) => {
-              const request = context.switchToHttp().getRequest<TrackedRequest>();
-              const limit =
-                limitedAs(request.url ?? '') === 'admin'
-                  ? config.rateLimits.adminPerMinute
-                  : config.rateLimits.shopPerMinute;
-              return limit === 0;
-            },
+            limit: (context: ExecutionContext) => limitOf(context, config),
+            skipIf: (context: ExecutionContext) => limitOf(context, config) === 0,
           },
         ],
       }),
@@ -168,27 +159,30 @@ export class RateLimitsModule {}
 /**
  * The IPN route's ceiling per source address, kept in this process (no I/O on the gateway's
  * path): a flood from one address gets 429 after RATE_LIMIT_IPN_PER_MINUTE in a minute, per api
- * replica. The gateway retries a 429 like any non-200.
+ * replica. The gateway retries a 429 like any non-200. A fixed window per address, so each
+ * notification costs one map lookup (a sliding log would keep a timestamp per request).
  */
 export class SourceAddressCeiling {
-  private readonly windows = new ThrottlerStorageService();
+  private readonly windows = new Map<string, { endsAt: number; hits: number }>();
+  private nextSweepAt = 0;
 
   constructor(private readonly perMinute: number) {}
 
   /** Seconds to wait when this address is over its ceiling, else null. */
-  async retryAfter(address: string): Promise<number | null> {
+  retryAfter(address: string, now: number = Date.now()): number | null {
     if (this.perMinute === 0) return null;
-    const record = await this.windows.increment(
-      address,
-      MINUTE_MS,
-      this.perMinute,
-      MINUTE_MS,
-      'ipn',
-    );
-    return record.isBlocked ? Math.max(1, record.timeToBlockExpire) : null;
-  }
-
-  close(): void {
-    this.windows.onApplicationShutdown();
+    if (now >= this.nextSweepAt) {
+      for (const [key, window] of this.windows) if (window.endsAt <= now) this.windows.delete(key);
+      this.nextSweepAt = now + MINUTE_MS;
+    }
+    let window = this.windows.get(address);
+    if (!window || window.endsAt <= now) {
+      window = { endsAt: now + MINUTE_MS, hits: 0 };
+      this.windows.set(address, window);
+    }
+    window.hits += 1;
+    return window.hits > this.perMinute
+      ? Math.max(1, Math.ceil((window.endsAt - now) / 1000))
+      : null;
   }
 }

@@ -24,3 +24,12 @@ export function disableEndpointStatement(
     [endpointId, reason, shownUrl, announce],
   ];
 }
+
+/**
+ * Hands an event to an endpoint again, as a conflict clause of an INSERT into webhook_messages:
+ * fresh retries, the same event id and body.
+ */
+export const REQUEUE_MESSAGE = `
+  ON CONFLICT (event_id, endpoint_id) DO UPDATE
+     SET state = 'pending', attempts = 0, next_attempt_at = now(), claimed_until = NULL,
+         last_error = NULL, delivered_at = NULL`;

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentTraceParent, serviceMetrics } from '@app/common';
@@ -19,7 +19,7 @@ export const IPN_BODY_LIMIT = 4 * 1024;
  * matches no route and gets the ordinary 404.
  */
 @Injectable()
-export class IpnRoute implements OnModuleInit, OnModuleDestroy {
+export class IpnRoute implements OnModuleInit {
   private readonly logger = new Logger(IpnRoute.name);
   private readonly ceiling: SourceAddressCeiling;
 
@@ -29,10 +29,6 @@ export class IpnRoute implements OnModuleInit, OnModuleDestroy {
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {
     this.ceiling = new SourceAddressCeiling(config.rateLimits.ipnPerMinute);
-  }
-
-  onModuleDestroy(): void {
-    this.ceiling.close();
   }
 
   onModuleInit(): void {
@@ -58,7 +54,7 @@ export class IpnRoute implements OnModuleInit, OnModuleDestroy {
   }
 
   private async receive(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const wait = await this.ceiling.retryAfter(request.ip ?? 'unknown');
+    const wait = this.ceiling.retryAfter(request.ip ?? 'unknown');
     if (wait !== null) {
       await reply
         .code(429)

@@ -17,6 +17,7 @@ import {
   toWebhookDeliveryView,
   toWebhookMessageView,
 } from '../delivery-state';
+import { REQUEUE_MESSAGE } from '../endpoint-statements';
 
 export interface MerchantEventFilter {
   type?: string;
@@ -120,9 +121,7 @@ export class MerchantEventsAdminService {
           WHERE CASE WHEN $4::uuid IS NOT NULL THEN ep.id = $4::uuid
                      ELSE ep.disabled_at IS NULL
                           AND (ep.event_types IS NULL OR $5 = ANY (ep.event_types)) END
-         ON CONFLICT (event_id, endpoint_id) DO UPDATE
-            SET state = 'pending', attempts = 0, next_attempt_at = now(), claimed_until = NULL,
-                last_error = NULL, delivered_at = NULL
+         ${REQUEUE_MESSAGE}
          RETURNING endpoint_id),
        reopened AS (
          UPDATE outbox_events SET delivered_at = NULL, last_error = NULL,

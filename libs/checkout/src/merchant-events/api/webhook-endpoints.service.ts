@@ -6,7 +6,7 @@ import { isUuid, webhookSecretFrom } from '@app/domain';
 import { WebhookEndpointEntity } from '@app/persistence';
 import { CheckoutError } from '../../errors/checkout-error';
 import { EndpointAddressRules, endpointUrlProblem } from '../endpoint-address';
-import { disableEndpointStatement } from '../endpoint-statements';
+import { disableEndpointStatement, REQUEUE_MESSAGE } from '../endpoint-statements';
 import { toEndpointView, WebhookEndpointView } from '../endpoint-view';
 import {
   CreateWebhookEndpointBody,
@@ -17,12 +17,6 @@ import {
 
 const SECRET_BYTES = 32;
 const DEFAULT_OVERLAP_SECONDS = 86_400;
-
-/** Hands events to one endpoint again: fresh retries, same event ids and bodies. */
-const REQUEUE = `
-  ON CONFLICT (event_id, endpoint_id) DO UPDATE
-     SET state = 'pending', attempts = 0, next_attempt_at = now(), claimed_until = NULL,
-         last_error = NULL, delivered_at = NULL`;
 
 export interface EndpointWithSecret extends WebhookEndpointView {
   /** Shown this once: keep it in the shop's configuration. */
@@ -177,7 +171,7 @@ export class WebhookEndpointsService {
             AND ($3 OR NOT EXISTS (
                   SELECT 1 FROM webhook_messages d
                    WHERE d.event_id = e.id AND d.endpoint_id = ep.id AND d.state = 'delivered'))
-         ${REQUEUE}
+         ${REQUEUE_MESSAGE}
          RETURNING event_id),
        reopened AS (
          UPDATE outbox_events e SET delivered_at = NULL, relayed_at = coalesce(e.relayed_at, now())
