@@ -10,6 +10,7 @@ import { TcpProxy } from './tcp-proxy';
 const run = currentTestRun();
 const postgresTarget = new URL(run.databaseUrl);
 const redisTarget = new URL(run.redisUrl);
+const shopKey = `readiness_${Date.now().toString(36)}`;
 
 describe('GET /health/ready follows Postgres and Redis', () => {
   const postgresProxy = new TcpProxy(postgresTarget.hostname, Number(postgresTarget.port || 5432));
@@ -25,6 +26,7 @@ describe('GET /health/ready follows Postgres and Redis', () => {
       DATABASE_URL: databaseUrl.toString(),
       REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`,
       QUEUE_BACKEND: run.queueBackend,
+      SHOP_API_KEYS: `readiness-shop:${shopKey}`,
     });
   });
 
@@ -59,6 +61,16 @@ describe('GET /health/ready follows Postgres and Redis', () => {
     expect(down.body.error?.postgres?.status).toBe('down');
     expect(down.body.error?.postgres?.message).toEqual(expect.stringMatching(/\S/));
     expect(down.body.error?.redis).toBeUndefined();
+
+    // A shop's request meanwhile: 503 with a code to branch on and when to retry, not a 500.
+    const lookup = await fetch(`${api.baseUrl}/v1/orders/some-order`, {
+      headers: { authorization: `Bearer ${shopKey}` },
+    });
+    expect(lookup.status).toBe(503);
+    expect(lookup.headers.get('retry-after')).toBe('2');
+    expect(((await lookup.json()) as { error: { code: string } }).error.code).toBe(
+      'database_unavailable',
+    );
 
     await postgresProxy.open();
     const back = await waitForReadiness(api.baseUrl, 200);

@@ -182,6 +182,9 @@ describe('admin refunds (api + Postgres + sandbox gateway)', () => {
     }
     expect(await fixtures.refundRequests()).toBe(before + 1);
     expect(await dataSource.getRepository(RefundEntity).countBy({ orderId: paid.id })).toBe(1);
+    const atGateway = await service.sandbox.control.order(paid.orderTrackingId as string);
+    expect(atGateway.refund_requests).toBe(1);
+    expect(atGateway.refund).toMatchObject({ amount: 1500 });
   });
 
   it('refuses refunds of unpaid and failed orders with order_not_refundable', async () => {

@@ -162,6 +162,24 @@ describe('sandbox gateway: token issue, bearer checks and transport errors', () 
     expect(counts.RequestToken).toBe(0);
   });
 
+  it('can cut connections (reset) and fault only a share of the calls', async () => {
+    await sandbox.control.fault('GetIpnList', 'reset', { times: 1 });
+    await expect(gw.get('/URLSetup/GetIpnList')).rejects.toThrow();
+    expect((await gw.get('/URLSetup/GetIpnList')).status).toBe(200);
+
+    await sandbox.control.fault('GetIpnList', 'http500', { percent: 50 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 80; i += 1) statuses.push((await gw.get('/URLSetup/GetIpnList')).status);
+    await sandbox.control.fault('GetIpnList', 'none');
+    const failed = statuses.filter((status) => status === 500).length;
+    // 80 calls at 50 %: outside 15..65 has a probability below one in a million.
+    expect(failed).toBeGreaterThan(15);
+    expect(failed).toBeLessThan(65);
+    await expect(sandbox.control.fault('GetIpnList', 'http500', { percent: 0 })).rejects.toThrow(
+      /percent 1-100/,
+    );
+  });
+
   it('can confine a fault to calls whose URL names one order', async () => {
     await sandbox.control.fault('GetTransactionStatus', 'http500', {
       times: 1,

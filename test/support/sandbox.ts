@@ -46,6 +46,9 @@ export interface SandboxOrderView {
   confirmation_code: string | null;
   payment_instrument: 'card' | 'mpesa' | 'airtel' | null;
   payment_status_code: string | null;
+  refund: { amount: number; at: string } | null;
+  /** RefundRequest calls naming this payment, refused ones included. */
+  refund_requests: number;
 }
 
 export interface NotificationRecordView {
@@ -92,12 +95,13 @@ export interface SandboxControl {
   }>;
   resetRequests(): Promise<void>;
   /** Make an operation (or '*') fail: 'timeout' drops the connection after delayMs (default 60 s),
-   * 'http500' answers 500, 'slow' answers normally after delayMs; 'none' clears. `times` limits it;
-   * `pathContains` confines it to calls whose URL contains that text. */
+   * 'http500' answers 500, 'slow' answers normally after delayMs, 'reset' cuts the connection;
+   * 'none' clears. `times` limits it; `pathContains` confines it to calls whose URL contains that
+   * text; `percent` faults that share of the calls. */
   fault(
     operation: GatewayOperationName | '*',
-    mode: 'timeout' | 'http500' | 'slow' | 'none',
-    options?: { delayMs?: number; times?: number; pathContains?: string },
+    mode: 'timeout' | 'http500' | 'slow' | 'reset' | 'none',
+    options?: { delayMs?: number; times?: number; pathContains?: string; percent?: number },
   ): Promise<void>;
   /** Counters, faults, delivery mode and the IPN rate-limit clock back to defaults (orders stay). */
   reset(): Promise<void>;

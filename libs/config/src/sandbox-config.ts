@@ -25,6 +25,8 @@ export interface SandboxConfig {
   ipnMaxAttempts: number;
   /** Wait before the first retry; doubles on each further retry. */
   ipnRetryBaseMs: number;
+  /** Notification records kept for the control API (oldest dropped first). */
+  notificationLogLimit: number;
 }
 
 /** SANDBOX_MERCHANTS is a comma-separated list of key:secret pairs. */
@@ -60,6 +62,7 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
     ipnDeliveryTimeoutMs: r.int('SANDBOX_IPN_TIMEOUT_MS', 5000, 50, 120_000),
     ipnMaxAttempts: r.int('SANDBOX_IPN_MAX_ATTEMPTS', 5, 1, 50),
     ipnRetryBaseMs: r.int('SANDBOX_IPN_RETRY_BASE_MS', 2000, 0, 600_000),
+    notificationLogLimit: r.int('SANDBOX_NOTIFICATION_LOG_LIMIT', 2000, 1, 1_000_000),
   };
   if (r.problems.length > 0) throw new ConfigValidationError(r.problems);
   return config;

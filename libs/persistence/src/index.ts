@@ -6,3 +6,4 @@ export * from './repositories';
 export * from './prepared-statement';
 export * from './unique-violation';
 export * from './sql-list';
+export * from './database-unavailable';

@@ -18,7 +18,7 @@ import { FaultMode, TrafficService } from './traffic.service';
 const OUTCOMES: readonly Outcome[] = ['completed', 'failed', 'reversed'];
 const METHODS = { card: 'card', mobile_money: 'mpesa' } as const;
 const MODES: readonly DeliveryMode[] = ['deliver', 'drop', 'delay', 'duplicate'];
-const FAULT_MODES: readonly FaultMode[] = ['timeout', 'http500', 'slow', 'none'];
+const FAULT_MODES: readonly FaultMode[] = ['timeout', 'http500', 'slow', 'reset', 'none'];
 
 function optionalInt(fields: Record<string, unknown>, name: string): number | undefined | 'bad' {
   const text = decimalField(fields, name);
@@ -40,7 +40,10 @@ export class ControlController {
   @Get('orders/:orderTrackingId')
   order(@Param('orderTrackingId') id: string, @Res() res: FastifyReply): void {
     const order = this.store.byTracking(id);
-    sendGatewayReply(res, order ? ok(summary(order)) : messageOnly(404, 'Unknown order'));
+    sendGatewayReply(
+      res,
+      order ? ok(summary(order, this.store)) : messageOnly(404, 'Unknown order'),
+    );
   }
 
   @Post('orders/:orderTrackingId/outcome')
@@ -65,7 +68,10 @@ export class ControlController {
       return sendGatewayReply(res, messageOnly(400, 'amount must be a plain decimal'));
     }
     try {
-      sendGatewayReply(res, ok(summary(this.settlement.chargeSubscription(parent, amount))));
+      sendGatewayReply(
+        res,
+        ok(summary(this.settlement.chargeSubscription(parent, amount), this.store)),
+      );
     } catch (error) {
       if (!(error instanceof SettlementRefused)) throw error;
       sendGatewayReply(res, messageOnly(409, error.message));
@@ -117,14 +123,23 @@ export class ControlController {
     const mode = stringField(fields, 'mode') as FaultMode;
     const delayMs = optionalInt(fields, 'delayMs');
     const times = optionalInt(fields, 'times');
+    const percent = optionalInt(fields, 'percent');
     const pathContains = stringField(fields, 'pathContains');
     const known = operation === '*' || GATEWAY_OPERATION_NAMES.includes(operation);
-    if (!known || !FAULT_MODES.includes(mode) || delayMs === 'bad' || times === 'bad') {
+    const percentBad =
+      percent === 'bad' || (percent !== undefined && (percent < 1 || percent > 100));
+    if (
+      !known ||
+      !FAULT_MODES.includes(mode) ||
+      delayMs === 'bad' ||
+      times === 'bad' ||
+      percentBad
+    ) {
       return sendGatewayReply(
         res,
         messageOnly(
           400,
-          `operation must be * or one of ${GATEWAY_OPERATION_NAMES.join(', ')}; mode one of ${FAULT_MODES.join(', ')}`,
+          `operation must be * or one of ${GATEWAY_OPERATION_NAMES.join(', ')}; mode one of ${FAULT_MODES.join(', ')}; percent 1-100`,
         ),
       );
     }
@@ -135,6 +150,7 @@ export class ControlController {
       delayMs ?? defaultDelay,
       times,
       pathContains || undefined,
+      percent as number | undefined,
     );
     sendGatewayReply(res, ok({ faults: this.traffic.listFaults() }));
   }
@@ -177,12 +193,14 @@ export class ControlController {
       if (!(error instanceof SettlementRefused)) throw error;
       return messageOnly(409, error.message);
     }
-    return ok(summary(order));
+    return ok(summary(order, this.store));
   }
 }
 
 /** The sandbox's own view of an order (not a gateway shape). */
-function summary(order: SandboxOrder): unknown {
+function summary(order: SandboxOrder, store: OrderStore): unknown {
+  const code = order.payment?.confirmationCode ?? '';
+  const refund = store.refundFor(code);
   return {
     order_tracking_id: order.orderTrackingId,
     merchant_reference: order.merchantReference,
@@ -195,5 +213,9 @@ function summary(order: SandboxOrder): unknown {
     confirmation_code: order.payment?.confirmationCode ?? null,
     payment_instrument: order.payment?.instrument ?? null,
     payment_status_code: order.payment?.statusCode ?? null,
+    refund: refund
+      ? { amount: new DecimalLiteral(refund.amount), at: refund.at.toISOString() }
+      : null,
+    refund_requests: store.refundRequestsFor(code),
   };
 }

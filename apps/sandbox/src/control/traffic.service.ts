@@ -9,7 +9,7 @@ import {
   operationAtPath,
 } from '../http/route-table';
 
-export type FaultMode = 'timeout' | 'http500' | 'slow' | 'none';
+export type FaultMode = 'timeout' | 'http500' | 'slow' | 'reset' | 'none';
 
 export interface Fault {
   mode: Exclude<FaultMode, 'none'>;
@@ -18,6 +18,8 @@ export interface Fault {
   remaining: number | null;
   /** Only calls whose URL contains this (an order's tracking id, say); null for every call. */
   pathContains: string | null;
+  /** Share of the matching calls faulted, 1–100 (chosen at random per call). */
+  percent: number;
 }
 
 export interface ReceivedCall {
@@ -57,6 +59,7 @@ export class TrafficService implements OnModuleDestroy {
     delayMs: number,
     times?: number,
     pathContains?: string,
+    percent = 100,
   ): void {
     if (mode === 'none') this.faults.delete(operation);
     else {
@@ -65,6 +68,7 @@ export class TrafficService implements OnModuleDestroy {
         delayMs,
         remaining: times ?? null,
         pathContains: pathContains ?? null,
+        percent,
       });
     }
   }
@@ -95,9 +99,16 @@ export class TrafficService implements OnModuleDestroy {
     const key = this.faults.has(operation) ? operation : '*';
     const fault = this.faults.get(key);
     if (!fault || (fault.pathContains !== null && !req.url.includes(fault.pathContains))) return;
+    if (fault.percent < 100 && Math.random() * 100 >= fault.percent) return;
     if (fault.remaining !== null) {
       fault.remaining -= 1;
       if (fault.remaining <= 0) this.faults.delete(key);
+    }
+    if (fault.mode === 'reset') {
+      // The connection is cut before anything is read or answered (ECONNRESET at the caller).
+      res.hijack();
+      res.raw.socket?.resetAndDestroy();
+      return;
     }
     if (fault.mode === 'http500') {
       sendGatewayReply(res, messageOnly(500, TRANSPORT_MESSAGES.serverError));

@@ -33,8 +33,6 @@ export interface NotificationRecord {
   attempts: NotificationAttempt[];
 }
 
-const LOG_LIMIT = 2000;
-
 /**
  * Calls the order's registered IPN URL asynchronously, never from the API request itself:
  * each delivery retries with doubling waits until the receiver acknowledges with HTTP 200.
@@ -96,7 +94,7 @@ export class NotificationDispatcher implements OnModuleDestroy {
         attempts: [],
       };
       this.log.push(record);
-      if (this.log.length > LOG_LIMIT) this.log.shift();
+      if (this.log.length > this.config.notificationLogLimit) this.log.shift();
       if (mode === 'drop') continue;
       const run = this.deliver(record, mode === 'delay' ? delayMs : 0).catch((error: unknown) =>
         this.logger.warn(`notification ${record.id} stopped: ${String(error)}`),

@@ -68,6 +68,7 @@ export class MerchantActionsService {
     const order = this.store.byConfirmation(code.trim());
     if (!order || order.merchantId !== merchantId)
       return twoFields('500', REFUND_MESSAGES.notFound);
+    this.store.countRefundRequest(code.trim());
     // One request per confirmation code, whatever its amount, checked before anything else.
     if (this.store.refundFor(order.payment?.confirmationCode ?? '')) {
       return twoFields('500', REFUND_MESSAGES.alreadyRequested);

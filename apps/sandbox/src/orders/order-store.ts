@@ -23,6 +23,8 @@ export class OrderStore {
   private readonly byConfirmationCode = new Map<string, SandboxOrder>();
   private readonly latestChargeByAccount = new Map<string, SandboxOrder>();
   private readonly refunds = new Map<string, RefundRecord>();
+  /** RefundRequest calls per confirmation code, refused ones included (a retry shows here). */
+  private readonly refundRequests = new Map<string, number>();
 
   get size(): number {
     return this.byTrackingId.size;
@@ -77,6 +79,14 @@ export class OrderStore {
 
   refundFor(confirmationCode: string): RefundRecord | undefined {
     return this.refunds.get(confirmationCode);
+  }
+
+  countRefundRequest(confirmationCode: string): void {
+    this.refundRequests.set(confirmationCode, (this.refundRequests.get(confirmationCode) ?? 0) + 1);
+  }
+
+  refundRequestsFor(confirmationCode: string): number {
+    return this.refundRequests.get(confirmationCode) ?? 0;
   }
 
   addRefund(refund: RefundRecord): void {

@@ -40,6 +40,7 @@ export const ERROR_CODES = {
   gateway_error: 'gateway_rejected',
   gateway_timeout: 'gateway_timeout',
   queue_unavailable: 'unavailable',
+  database_unavailable: 'unavailable',
   internal_error: 'internal',
   // The gateway's notification route (IPN): its acknowledgement shape, with these codes.
   ipn_invalid: 'invalid',

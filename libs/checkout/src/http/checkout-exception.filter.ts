@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { GatewayError, GatewayRequestInvalidError, GatewayTimeoutError } from '@app/gateway-client';
+import { isDatabaseUnavailable } from '@app/persistence';
 import { CheckoutError, CheckoutErrorCategory, CheckoutErrorCode } from '../errors/checkout-error';
 
 const STATUS: Record<CheckoutErrorCategory, number> = {
@@ -24,6 +25,9 @@ const STATUS: Record<CheckoutErrorCategory, number> = {
   internal: 500,
 };
 
+/** A PostgreSQL restart or failover takes seconds: a client retrying after this finds it back. */
+const DATABASE_RETRY_AFTER_SECONDS = 2;
+
 export interface ErrorBody {
   error: { code: CheckoutErrorCode; message: string; [detail: string]: unknown };
 }
@@ -39,6 +43,9 @@ export class CheckoutExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const [status, body] = this.toHttp(exception);
+    if (body.error.code === 'database_unavailable') {
+      void reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    }
     if (status >= 500) {
       this.logger.error(
         {
@@ -107,6 +114,18 @@ export class CheckoutExceptionFilter implements ExceptionFilter {
         return [status, response as ErrorBody];
       }
       return [status, { error: { code: httpCode(status), message: exception.message } }];
+    }
+    if (isDatabaseUnavailable(exception)) {
+      return [
+        503,
+        {
+          error: {
+            code: 'database_unavailable',
+            message:
+              'the service cannot reach its database right now; retry the same request (with the same Idempotency-Key) shortly',
+          },
+        },
+      ];
     }
     return [500, { error: { code: 'internal_error', message: 'internal error' } }];
   }

@@ -1,0 +1,99 @@
+/** What the benchmark and fault scripts share: free ports, waiting, HTTP calls, app processes. */
+import { ChildProcess, spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+export const ROOT = join(__dirname, '..');
+
+export interface Answer {
+  status: number;
+  body: string;
+}
+
+const keptAlive = new Agent({ keepAlive: true, maxSockets: 512 });
+
+/** One HTTP call; a JSON body is sent as JSON, a string as it is. Rejects on a transport error. */
+export function call(
+  url: string,
+  method: string,
+  options: {
+    headers?: Record<string, string>;
+    body?: unknown;
+    agent?: Agent;
+    timeoutMs?: number;
+  } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const text =
+      options.body === undefined
+        ? undefined
+        : typeof options.body === 'string'
+          ? options.body
+          : JSON.stringify(options.body);
+    const headers: Record<string, string> = {
+      ...(text !== undefined && typeof options.body !== 'string'
+        ? { 'content-type': 'application/json' }
+        : {}),
+      ...options.headers,
+    };
+    const req = request(url, { method, headers, agent: options.agent ?? keptAlive }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+      );
+      res.on('error', reject);
+    });
+    if (options.timeoutMs)
+      req.setTimeout(options.timeoutMs, () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+export const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function waitUntil(
+  what: string,
+  probe: () => Promise<boolean> | boolean,
+  timeoutMs = 90_000,
+  everyMs = 100,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await Promise.resolve(probe()).catch(() => false)) return;
+    await sleep(everyMs);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Runs one of our apps (or a script) from source, as `node -r @swc-node/register <args>`. */
+export function startFromSource(
+  args: string[],
+  env: Record<string, string | undefined>,
+  options: { flags?: string[]; stdio?: 'ignore' | 'inherit' | number } = {},
+): ChildProcess {
+  const output = options.stdio ?? 'inherit';
+  return spawn(process.execPath, [...(options.flags ?? []), '-r', '@swc-node/register', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', output === 'inherit' ? 'ignore' : output, output],
+  });
+}
+
+/** Resolves when the process has exited (at once if it already has). */
+export function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
