@@ -24,6 +24,11 @@ export interface VerifyNotificationData {
   notificationId: string;
   orderKey: string;
   attempt: number;
+  /**
+   * The relay's claim (its lease end, epoch ms): each claim is a new job, so a row whose job was
+   * lost or failed as stalled is queued afresh when its lease lapses, not dropped as a duplicate id.
+   */
+  claim?: number;
   /** The trace of the request that stored the notification (tracing on), continued by the job. */
   traceParent?: string;
 }
@@ -116,7 +121,7 @@ export function jobOptions<N extends JobName>(name: N, data: JobData[N]): JobsOp
       const notification = data as VerifyNotificationData;
       return {
         ...RETRYING,
-        jobId: `notification-${notification.notificationId}-${notification.attempt}`,
+        jobId: `notification-${notification.notificationId}-${notification.attempt}${notification.claim === undefined ? '' : `-${notification.claim}`}`,
         // Every notification's row covers it; the queue only needs one lookup per order at a time.
         removeOnComplete: true,
         deduplication: { id: `verify-order-${notification.orderKey}`, keepLastIfActive: true },

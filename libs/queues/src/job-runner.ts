@@ -81,6 +81,9 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
         concurrency: settings.concurrency,
         lockDuration: this.config.jobLockMs,
         stalledInterval: Math.min(this.config.jobLockMs, 30_000),
+        // Every job is safe to run again: a stall means its worker died (a deploy, an OOM kill),
+        // so a job outlives a few of those before it becomes a dead letter (BullMQ's default: 1).
+        maxStalledCount: MAX_STALLS,
         ...(settings.lookupRateLimited
           ? { limiter: { max: this.config.lookupsPerSecond, duration: 1000 } }
           : {}),
@@ -101,6 +104,7 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     logQueueErrorsOnce(worker, logger, 'worker');
     worker.on('failed', (job: Job | undefined, error: Error) => {
       if (!job) return;
+      void releaseDeduplication(job, logger);
       const exhausted = job.attemptsMade >= (job.opts.attempts ?? 1);
       logger.warn(
         { jobId: job.id, name: job.name, attemptsMade: job.attemptsMade, exhausted },
@@ -114,5 +118,25 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
       }
     });
     return worker;
+  }
+}
+
+/** Worker deaths a job survives before it fails as stalled. */
+export const MAX_STALLS = 5;
+
+/**
+ * A job that failed for good (retries used, or stalled too often) must not keep its
+ * de-duplication key: every later job of the same key would be dropped as its duplicate, and the
+ * PostgreSQL backend keeps the key of a job failed as stalled. Released only while this job owns it.
+ */
+export async function releaseDeduplication(
+  job: Pick<Job, 'id' | 'opts' | 'isFailed' | 'removeDeduplicationKey'>,
+  logger: Pick<Logger, 'warn'>,
+): Promise<void> {
+  if (!job.opts.deduplication) return;
+  try {
+    if (await job.isFailed()) await job.removeDeduplicationKey();
+  } catch (error) {
+    logger.warn(`de-duplication key of job ${job.id} not released: ${(error as Error).message}`);
   }
 }

@@ -40,7 +40,8 @@ const CLAIM: PreparedStatement = {
          UPDATE ipn_notifications n
             SET next_attempt_at = now() + make_interval(secs => $2::double precision)
            FROM due WHERE n.id = due.id AND ${COMMIT_WITHOUT_FLUSH_WAIT}
-         RETURNING n.id, n.order_tracking_id, n.attempts, n.trace_parent`,
+         RETURNING n.id, n.order_tracking_id, n.attempts, n.trace_parent,
+                   (extract(epoch FROM n.next_attempt_at) * 1000)::float8 AS claimed_until`,
 };
 
 /*
@@ -72,14 +73,16 @@ interface ClaimedRow {
   order_tracking_id: string | null;
   attempts: number;
   trace_parent: string | null;
+  claimed_until: number;
 }
 
 /**
  * Moves due inbox rows onto the notification queue, in the worker: rows the api has just stored
  * (it signals INBOX_CHANNEL when it does), rows whose job was lost (their claim lapsed) and
  * unmatched rows whose retry is due. Each batch is claimed with a lease (FOR UPDATE SKIP LOCKED,
- * so several workers split the work) and queued with one pipelined add; job ids are fixed per row
- * and attempt, so a row relayed twice is still one job. While the queue is unreachable the claims
+ * so several workers split the work) and queued with one pipelined add; job ids are fixed per row,
+ * attempt and claim, so a row is one job per lease, and one whose job was lost or failed as
+ * stalled gets a new one when its lease lapses. While the queue is unreachable the claims
  * are given back and the rows wait in Postgres. So does a backlog longer than the queue's depth
  * (NOTIFICATION_QUEUE_DEPTH jobs waiting): a burst costs Redis and the relay only what the
  * workers can take soon, and Redis holds a bounded number of jobs however many arrive.
@@ -196,6 +199,7 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
           notificationId: row.id,
           orderKey: row.order_tracking_id ?? row.id,
           attempt: row.attempts,
+          claim: Math.round(row.claimed_until),
           // The relay's step in the notification's trace (tracing on); the job continues it.
           ...(row.trace_parent
             ? { traceParent: markInTrace(row.trace_parent, 'inbox relay') ?? undefined }
