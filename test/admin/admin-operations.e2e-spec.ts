@@ -307,11 +307,22 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
     expect(session.status).toBe(204);
     const cookie = String(session.headers['set-cookie']);
     expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).toMatch(/Path=\/admin/);
+    expect(cookie).not.toMatch(/Secure/); // not production
     expect(cookie).not.toContain(service.adminKey);
-    const viaCookie = await request(service.apiUrl)
-      .get('/admin/queues')
-      .set('Cookie', cookie.split(';')[0]);
+    const pair = cookie.split(';')[0];
+    const viaCookie = await request(service.apiUrl).get('/admin/queues').set('Cookie', pair);
     expect(viaCookie.status).toBe(200);
+    // Another name with the same signature is refused.
+    const forged = pair.replace(/=([^.]+)\./, `=${Buffer.from('someone').toString('base64url')}.`);
+    expect((await request(service.apiUrl).get('/admin/queues').set('Cookie', forged)).status).toBe(
+      401,
+    );
+    const signedOut = await request(service.apiUrl).delete('/admin/session');
+    expect(String(signedOut.headers['set-cookie'])).toMatch(
+      /admin_session=;.*Expires=Thu, 01 Jan 1970/,
+    );
   });
 
   it('serves the operations page without any key in it', async () => {

@@ -3,12 +3,18 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { countHttpRequests, createFastifyApp } from '@app/common';
 import { CheckoutExceptionFilter } from '@app/checkout/http/checkout-exception.filter';
 import { checkoutValidationPipe } from '@app/checkout/http/validation';
+import { useAdminSessionCookies } from '@app/checkout/admin/api/admin-session';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { ApiModule } from './api.module';
 
 /** The api as main.ts runs it and as the e2e suites boot it: same filter, pipe and docs. */
 export async function createApiApp(): Promise<NestFastifyApplication> {
   const app = await createFastifyApp(ApiModule);
   acceptEmptyJsonBodies(app);
+  await useAdminSessionCookies(
+    app.getHttpAdapter().getInstance(),
+    app.get<ServiceConfig>(SERVICE_CONFIG).adminApiKeys,
+  );
   // The IPN route's template holds its path secret: it is counted under a placeholder.
   countHttpRequests(app.getHttpAdapter().getInstance(), (route) =>
     route.startsWith('/v1/ipn/') ? '/v1/ipn/:secret' : route,

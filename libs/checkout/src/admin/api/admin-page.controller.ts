@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { AdminKeyGuard } from '../../http/api-key.guards';
-import { AdminSessions, clearedSessionCookie, sessionCookie } from './admin-session';
+import { AdminSessions, SESSION_COOKIE, sessionCookieOptions } from './admin-session';
 import { OPS_PAGE_HTML } from './page/ops-page.html';
 import { OPS_PAGE_SCRIPT } from './page/ops-page.script';
 import { OPS_PAGE_STYLES } from './page/ops-page.styles';
@@ -55,9 +55,13 @@ export class AdminPageController {
   @HttpCode(204)
   signIn(@Res() reply: FastifyReply) {
     const key = /^Bearer\s+(\S+)/i.exec(String(reply.request.headers.authorization))?.[1] ?? '';
-    const token = this.sessions.issue(key) as string;
+    const session = this.sessions.sessionFor(key) as string;
     return reply
-      .header('set-cookie', sessionCookie(token, this.config.nodeEnv === 'production'))
+      .setCookie(
+        SESSION_COOKIE,
+        session,
+        sessionCookieOptions(this.config.nodeEnv === 'production'),
+      )
       .header('cache-control', 'no-store')
       .send();
   }
@@ -65,6 +69,8 @@ export class AdminPageController {
   @Delete('session')
   @HttpCode(204)
   signOut(@Res() reply: FastifyReply) {
-    return reply.header('set-cookie', clearedSessionCookie()).send();
+    return reply
+      .clearCookie(SESSION_COOKIE, sessionCookieOptions(this.config.nodeEnv === 'production'))
+      .send();
   }
 }

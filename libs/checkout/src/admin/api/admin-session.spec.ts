@@ -1,29 +1,47 @@
-import { AdminSessions, cookieValue } from './admin-session';
+import { AdminSessions, sessionCookieOptions } from './admin-session';
 
 describe('admin cookie sessions', () => {
   const sessions = new AdminSessions(['alice:alice-secret-key', 'bob:bob-secret-key']);
+  const signed = (key: string, now?: number) =>
+    sessions.signer.sign(sessions.sessionFor(key, now) as string);
 
   it('proves the key name without carrying the key', () => {
-    const token = sessions.issue('alice-secret-key') as string;
-    expect(token).not.toContain('alice-secret-key');
-    expect(sessions.verify(token)).toBe('alice');
+    const cookie = signed('alice-secret-key');
+    expect(cookie).not.toContain('alice-secret-key');
+    expect(sessions.verify(cookie)).toBe('alice');
   });
 
   it('refuses unknown keys, tampered names, forged signatures and expired sessions', () => {
-    expect(sessions.issue('nope')).toBeUndefined();
-    const token = sessions.issue('alice-secret-key') as string;
-    const [, expiry, signature] = token.split('.');
+    expect(sessions.sessionFor('nope')).toBeUndefined();
+    const cookie = signed('alice-secret-key');
+    const [, expiry, signature] = cookie.split('.');
     const asBob = `${Buffer.from('bob').toString('base64url')}.${expiry}.${signature}`;
     expect(sessions.verify(asBob)).toBeUndefined();
-    expect(sessions.verify(`${token.slice(0, -2)}xx`)).toBeUndefined();
-    expect(sessions.verify(token, Date.now() + 9 * 3600_000)).toBeUndefined();
+    expect(sessions.verify(`${cookie.slice(0, -2)}xx`)).toBeUndefined();
+    expect(sessions.verify(cookie, Date.now() + 9 * 3600_000)).toBeUndefined();
+    expect(sessions.signer.unsign('no-dot')).toEqual({ valid: false, renew: false, value: null });
   });
 
   it('authenticates a Bearer admin key or a session cookie', () => {
-    const token = sessions.issue('bob-secret-key') as string;
-    expect(sessions.authenticate({ authorization: 'Bearer bob-secret-key' })).toBe('bob');
-    expect(sessions.authenticate({ cookie: `other=1; admin_session=${token}` })).toBe('bob');
-    expect(sessions.authenticate({ authorization: 'Bearer shop-key' })).toBeUndefined();
-    expect(cookieValue('a=1; b=2=3', 'b')).toBe('2=3');
+    const cookie = signed('bob-secret-key');
+    const request = (headers: Record<string, string>, cookies: Record<string, string> = {}) => ({
+      headers,
+      cookies,
+    });
+    expect(sessions.authenticate(request({ authorization: 'Bearer bob-secret-key' }))).toBe('bob');
+    expect(sessions.authenticate(request({}, { other: '1', admin_session: cookie }))).toBe('bob');
+    expect(sessions.authenticate(request({ authorization: 'Bearer shop-key' }))).toBeUndefined();
+    expect(sessions.authenticate(request({}))).toBeUndefined();
+  });
+
+  it('is signed, HttpOnly, SameSite=Strict and scoped to /admin; Secure only in production', () => {
+    expect(sessionCookieOptions(true)).toMatchObject({
+      signed: true,
+      httpOnly: true,
+      sameSite: 'strict',
+      path: '/admin',
+      secure: true,
+    });
+    expect(sessionCookieOptions(false).secure).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import fastifyCookie, { CookieSerializeOptions, UnsignResult } from '@fastify/cookie';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiKeyRing, bearerKey } from '../../http/api-keys';
 
@@ -19,13 +21,19 @@ function entriesOf(configured: string[], ring: ApiKeyRing): KeyEntry[] {
   });
 }
 
-const sign = (secret: string, payload: string) =>
-  createHmac('sha256', secret).update(payload).digest('base64url');
+const mac = (secret: string, value: string) =>
+  createHmac('sha256', secret).update(value).digest('base64url');
+
+const nameIn = (value: string) =>
+  Buffer.from(value.slice(0, value.indexOf('.')), 'base64url').toString();
+
+const INVALID: UnsignResult = { valid: false, renew: false, value: null };
 
 /**
- * Cookie sessions without server state and without the key in the cookie: the value is the key's
- * name and an expiry, signed with the key itself. Removing a key from ADMIN_API_KEYS ends its
- * sessions at the next restart.
+ * Cookie sessions without server state and without the key in the cookie. @fastify/cookie reads,
+ * writes and signs the cookie; the value is the key's name and an expiry, and the signer signs it
+ * with the key it names, so removing a key from ADMIN_API_KEYS ends its sessions at the next
+ * restart and no other secret has to be configured.
  */
 export class AdminSessions {
   private readonly ring: ApiKeyRing;
@@ -41,61 +49,74 @@ export class AdminSessions {
     return this.ring.identify(presented)?.name;
   }
 
-  issue(presentedKey: string, now = Date.now()): string | undefined {
+  /** The unsigned session value for a presented admin key: its name and an expiry. */
+  sessionFor(presentedKey: string, now = Date.now()): string | undefined {
     const name = this.nameOfKey(presentedKey);
     if (!name) return undefined;
-    const payload = `${Buffer.from(name).toString('base64url')}.${Math.floor(now / 1000) + SESSION_TTL_SECONDS}`;
-    return `${payload}.${sign(presentedKey, payload)}`;
+    return `${Buffer.from(name).toString('base64url')}.${Math.floor(now / 1000) + SESSION_TTL_SECONDS}`;
   }
 
-  /** The key name a session cookie proves, if it is valid and unexpired. */
-  verify(token: string | undefined, now = Date.now()): string | undefined {
-    const parts = token?.split('.') ?? [];
-    if (parts.length !== 3) return undefined;
-    const [encodedName, expiry, signature] = parts;
+  /** @fastify/cookie's signer (its `secret` option): an HMAC with the admin key the value names. */
+  readonly signer = {
+    sign: (value: string): string => {
+      const entry = this.entries.find((e) => e.name === nameIn(value));
+      if (!entry) throw new Error('a session for an unknown admin key');
+      return `${value}.${mac(entry.secret, value)}`;
+    },
+    unsign: (signed: string): UnsignResult => {
+      const cut = signed.lastIndexOf('.');
+      if (cut <= 0) return INVALID;
+      const value = signed.slice(0, cut);
+      const presented = Buffer.from(signed.slice(cut + 1));
+      const name = nameIn(value);
+      for (const entry of this.entries) {
+        if (entry.name !== name) continue;
+        const expected = Buffer.from(mac(entry.secret, value));
+        if (expected.length === presented.length && timingSafeEqual(expected, presented)) {
+          return { valid: true, renew: false, value };
+        }
+      }
+      return INVALID;
+    },
+  };
+
+  /** The key name a signed session cookie proves, if it is valid and unexpired. */
+  verify(signed: string | undefined, now = Date.now()): string | undefined {
+    if (!signed) return undefined;
+    const { valid, value } = this.signer.unsign(signed);
+    if (!valid || !value) return undefined;
+    const expiry = value.slice(value.indexOf('.') + 1);
     if (!/^\d+$/.test(expiry) || Number(expiry) * 1000 < now) return undefined;
-    const name = Buffer.from(encodedName, 'base64url').toString();
-    const payload = `${encodedName}.${expiry}`;
-    const presented = Buffer.from(signature);
-    for (const entry of this.entries) {
-      if (entry.name !== name) continue;
-      const expected = Buffer.from(sign(entry.secret, payload));
-      if (expected.length === presented.length && timingSafeEqual(expected, presented)) return name;
-    }
-    return undefined;
+    return nameIn(value);
   }
 
-  /** Bearer admin key or a valid session cookie: the key's name, else undefined. */
-  authenticate(headers: Record<string, string | string[] | undefined>): string | undefined {
-    const bearer = bearerKey(headers.authorization);
+  /** Bearer admin key or a valid session cookie (parsed by @fastify/cookie): the key's name. */
+  authenticate(request: Pick<FastifyRequest, 'headers' | 'cookies'>): string | undefined {
+    const bearer = bearerKey(request.headers.authorization);
     if (bearer) return this.nameOfKey(bearer);
-    return this.verify(cookieValue(headers.cookie, SESSION_COOKIE));
+    return this.verify(request.cookies?.[SESSION_COOKIE]);
   }
 }
 
-export function cookieValue(
-  header: string | string[] | undefined,
-  name: string,
-): string | undefined {
-  const text = Array.isArray(header) ? header.join('; ') : header;
-  for (const part of text?.split(';') ?? []) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
-  }
-  return undefined;
+/** Signed, HttpOnly, SameSite=Strict, scoped to /admin; Secure in production. */
+export function sessionCookieOptions(secure: boolean): CookieSerializeOptions {
+  return {
+    signed: true,
+    path: '/admin',
+    httpOnly: true,
+    sameSite: 'strict',
+    maxAge: SESSION_TTL_SECONDS,
+    secure,
+  };
 }
 
-export function sessionCookie(token: string, secure: boolean): string {
-  return [
-    `${SESSION_COOKIE}=${token}`,
-    'Path=/admin',
-    'HttpOnly',
-    'SameSite=Strict',
-    `Max-Age=${SESSION_TTL_SECONDS}`,
-    ...(secure ? ['Secure'] : []),
-  ].join('; ');
-}
-
-export function clearedSessionCookie(): string {
-  return `${SESSION_COOKIE}=; Path=/admin; HttpOnly; SameSite=Strict; Max-Age=0`;
+/** Parses cookies on every request and signs the admin session's (before any route uses them). */
+export async function useAdminSessionCookies(
+  fastify: FastifyInstance,
+  adminKeys: string[],
+): Promise<void> {
+  await fastify.register(fastifyCookie, {
+    secret: new AdminSessions(adminKeys).signer,
+    hook: 'onRequest',
+  });
 }

@@ -40,7 +40,7 @@ export class QueueDashboard implements OnModuleInit {
     });
     void fastify.register(async (scope) => {
       scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-        if (this.sessions.authenticate(request.headers)) return;
+        if (this.sessions.authenticate(request)) return;
         await reply
           .status(401)
           .header('cache-control', 'no-store')
