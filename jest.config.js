@@ -30,6 +30,12 @@ module.exports = {
       roots: ['<rootDir>/apps', '<rootDir>/libs'],
       testMatch: ['**/*.spec.ts'],
     },
-    { ...shared, displayName: 'e2e', roots: ['<rootDir>/test'], testMatch: ['**/*.e2e-spec.ts'] },
+    {
+      ...shared,
+      displayName: 'e2e',
+      roots: ['<rootDir>/test'],
+      testMatch: ['**/*.e2e-spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/secret-audit.setup.ts'],
+    },
   ],
 };

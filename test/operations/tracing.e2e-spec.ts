@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -6,6 +7,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { RunningSandbox, SANDBOX_CREDENTIALS, startSandbox } from '../support/sandbox';
 import { freePort, waitFor } from '../support/service';
+import { currentTestRun } from '../support/test-servers';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -65,7 +67,8 @@ function startApp(
 ): ChildProcess {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
     cwd: ROOT,
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    // Its lines come here (stdout), not to the run's log file; afterAll hands them to the audit.
+    env: { ...process.env, ...env, LOG_LEVEL: 'info', LOG_FILE: '' },
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   let rest = '';
@@ -139,6 +142,10 @@ describe('OpenTelemetry: one IPN is one trace from the route to the outcome', ()
   }, 90_000);
   afterAll(async () => {
     await Promise.all([stopped(api), stopped(worker)]);
+    appendFileSync(
+      join(currentTestRun().auditDir, `logs-tracing-${process.pid}.ndjson`),
+      logLines.join('\n'),
+    );
     await sandbox?.close();
     await receiver?.close();
   });

@@ -1,4 +1,7 @@
 import './register-paths';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '@app/persistence';
@@ -46,6 +49,7 @@ export default async function globalSetup(): Promise<void> {
     redisUrl: 'redis://127.0.0.1:6379',
     queuePrefix: `test_${runId}`,
     embeddedPostgresDir: embeddedDir,
+    auditDir: mkdtempSync(join(tmpdir(), `pesapal-audit-${runId}-`)),
   };
   process.env[TEST_RUN_ENV] = JSON.stringify(run);
   process.stdout.write(

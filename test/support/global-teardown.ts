@@ -1,8 +1,14 @@
+import './register-paths';
+import { rmSync } from 'node:fs';
 import Redis from 'ioredis';
 import { Client } from 'pg';
+import { scanLogs } from './secret-audit';
 import { currentTestRun } from './test-servers';
 
-/** Drops the run's database and deletes every Redis key under the run's prefix. */
+/**
+ * Drops the run's database and deletes every Redis key under the run's prefix, then fails the run
+ * if any process logged a secret (test/support/secret-audit.ts).
+ */
 export default async function globalTeardown(): Promise<void> {
   const run = currentTestRun();
   const admin = new Client({ connectionString: run.adminDatabaseUrl });
@@ -29,4 +35,13 @@ export default async function globalTeardown(): Promise<void> {
   const embedded = (globalThis as { __embeddedPostgres?: { stop(): Promise<void> } })
     .__embeddedPostgres;
   if (embedded) await embedded.stop();
+
+  const { lines, findings } = scanLogs(run.auditDir);
+  if (findings.length > 0) {
+    throw new Error(
+      `secret audit: ${findings.length} of ${lines} log lines carry a secret (files kept in ${run.auditDir}):\n${findings.slice(0, 20).join('\n')}`,
+    );
+  }
+  process.stdout.write(`secret audit: ${lines} log lines and every response checked, no secret\n`);
+  rmSync(run.auditDir, { recursive: true, force: true });
 }

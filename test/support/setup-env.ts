@@ -1,9 +1,17 @@
+import { join } from 'node:path';
 import { currentTestRun } from './test-servers';
 
 // Every suite talks to this run's own database and queue prefix, quietly.
 const run = currentTestRun();
 process.env.NODE_ENV = 'test';
-process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
+if (process.env.TEST_LOG_LEVEL) {
+  process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL;
+} else {
+  // Every line at debug level, into a file per jest worker that the secret audit reads at the end
+  // (child processes inherit it and append to the same file).
+  process.env.LOG_LEVEL = 'debug';
+  process.env.LOG_FILE = join(run.auditDir, `logs-${process.pid}.ndjson`);
+}
 process.env.DATABASE_URL = run.databaseUrl;
 process.env.REDIS_URL = run.redisUrl;
 process.env.QUEUE_BACKEND = run.queueBackend;

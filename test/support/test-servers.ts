@@ -23,6 +23,8 @@ export interface TestRun {
   redisUrl: string;
   queuePrefix: string;
   embeddedPostgresDir?: string;
+  /** Log files and recorded secrets for the secret audit (test/support/secret-audit.ts). */
+  auditDir: string;
 }
 
 /** The global setup writes the run's description here; setup-env and teardown read it back. */

@@ -10,6 +10,8 @@ export interface SandboxConfig {
   host: string;
   port: number;
   logLevel: string;
+  /** Log lines go to this file (appended) instead of stdout (LOG_FILE). */
+  logFile: string | null;
   /** Base URL the sandbox advertises in redirect_url (its own hosted page). */
   publicUrl: string;
   merchants: SandboxMerchant[];
@@ -52,6 +54,7 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
       'info',
     ),
+    logFile: r.optionalString('LOG_FILE') ?? null,
     publicUrl: r.url('SANDBOX_PUBLIC_URL', ['http', 'https'], `http://127.0.0.1:${port}`),
     merchants,
     controlEnabled: r.bool('SANDBOX_CONTROL', false),

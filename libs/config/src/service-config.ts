@@ -23,6 +23,8 @@ export interface ServiceConfig {
   /** Connections each process keeps to PostgreSQL: the api's, and the worker's (kept small). */
   databasePoolSize: { api: number; worker: number };
   logLevel: string;
+  /** Log lines go to this file (appended) instead of stdout (LOG_FILE). */
+  logFile: string | null;
   /** GET /metrics on the api and the worker's health port (METRICS_ENABLED). */
   metricsEnabled: boolean;
   /** When set, /metrics asks for this bearer token (METRICS_TOKEN, a secret). */
@@ -126,6 +128,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
       'info',
     ),
+    logFile: r.optionalString('LOG_FILE') ?? null,
     databaseUrl: r.url(
       'DATABASE_URL',
       ['postgres', 'postgresql'],

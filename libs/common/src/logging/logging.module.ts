@@ -3,6 +3,8 @@ import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
+import { destination } from 'pino';
+import type { Options as PinoHttpOptions } from 'pino-http';
 import { REDACTED_LOG_PATHS } from '@app/config';
 
 /**
@@ -35,11 +37,10 @@ export class LoggingModule {
       imports: [
         LoggerModule.forRootAsync({
           inject: [configToken],
-          useFactory: ({ logLevel: level }: { logLevel: string }) => ({
-            exclude: unlogged.map((path) => ({ path, method: RequestMethod.ALL })),
-            pinoHttp: {
+          useFactory: ({ logLevel, logFile }: { logLevel: string; logFile?: string | null }) => {
+            const options: PinoHttpOptions = {
               name,
-              level,
+              level: logLevel,
               // Log lines written inside a traced request or job carry its trace id.
               mixin: () => {
                 const traceId = activeTraceId();
@@ -57,8 +58,15 @@ export class LoggingModule {
                   url: loggablePath(req.url),
                 }),
               },
-            },
-          }),
+            };
+            return {
+              exclude: unlogged.map((path) => ({ path, method: RequestMethod.ALL })),
+              // Several processes may append to one file: each line is written whole.
+              pinoHttp: logFile
+                ? [options, destination({ dest: logFile, append: true, mkdir: true })]
+                : options,
+            };
+          },
         }),
       ],
     };
