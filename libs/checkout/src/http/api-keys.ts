@@ -11,12 +11,15 @@ export function fingerprintOf(key: string): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
+const digestOf = (key: string): Buffer => createHash('sha256').update(key).digest();
+
 /**
- * A key list entry is either "secret" or "name:secret". Lookup compares in constant time so that
- * response timing says nothing about how much of a guessed key matched.
+ * A key list entry is either "secret" or "name:secret". Lookup compares SHA-256 digests in constant
+ * time against every entry, so response timing says nothing about how much of a guessed key
+ * matched, how long the keys are, or which entry it was.
  */
 export class ApiKeyRing {
-  private readonly entries: { secret: Buffer; identity: ApiKeyIdentity }[];
+  private readonly entries: { digest: Buffer; identity: ApiKeyIdentity }[];
 
   constructor(configured: string[]) {
     this.entries = configured.map((entry) => {
@@ -24,17 +27,15 @@ export class ApiKeyRing {
       const secret = separator > 0 ? entry.slice(separator + 1) : entry;
       const fingerprint = fingerprintOf(secret);
       const name = separator > 0 ? entry.slice(0, separator) : `key-${fingerprint.slice(0, 8)}`;
-      return { secret: Buffer.from(secret), identity: { name, fingerprint } };
+      return { digest: digestOf(secret), identity: { name, fingerprint } };
     });
   }
 
   identify(presented: string): ApiKeyIdentity | undefined {
-    const candidate = Buffer.from(presented);
+    const candidate = digestOf(presented);
     let found: ApiKeyIdentity | undefined;
     for (const entry of this.entries) {
-      const same =
-        entry.secret.length === candidate.length && timingSafeEqual(entry.secret, candidate);
-      if (same) found = entry.identity;
+      if (timingSafeEqual(entry.digest, candidate)) found = entry.identity;
     }
     return found;
   }
