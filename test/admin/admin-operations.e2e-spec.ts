@@ -328,7 +328,13 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
   it('serves the operations page without any key in it', async () => {
     const page = await request(service.apiUrl).get('/admin');
     expect(page.status).toBe(200);
-    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['x-frame-options']).toBe('DENY');
     const script = await request(service.apiUrl).get('/admin/ops.js');
     expect(script.status).toBe(200);
     for (const body of [page.text, script.text]) {

@@ -1,3 +1,4 @@
+import helmet from '@fastify/helmet';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { countHttpRequests, createFastifyApp } from '@app/common';
@@ -11,6 +12,8 @@ import { ApiModule } from './api.module';
 export async function createApiApp(): Promise<NestFastifyApplication> {
   const app = await createFastifyApp(ApiModule);
   acceptEmptyJsonBodies(app);
+  // Helmet's headers where a route asks for them (the operations page), not on the JSON API.
+  await app.getHttpAdapter().getInstance().register(helmet, { global: false });
   await useAdminSessionCookies(
     app.getHttpAdapter().getInstance(),
     app.get<ServiceConfig>(SERVICE_CONFIG).adminApiKeys,

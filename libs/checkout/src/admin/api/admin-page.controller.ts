@@ -1,5 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Inject, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyReply } from 'fastify';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { AdminKeyGuard } from '../../http/api-key.guards';
@@ -8,14 +9,27 @@ import { OPS_PAGE_HTML } from './page/ops-page.html';
 import { OPS_PAGE_SCRIPT } from './page/ops-page.script';
 import { OPS_PAGE_STYLES } from './page/ops-page.styles';
 
-/** Only same-origin scripts and styles: the page holds no key and runs no inline script. */
-const PAGE_HEADERS = {
-  'cache-control': 'no-store',
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
+/**
+ * helmet's headers for the page, its script and its styles (registered on the api without global
+ * effect: the JSON API and the queue dashboard keep theirs). Only same-origin scripts and styles:
+ * the page holds no key and runs no inline script; it is never framed.
+ */
+export const OPS_PAGE_SECURITY: FastifyHelmetOptions = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'none'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      frameAncestors: ["'none'"],
+      baseUri: ["'none'"],
+      formAction: ["'self'"],
+    },
+  },
+  frameguard: { action: 'deny' },
+  referrerPolicy: { policy: 'no-referrer' },
 };
 
 /**
@@ -32,18 +46,30 @@ export class AdminPageController {
   }
 
   @Get()
-  page(@Res() reply: FastifyReply) {
-    return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(OPS_PAGE_HTML);
+  async page(@Res() reply: FastifyReply) {
+    await reply.helmet(OPS_PAGE_SECURITY);
+    return reply
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(OPS_PAGE_HTML);
   }
 
   @Get('ops.js')
-  script(@Res() reply: FastifyReply) {
-    return reply.headers(PAGE_HEADERS).type('text/javascript; charset=utf-8').send(OPS_PAGE_SCRIPT);
+  async script(@Res() reply: FastifyReply) {
+    await reply.helmet(OPS_PAGE_SECURITY);
+    return reply
+      .header('cache-control', 'no-store')
+      .type('text/javascript; charset=utf-8')
+      .send(OPS_PAGE_SCRIPT);
   }
 
   @Get('ops.css')
-  styles(@Res() reply: FastifyReply) {
-    return reply.headers(PAGE_HEADERS).type('text/css; charset=utf-8').send(OPS_PAGE_STYLES);
+  async styles(@Res() reply: FastifyReply) {
+    await reply.helmet(OPS_PAGE_SECURITY);
+    return reply
+      .header('cache-control', 'no-store')
+      .type('text/css; charset=utf-8')
+      .send(OPS_PAGE_STYLES);
   }
 
   /**
