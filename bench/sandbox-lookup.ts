@@ -42,6 +42,7 @@ for (let i = 0; i < ORDERS; i += 1) {
       account: 'x',
       confirmationCode: String(10n ** 21n + BigInt(i)),
       statusCode: '',
+      at: gatewayNow(),
     },
     recurring: null,
   };

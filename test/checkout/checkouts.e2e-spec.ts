@@ -70,6 +70,21 @@ describe('checkouts: hosted page and mobile money push (api + sandbox over HTTP)
     expect(byPushReference.body).toMatchObject({ reference: body.reference, kind: 'mobile_money' });
   });
 
+  it('takes the phone as the customer typed it and prompts it in the form push takes', async () => {
+    for (const [typed, country, currency, sent] of [
+      ['0712 345 678', undefined, 'KES', '254712345678'],
+      ['(0110) 123-456', undefined, 'KES', '254110123456'],
+      ['+254 733 123 456', 'KE', 'KES', '254733123456'],
+    ] as const) {
+      const body = pushBody({ phone: typed, country, currency });
+      const created = await postCheckout(service, body, '/v1/checkouts/mobile-money');
+      expect(created.status).toBe(201);
+      const { recent } = await service.sandbox.control.requests();
+      const stk = recent.filter((call) => call.operation === 'Stk').pop();
+      expect(JSON.parse(stk?.body ?? '{}')).toMatchObject({ msisdn: sent });
+    }
+  });
+
   it('shows a completed payment with its details once the gateway reports it', async () => {
     const body = hostedBody();
     const created = await postCheckout(service, body);

@@ -189,6 +189,31 @@ describe('checkouts: validation (400 with every field, nothing written) and API 
     );
   });
 
+  it('refuses a phone that is not a mobile number of the checkout country, saying why', async () => {
+    const push = '/v1/checkouts/mobile-money';
+    await expectRefused(
+      pushBody({ phone: '020 212 3456' }),
+      [{ field: 'phone', reason: /^is a landline number; a PIN prompt needs a Kenyan mobile/ }],
+      push,
+    );
+    await expectRefused(
+      pushBody({ phone: '+256 772 123 456' }),
+      [{ field: 'phone', reason: /^is a Ugandan number; this checkout needs a Kenyan/ }],
+      push,
+    );
+    await expectRefused(
+      // An explicit country wins over the currency's.
+      pushBody({ phone: '+254 712 345 678', country: 'UG', currency: 'KES' }),
+      [{ field: 'phone', reason: /^is a Kenyan number; this checkout needs a Ugandan/ }],
+      push,
+    );
+    await expectRefused(
+      pushBody({ currency: 'USD' }),
+      [{ field: 'country', reason: /^is required when the currency names no country/ }],
+      push,
+    );
+  });
+
   describe('API keys', () => {
     const routes: [string, string][] = [
       ['post', '/v1/checkouts'],

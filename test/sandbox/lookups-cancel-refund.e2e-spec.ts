@@ -93,6 +93,18 @@ describe('sandbox gateway: lookups, cancellation and refund', () => {
     expect(Math.abs(asEat - before)).toBeLessThan(5000);
   });
 
+  it('dates a paid order by its payment: created_date moves from the order to the payment', async () => {
+    const { id } = await create();
+    const pending = (await status(id)).json.created_date as string;
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const paidFrom = Date.now();
+    await sandbox.control.settle(id, 'completed', 'card');
+    const paid = (await status(id)).json.created_date as string;
+    const eat = (text: string) => Date.parse(`${text}+03:00`);
+    expect(eat(paid) - eat(pending)).toBeGreaterThanOrEqual(1000);
+    expect(Math.abs(eat(paid) - paidFrom)).toBeLessThan(1000);
+  });
+
   it('answers the same payment with a different payment_method per lookup endpoint', async () => {
     const { id, ref } = await create();
     const settled = await sandbox.control.settle(id, 'completed', 'card');

@@ -25,8 +25,18 @@ describe('sandbox gateway: token issue, bearer checks and transport errors', () 
     const header = JSON.parse(Buffer.from(res.json.token.split('.')[0], 'base64url').toString());
     expect(header.alg).toBe('HS256');
     const claims = decode(res.json.token);
-    expect(Object.keys(claims)).toEqual(
-      expect.arrayContaining(['uid', 'iat', 'exp', 'iss', 'aud']),
+    // The recorded real token's claims, in its order (test/fixtures/real-sandbox/request-token.json).
+    expect(Object.keys(claims)).toEqual([
+      'http://schemas.microsoft.com/ws/2008/06/identity/claims/userdata',
+      'uid',
+      'nbf',
+      'exp',
+      'iat',
+      'iss',
+      'aud',
+    ]);
+    expect(claims['http://schemas.microsoft.com/ws/2008/06/identity/claims/userdata']).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/,
     );
     expect(claims.exp).toBe((claims.iat as number) + 3600);
     expect(res.json.expiryDate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{7}Z$/);

@@ -13,7 +13,11 @@ export interface Merchant {
   consumerKey: string;
 }
 
+/** The real token's first claim: a uuid per merchant account (request-token.json). */
+const USER_DATA_CLAIM = 'http://schemas.microsoft.com/ws/2008/06/identity/claims/userdata';
+
 interface Claims {
+  [USER_DATA_CLAIM]: string;
   uid: string;
   nbf: number;
   exp: number;
@@ -27,6 +31,12 @@ const base64url = (data: Buffer | string): string => Buffer.from(data).toString(
 /** The merchant's uid: stable per consumer key, never revealing it. */
 const uidOf = (consumerKey: string): string => {
   const hex = createHash('sha256').update(`sandbox-merchant:${consumerKey}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+};
+
+/** The userdata claim's uuid: stable per merchant, unrelated to its uid. */
+const userDataOf = (uid: string): string => {
+  const hex = createHash('sha256').update(`sandbox-userdata:${uid}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 };
 
@@ -64,7 +74,15 @@ export class TokenService {
     const iat = Math.floor(issued.at.getTime() / 1000);
     const exp = iat + this.config.tokenLifetimeSeconds;
     const issuer = `${this.config.publicUrl}/`;
-    const token = this.sign({ uid: merchant.uid, nbf: iat, exp, iat, iss: issuer, aud: issuer });
+    const token = this.sign({
+      [USER_DATA_CLAIM]: userDataOf(merchant.uid),
+      uid: merchant.uid,
+      nbf: iat,
+      exp,
+      iat,
+      iss: issuer,
+      aud: issuer,
+    });
     const expiry = new Date(issued.at.getTime() + this.config.tokenLifetimeSeconds * 1000);
     return ok({
       token,

@@ -17,6 +17,8 @@ export interface Payment {
   confirmationCode: string;
   /** payment_status_code: empty on completion, sometimes a reason on failure. */
   statusCode: string;
+  /** When the customer paid (or the attempt failed): the status record's created_date then. */
+  at: GatewayInstant;
 }
 
 /** Facts the lookup adds to a recurring charge. */

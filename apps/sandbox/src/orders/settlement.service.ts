@@ -49,6 +49,7 @@ export class SettlementService {
       account: request.account ?? this.defaultAccount(order, request.instrument),
       confirmationCode: this.uniqueCode(request),
       statusCode: request.outcome === 'failed' ? (request.failureCode ?? '') : '',
+      at: gatewayNow(),
     };
     order.state = request.outcome;
     this.store.recordPayment(order, previousCode);
@@ -84,6 +85,7 @@ export class SettlementService {
         account: parent.payment.account,
         confirmationCode: this.uniqueCode({ outcome: 'completed', instrument: 'card' }),
         statusCode: '',
+        at: gatewayNow(),
       },
       recurring: {
         parentTrackingId: parent.orderTrackingId,

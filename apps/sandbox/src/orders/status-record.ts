@@ -50,7 +50,8 @@ export function statusRecord(order: SandboxOrder, endpoint: LookupEndpoint): unk
   const record: Record<string, unknown> = {
     payment_method: payment ? PAYMENT_METHOD_NAMES[endpoint][payment.instrument] : '',
     amount: new DecimalLiteral(order.amount),
-    created_date: eastAfricaTime(order.createdAt),
+    // A settled order's record is dated by its payment, not by the order's creation.
+    created_date: eastAfricaTime(payment?.at ?? order.createdAt),
     confirmation_code: payment?.confirmationCode ?? '',
     order_tracking_id: order.orderTrackingId,
     payment_status_description: STATUS_DESCRIPTIONS[statusCode],

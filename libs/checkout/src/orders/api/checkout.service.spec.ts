@@ -271,11 +271,12 @@ describe('CheckoutService', () => {
     expect(h.steps).toEqual(['record', 'pushMobileMoney', 'completePush']);
     expect(h.gateway.submitOrder).not.toHaveBeenCalled();
     const pushed = h.gateway.pushMobileMoney.mock.calls[0][0];
-    // The shop may write the network in any case; the gateway gets the configured spelling.
-    expect(pushed).toMatchObject({ msisdn: '+254712345678', network: 'MPESA' });
+    // The shop may write the network in any case; the gateway gets the configured spelling, and
+    // the phone in the form push takes.
+    expect(pushed).toMatchObject({ msisdn: '254712345678', network: 'MPESA' });
     expect(h.recorded[0].fields).toMatchObject({
       kind: 'mobile_money',
-      msisdn: '+254712345678',
+      msisdn: '254712345678',
       network: 'MPESA',
     });
     expect(result).toEqual({

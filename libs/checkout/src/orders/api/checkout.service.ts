@@ -20,6 +20,7 @@ import { IpnRegistrationService } from '../../ipn/ipn-registration.service';
 import { CheckoutAnswer, checkoutAnswerOf } from './checkout-answers';
 import { CheckoutSubmission, NewOrder, ReferenceTakenError } from './checkout-submission';
 import { amountText } from './dto/checkout-rules';
+import { mobileMoneyCountry, readMobileNumber } from './dto/mobile-number';
 import {
   CreateCheckoutDto,
   CreateMobileMoneyCheckoutDto,
@@ -133,7 +134,7 @@ export class CheckoutService {
     }
     const push: PushRequest = {
       ...request,
-      msisdn: checkout.dto.phone,
+      msisdn: msisdnOf(checkout.dto),
       network: this.network(checkout.dto.network),
     };
     buildPushBody(push, rules);
@@ -173,7 +174,7 @@ export class CheckoutService {
           }
         : null,
       accountNumber: dto.subscription?.account_number ?? null,
-      msisdn: checkout.kind === 'mobile_money' ? checkout.dto.phone : null,
+      msisdn: checkout.kind === 'mobile_money' ? msisdnOf(checkout.dto) : null,
       network: checkout.kind === 'mobile_money' ? this.network(checkout.dto.network) : null,
     };
   }
@@ -314,4 +315,11 @@ function checkoutFailure(error: unknown): string {
   return error instanceof CheckoutError || error instanceof GatewayRequestInvalidError
     ? 'refused'
     : 'error';
+}
+
+/** The phone as push takes it (254712345678); the DTO's rules have already accepted it. */
+function msisdnOf(dto: CreateMobileMoneyCheckoutDto): string {
+  const reading = readMobileNumber(dto.phone, mobileMoneyCountry(dto.country, dto.currency));
+  if (!reading.ok) throw CheckoutError.invalid([{ field: reading.field, reason: reading.reason }]);
+  return reading.msisdn;
 }

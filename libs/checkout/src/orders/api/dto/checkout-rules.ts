@@ -2,6 +2,7 @@ import { ServiceConfig } from '@app/config';
 import { Money } from '@app/domain';
 import { compareCalendarDates, gatewayToday, toGatewayCalendarDate } from '@app/gateway-client';
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import { mobileMoneyCountry, readMobileNumber } from './mobile-number';
 
 /**
  * The configured lists the DTOs check against. class-validator builds constraints without Nest's
@@ -89,3 +90,48 @@ export const IsAfterField = (field: string): PropertyDecorator =>
     if (!start) return true;
     return end !== null && compareCalendarDates(end, start) > 0;
   });
+
+/**
+ * A mobile-money checkout's country: given, or named by its currency; one that our networks serve.
+ * Checked even when absent (no IsOptional): USD names no country.
+ */
+export const IsMobileMoneyCountry =
+  (): PropertyDecorator => (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'isMobileMoneyCountry',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: {
+        message: (args: ValidationArguments) => countryProblem(args) ?? '',
+      },
+      validator: {
+        validate: (_value, args) => countryProblem(args as ValidationArguments) === null,
+      },
+    });
+
+function countryProblem(args: ValidationArguments): string | null {
+  const object = args.object as { country?: unknown; currency?: unknown };
+  if (object.country !== undefined && typeof object.country !== 'string') return 'must be a string';
+  const reading = readMobileNumber(undefined, mobileMoneyCountry(object.country, object.currency));
+  return !reading.ok && reading.field === 'country' ? reading.reason : null;
+}
+
+/** A mobile number of the checkout's country, however it was typed (see mobile-number.ts). */
+export const IsMobileNumberOfCheckout =
+  (): PropertyDecorator => (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'isMobileNumberOfCheckout',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: {
+        message: (args: ValidationArguments) => phoneProblem(args) ?? '',
+      },
+      validator: { validate: (_value, args) => phoneProblem(args as ValidationArguments) === null },
+    });
+
+function phoneProblem(args: ValidationArguments): string | null {
+  const object = args.object as { country?: unknown; currency?: unknown };
+  const reading = readMobileNumber(args.value, mobileMoneyCountry(object.country, object.currency));
+  // A missing or unknown country is the country field's problem, reported there.
+  return !reading.ok && reading.field === 'phone' ? reading.reason : null;
+}

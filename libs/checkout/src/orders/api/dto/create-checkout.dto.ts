@@ -19,6 +19,8 @@ import {
   IsConfiguredCurrency,
   IsConfiguredNetwork,
   IsFutureDate,
+  IsMobileMoneyCountry,
+  IsMobileNumberOfCheckout,
   IsPositiveAmount,
 } from './checkout-rules';
 
@@ -195,10 +197,21 @@ export class CreateCheckoutDto {
 
 /** POST /v1/checkouts/mobile-money: a PIN prompt pushed to the customer's phone. */
 export class CreateMobileMoneyCheckoutDto extends CreateCheckoutDto {
-  @ApiProperty({ example: '+254712345678', description: 'The number to prompt' })
-  @IsString()
-  @Matches(PHONE, { message: 'must be 9–15 digits with an optional leading +' })
+  @ApiProperty({
+    example: '0712 345 678',
+    description:
+      "The mobile number to prompt, as the customer typed it (0712 345 678, +254 712-345-678, 254712345678): a mobile number of the checkout's country",
+  })
+  @IsMobileNumberOfCheckout()
   phone!: string;
+
+  @ApiPropertyOptional({
+    example: 'KE',
+    description:
+      'ISO 3166-1 alpha-2 country of the phone; defaults to the one the currency names (KES → KE, UGX → UG, TZS → TZ, …), required otherwise',
+  })
+  @IsMobileMoneyCountry()
+  country?: string;
 
   @ApiProperty({ example: 'MPESA', description: 'One of MOBILE_MONEY_NETWORKS' })
   @IsString()
