@@ -16,3 +16,6 @@ process.env.DATABASE_URL = run.databaseUrl;
 process.env.REDIS_URL = run.redisUrl;
 process.env.QUEUE_BACKEND = run.queueBackend;
 process.env.QUEUE_PREFIX = run.queuePrefix;
+// Straight to the server, named statements on: a suite behind a pooler sets its own.
+delete process.env.DATABASE_DIRECT_URL;
+delete process.env.DATABASE_PREPARED_STATEMENTS;

@@ -22,6 +22,18 @@ describe('loadServiceConfig', () => {
     expect(config.databasePoolSize).toEqual({ api: 20, worker: 4 });
   });
 
+  it('connects LISTEN and migrations straight to DATABASE_URL unless a direct URL is given', () => {
+    const url = 'postgres://app@pooler:6432/shop';
+    expect(loadServiceConfig({ DATABASE_URL: url }).databaseDirectUrl).toBe(url);
+    const direct = 'postgres://app@db:5432/shop';
+    const both = loadServiceConfig({ DATABASE_URL: url, DATABASE_DIRECT_URL: direct });
+    expect(both.databaseDirectUrl).toBe(direct);
+    expect(both.databasePreparedStatements).toBe(true);
+    expect(
+      loadServiceConfig({ DATABASE_PREPARED_STATEMENTS: 'false' }).databasePreparedStatements,
+    ).toBe(false);
+  });
+
   it('listens on loopback unless HOST says otherwise', () => {
     expect(loadServiceConfig({}).host).toBe('127.0.0.1');
     expect(loadServiceConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
@@ -113,6 +125,10 @@ describe('loadServiceConfig', () => {
     expect(problemsOf({ DATABASE_URL: 'mysql://x' })).toEqual([
       'DATABASE_URL must use postgres or postgresql (got "mysql:")',
     ]);
+    expect(problemsOf({ DATABASE_DIRECT_URL: 'mysql://x' })).toEqual([
+      'DATABASE_DIRECT_URL must use postgres or postgresql (got "mysql:")',
+    ]);
+    expect(problemsOf({ DATABASE_PREPARED_STATEMENTS: 'maybe' })).toHaveLength(1);
   });
 
   it('lists every bad variable at once', () => {

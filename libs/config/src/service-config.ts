@@ -30,6 +30,18 @@ export interface ServiceConfig {
   /** When set, /metrics asks for this bearer token (METRICS_TOKEN, a secret). */
   metricsToken: string | null;
   databaseUrl: string;
+  /**
+   * A connection straight to PostgreSQL, not through a pooler in transaction mode (which keeps
+   * neither LISTEN nor session advisory locks): the inbox relay's LISTEN, the migration lock and
+   * BullMQ's PostgreSQL backend use it (DATABASE_DIRECT_URL, default DATABASE_URL).
+   */
+  databaseDirectUrl: string;
+  /**
+   * Named prepared statements on DATABASE_URL's connections (DATABASE_PREPARED_STATEMENTS). Off
+   * for a pooler in transaction mode that cannot keep them (PgBouncer before 1.21, or without
+   * max_prepared_statements): the same statements are then sent unnamed.
+   */
+  databasePreparedStatements: boolean;
   redisUrl: string;
   queueBackend: QueueBackend;
   queuePrefix: string;
@@ -134,6 +146,8 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
       ['postgres', 'postgresql'],
       'postgres://postgres@127.0.0.1:5432/pesapal_checkout',
     ),
+    databaseDirectUrl: '', // below: it defaults to DATABASE_URL
+    databasePreparedStatements: r.bool('DATABASE_PREPARED_STATEMENTS', true),
     redisUrl: r.url('REDIS_URL', ['redis', 'rediss'], 'redis://127.0.0.1:6379'),
     queueBackend: r.oneOf<QueueBackend>('QUEUE_BACKEND', ['redis', 'postgres'], 'redis'),
     queuePrefix: r.string('QUEUE_PREFIX', 'pesapal'),
@@ -182,6 +196,10 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
       ipnPerMinute: r.int('RATE_LIMIT_IPN_PER_MINUTE', 120_000, 0, 10_000_000),
     },
   };
+  // Unset, it is DATABASE_URL (already checked: one problem named once).
+  config.databaseDirectUrl = env.DATABASE_DIRECT_URL?.trim()
+    ? r.url('DATABASE_DIRECT_URL', ['postgres', 'postgresql'], config.databaseUrl)
+    : config.databaseUrl;
 
   if (production) {
     if (config.shopApiKeys.length === 0) r.problems.push('SHOP_API_KEYS is required in production');

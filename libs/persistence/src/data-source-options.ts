@@ -13,11 +13,15 @@ import { ENTITIES } from './entities';
  */
 export type NamedStatementPlans = 'per-execution' | 'reusable';
 
+/** The pool option runPrepared reads to know whether it may name its statements. */
+export const NAMED_STATEMENTS = 'pesapalNamedStatements';
+
 /** One place that turns a DATABASE_URL into TypeORM options, for the apps, the CLI and the tests. */
 export function buildDataSourceOptions(
   databaseUrl: string,
   poolSize = 20,
   plans: NamedStatementPlans = 'per-execution',
+  namedStatements = true,
 ): DataSourceOptions {
   return {
     type: 'postgres',
@@ -34,6 +38,8 @@ export function buildDataSourceOptions(
       max: poolSize,
       connectionTimeoutMillis: 5000,
       options: `-c plan_cache_mode=${plans === 'per-execution' ? 'force_custom_plan' : 'auto'}`,
+      // Read by runPrepared (pg ignores it): false sends its statements unnamed.
+      [NAMED_STATEMENTS]: namedStatements,
     },
   };
 }

@@ -27,12 +27,26 @@ class MigrationsOnStart implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.runMigrationsOnStart) return;
-    const applied = await runMigrationsWithLock(this.dataSource);
+    const applied = await this.migrate();
     this.logger.log(
       applied.length > 0
         ? `applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`
         : 'schema is up to date',
     );
+  }
+
+  /** The advisory lock is a session's: through a transaction-mode pooler it needs the direct URL. */
+  private async migrate() {
+    if (this.config.databaseDirectUrl === this.config.databaseUrl) {
+      return runMigrationsWithLock(this.dataSource);
+    }
+    const direct = new DataSource(buildDataSourceOptions(this.config.databaseDirectUrl, 2));
+    await direct.initialize();
+    try {
+      return await runMigrationsWithLock(direct);
+    } finally {
+      await direct.destroy();
+    }
   }
 }
 
@@ -73,6 +87,7 @@ export class PersistenceModule {
               config.databaseUrl,
               config.databasePoolSize[app],
               app === 'api' ? 'reusable' : 'per-execution',
+              config.databasePreparedStatements,
             ),
             // Keep retrying quietly at start: readiness reports the database until it answers.
             retryAttempts: 10,

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { NAMED_STATEMENTS } from './data-source-options';
 
 /**
  * A statement run often enough that parsing it each time shows. Whether its plan is made per
@@ -28,8 +29,12 @@ export async function runPrepared<Row>(
   statement: PreparedStatement,
   values: unknown[],
 ): Promise<Row[]> {
+  const named = (dataSource.options.extra as Record<string, unknown> | undefined)?.[
+    NAMED_STATEMENTS
+  ];
   const result = await driverPool(dataSource).query({
-    name: statement.name,
+    // Behind a pooler that cannot keep prepared statements, the same text goes unnamed.
+    ...(named === false ? {} : { name: statement.name }),
     text: statement.text,
     values,
   });

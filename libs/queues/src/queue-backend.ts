@@ -28,7 +28,8 @@ export function queueConnectionFor(config: ServiceConfig): ConnectionOptions {
       postgresBackendInstalled = true;
     }
     return {
-      connectionString: config.databaseUrl,
+      // Its workers LISTEN and take advisory locks: a direct connection, not a pooler's.
+      connectionString: config.databaseDirectUrl,
       migrate: true,
       schema: postgresQueueSchema(config.queuePrefix),
       // Passed through to the backend's pg.Pool.

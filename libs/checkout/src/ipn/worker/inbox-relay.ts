@@ -230,7 +230,8 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   /** A dedicated connection waits for the api's signal; if it drops, the timer covers meanwhile. */
   private async listen(): Promise<void> {
     if (this.stopped) return;
-    const client = new Client({ connectionString: this.config.databaseUrl });
+    // LISTEN needs a session of its own: never through a transaction-mode pooler.
+    const client = new Client({ connectionString: this.config.databaseDirectUrl });
     this.listener = client;
     const retry = (error?: Error) => {
       if (this.listener !== client) return;

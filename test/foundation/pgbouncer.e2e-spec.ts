@@ -1,0 +1,144 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import request from 'supertest';
+import { getOrder, hostedBody, postCheckout } from '../checkout/support';
+import { freePort, RunningService, startService, waitFor } from '../support/service';
+import { currentTestRun, portAnswers } from '../support/test-servers';
+
+/**
+ * The service behind PgBouncer in transaction mode (Debian's pgbouncer, started here on a port of
+ * its own): statements go through the pooler, unnamed (PgBouncer 1.18 keeps no prepared
+ * statements); LISTEN, the migration lock and BullMQ's PostgreSQL backend go over
+ * DATABASE_DIRECT_URL. The main flow runs through it: checkout, payment, notification verified by
+ * the worker, refund.
+ */
+const PGBOUNCER = '/usr/sbin/pgbouncer';
+
+describe('through PgBouncer in transaction mode', () => {
+  let dir: string;
+  let bouncer: ChildProcess | undefined;
+  let port: number;
+  let service: RunningService;
+  let pooledUrl: string;
+  const run = currentTestRun();
+
+  beforeAll(async () => {
+    if (!existsSync(PGBOUNCER)) {
+      throw new Error(`${PGBOUNCER} not found: apt-get install -y pgbouncer (.ci/run installs it)`);
+    }
+    const server = new URL(run.databaseUrl);
+    port = await freePort();
+    dir = mkdtempSync(join(tmpdir(), 'pesapal-pgbouncer-'));
+    const user = decodeURIComponent(server.username || 'postgres');
+    const password = decodeURIComponent(server.password);
+    writeFileSync(join(dir, 'users.txt'), `"${user}" ""\n`, { mode: 0o644 });
+    writeFileSync(
+      join(dir, 'pgbouncer.ini'),
+      [
+        '[databases]',
+        `* = host=${server.hostname} port=${server.port || 5432} user=${user}${password ? ` password=${password}` : ''}`,
+        '[pgbouncer]',
+        'listen_addr = 127.0.0.1',
+        `listen_port = ${port}`,
+        "unix_socket_dir = ''",
+        'auth_type = trust',
+        `auth_file = ${join(dir, 'users.txt')}`,
+        'pool_mode = transaction',
+        // Fewer server connections than the apps' pools: clients share them, as in production.
+        'default_pool_size = 3',
+        'max_client_conn = 200',
+        `admin_users = ${user}`,
+        // The apps set plan_cache_mode through the startup "options"; the pooler passes none on.
+        'ignore_startup_parameters = extra_float_digits,options',
+        `logfile = ${join(dir, 'pgbouncer.log')}`,
+      ].join('\n'),
+      { mode: 0o644 },
+    );
+    // PgBouncer refuses to run as root: it runs as "nobody", who reads its files and logs here.
+    chmodSync(dir, 0o777);
+    const asNobody = process.getuid?.() === 0 ? ['runuser', '-u', 'nobody', '--'] : [];
+    const [command, ...args] = [...asNobody, PGBOUNCER, join(dir, 'pgbouncer.ini')];
+    bouncer = spawn(command, args, { stdio: 'ignore' });
+    await waitFor('pgbouncer to listen', () => portAnswers(port), 10_000);
+
+    pooledUrl = `postgres://${user}@127.0.0.1:${port}/${run.databaseName}`;
+    service = await startService({
+      worker: true,
+      env: {
+        DATABASE_URL: pooledUrl,
+        DATABASE_DIRECT_URL: run.databaseUrl,
+        DATABASE_PREPARED_STATEMENTS: 'false',
+        RUN_MIGRATIONS: 'true',
+      },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.close();
+    bouncer?.kill('SIGTERM');
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Transactions PgBouncer has carried to the run's database (its admin console). */
+  async function pooledTransactions(): Promise<number> {
+    const admin = new Client({
+      connectionString: `${pooledUrl.replace(/\/[^/]*$/, '')}/pgbouncer`,
+    });
+    await admin.connect();
+    try {
+      const stats = await admin.query('SHOW STATS');
+      const row = stats.rows.find((r: { database: string }) => r.database === run.databaseName);
+      return Number(row?.total_xact_count ?? 0);
+    } finally {
+      await admin.end();
+    }
+  }
+
+  it('takes a checkout, verifies its payment through the worker and refunds it', async () => {
+    const before = await pooledTransactions();
+    const body = hostedBody();
+    const created = await postCheckout(service, body);
+    expect(created.status).toBe(201);
+    await service.sandbox.control.settle(created.body.order_tracking_id, 'completed', 'card');
+    // The gateway notifies; the relay (LISTEN on the direct connection) queues it at once.
+    await waitFor(
+      'the order completed',
+      async () =>
+        (await getOrder(service, String(body.reference))).body.status === 'completed' || null,
+      15_000,
+    );
+    const refund = await request(service.apiUrl)
+      .post(`/v1/admin/orders/${body.reference}/refunds`)
+      .set(service.adminAuth)
+      .send({ amount: body.amount, reason: 'pooler e2e', requested_by: 'test' });
+    expect(refund.status).toBe(201);
+    expect(refund.body.refund.status).toBe('accepted');
+    // The statements went through the pooler.
+    expect((await pooledTransactions()) - before).toBeGreaterThan(10);
+  });
+
+  it('keeps up with concurrent checkouts and notifications sharing its server connections', async () => {
+    const bodies = Array.from({ length: 30 }, () => hostedBody());
+    const created = await Promise.all(bodies.map((body) => postCheckout(service, body)));
+    expect(created.map((answer) => answer.status)).toEqual(bodies.map(() => 201));
+    await Promise.all(
+      created.map((answer) =>
+        service.sandbox.control.settle(answer.body.order_tracking_id, 'completed', 'card'),
+      ),
+    );
+    await waitFor(
+      'every order completed',
+      async () => {
+        const orders = await Promise.all(
+          bodies.map((body) => getOrder(service, String(body.reference))),
+        );
+        return orders.every((order) => order.body.status === 'completed') || null;
+      },
+      30_000,
+      250,
+    );
+  });
+});
