@@ -1,9 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { IpnId } from '@app/domain';
 import { GatewayClient } from '@app/gateway-client';
 import { IpnRegistrationEntity } from '@app/persistence';
+
+/** Any fixed key, shared by every replica (the migration lock uses another). */
+const IPN_REGISTRATION_LOCK = 727_372_002;
 
 /** The path the gateway notifies; its secret segment keeps the URL from being guessed. */
 export function ipnPath(config: ServiceConfig): string {
@@ -74,19 +77,39 @@ export class IpnRegistrationService {
       this.cached = stored.ipnId as IpnId;
       return this.cached;
     }
-    return this.registerOnce();
+    return this.registerOnce(rejected);
   }
 
   /** Concurrent callers share one registration call. */
-  private registerOnce(): Promise<IpnId> {
-    this.registering ??= this.register().finally(() => (this.registering = undefined));
+  private registerOnce(rejected?: IpnId): Promise<IpnId> {
+    this.registering ??= this.register(rejected).finally(() => (this.registering = undefined));
     return this.registering;
   }
 
-  /** Registers (the gateway answers the original ipn_id for a known URL) and stores the answer. */
-  async register(): Promise<IpnId> {
+  /**
+   * Registers (the gateway answers the original ipn_id for a known URL) and stores the answer,
+   * unless another process did while this one waited: replicas take a transaction advisory lock
+   * (it also holds behind a transaction-mode pooler) and look again under it, so the api replicas
+   * and the workers starting together make one RegisterIPN call. `rejected` is an id the gateway
+   * no longer knows: finding it stored still means registering anew.
+   */
+  async register(rejected?: IpnId): Promise<IpnId> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock($1)', [IPN_REGISTRATION_LOCK]);
+      const stored = await manager
+        .getRepository(IpnRegistrationEntity)
+        .findOneBy({ url: this.url, method: this.method });
+      if (stored && stored.ipnId !== rejected) {
+        this.cached = stored.ipnId as IpnId;
+        return this.cached;
+      }
+      return this.registerAndStore(manager);
+    });
+  }
+
+  private async registerAndStore(manager: EntityManager): Promise<IpnId> {
     const registration = await this.gateway.registerIpn(this.url, this.method);
-    await this.dataSource
+    await manager
       .createQueryBuilder()
       .insert()
       .into(IpnRegistrationEntity)

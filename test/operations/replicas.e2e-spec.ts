@@ -1,0 +1,183 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { hostedBody } from '../checkout/support';
+import { ownTestDatabase } from '../support/database';
+import { itWithRedis } from '../support/redis-only';
+import { RunningSandbox, SANDBOX_CREDENTIALS, startSandbox } from '../support/sandbox';
+import { freePort, waitFor } from '../support/service';
+import { currentTestRun } from '../support/test-servers';
+
+/**
+ * Several replicas on one database and one queue: 2 api and 3 worker processes. Checkouts go to
+ * both apis, every payment is notified to both (a duplicate each), one worker is SIGKILLed while
+ * the notifications are verified, and still: every order final, each completed once, every
+ * acknowledged notification stored once per delivery, one token login and one IPN registration
+ * for all the processes together. On both queue backends.
+ */
+const ROOT = join(__dirname, '..', '..');
+const ORDERS = 120;
+
+function startApp(app: 'api' | 'worker', env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    stdio: 'ignore',
+  });
+}
+
+const stopped = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+
+const ready = async (url: string) =>
+  request(url)
+    .get('/health/ready')
+    .then((answer) => answer.status === 200)
+    .catch(() => false);
+
+async function replicasRun(backend: 'redis' | 'postgres'): Promise<void> {
+  const own = await ownTestDatabase(`replicas_${backend}`);
+  const sandbox: RunningSandbox = await startSandbox();
+  const processes: ChildProcess[] = [];
+  const dataSource: DataSource = own.dataSource;
+  try {
+    // The gateway's own deliveries are dropped: the test delivers each notification to both apis.
+    await sandbox.control.notifications('drop');
+    const apiPorts = [await freePort(), await freePort()];
+    const apis = apiPorts.map((port) => `http://127.0.0.1:${port}`);
+    const shopKey = `shop_${randomBytes(10).toString('hex')}`;
+    const ipnSecret = `ipn_${randomBytes(8).toString('hex')}`;
+    const env: Record<string, string> = {
+      DATABASE_URL: own.url,
+      QUEUE_BACKEND: backend,
+      QUEUE_PREFIX: `${currentTestRun().queuePrefix}_replicas_${backend}`,
+      PESAPAL_BASE_URL: sandbox.baseUrl,
+      PESAPAL_CONSUMER_KEY: SANDBOX_CREDENTIALS.consumerKey,
+      PESAPAL_CONSUMER_SECRET: SANDBOX_CREDENTIALS.consumerSecret,
+      // One public address for both, as behind a load balancer.
+      PUBLIC_BASE_URL: apis[0],
+      SHOP_API_KEYS: `replicas:${shopKey}`,
+      IPN_PATH_SECRET: ipnSecret,
+      POLL_SCHEDULE_SECONDS: '600',
+      SWEEP_INTERVAL_MS: '500',
+      WORKER_NICE: '0',
+      // The killed worker's jobs come back after their lock lapses: seconds here, not half a minute.
+      JOB_LOCK_MS: '5000',
+    };
+    for (const port of apiPorts) processes.push(startApp('api', { ...env, PORT: String(port) }));
+    const workerPorts = [await freePort(), await freePort(), await freePort()];
+    const workers = workerPorts.map((port) =>
+      startApp('worker', { ...env, WORKER_PORT: String(port), RUN_MIGRATIONS: 'false' }),
+    );
+    processes.push(...workers);
+    await waitFor(
+      'two apis and three workers ready',
+      async () => {
+        const urls = [...apis, ...workerPorts.map((port) => `http://127.0.0.1:${port}`)];
+        return (await Promise.all(urls.map(ready))).every(Boolean) || null;
+      },
+      90_000,
+      250,
+    );
+
+    // Checkouts, alternating between the apis, then paid at the gateway.
+    const orders: { reference: string; trackingId: string }[] = [];
+    for (let start = 0; start < ORDERS; start += 20) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(20, ORDERS - start) }, async (_, offset) => {
+          const body = hostedBody();
+          const answer = await request(apis[(start + offset) % 2])
+            .post('/v1/checkouts')
+            .set({ Authorization: `Bearer ${shopKey}` })
+            .send(body);
+          expect(answer.status).toBe(201);
+          return { reference: String(body.reference), trackingId: answer.body.order_tracking_id };
+        }),
+      );
+      orders.push(...batch);
+    }
+    for (const order of orders) await sandbox.control.settle(order.trackingId, 'completed', 'card');
+
+    // Every payment notified to both apis; a worker dies halfway through.
+    let acknowledged = 0;
+    for (const [index, order] of orders.entries()) {
+      if (index === ORDERS / 2) workers[0].kill('SIGKILL');
+      const answers = await Promise.all(
+        apis.map((api) =>
+          request(api).post(`/v1/ipn/${ipnSecret}`).send({
+            OrderTrackingId: order.trackingId,
+            OrderMerchantReference: order.reference,
+            OrderNotificationType: 'IPNCHANGE',
+          }),
+        ),
+      );
+      for (const answer of answers) {
+        if (answer.status === 200 && answer.body.status === 200) acknowledged += 1;
+      }
+    }
+    expect(acknowledged).toBe(ORDERS * 2);
+
+    const references = orders.map((order) => order.reference);
+    await waitFor(
+      'every order completed',
+      async () => {
+        const [row] = (await dataSource.query(
+          `SELECT count(*)::int AS n FROM orders WHERE merchant_reference = ANY($1) AND status = 'completed'`,
+          [references],
+        )) as { n: number }[];
+        return row.n === ORDERS || null;
+      },
+      60_000,
+      250,
+    );
+    const [events] = (await dataSource.query(
+      `SELECT count(*)::int AS total, count(DISTINCT order_id)::int AS orders
+         FROM outbox_events WHERE type = 'order.completed'`,
+    )) as { total: number; orders: number }[];
+    expect(events).toEqual({ total: ORDERS, orders: ORDERS });
+    const [stored] = (await dataSource.query(
+      `SELECT count(*)::int AS n FROM ipn_notifications`,
+    )) as { n: number }[];
+    expect(stored.n).toBe(acknowledged);
+    await waitFor(
+      'every notification verified',
+      async () => {
+        const [open] = (await dataSource.query(
+          `SELECT count(*)::int AS n FROM ipn_notifications WHERE status IN ('received', 'queued', 'unmatched')`,
+        )) as { n: number }[];
+        return open.n === 0 || null;
+      },
+      60_000,
+      250,
+    );
+    const { counts } = await sandbox.control.requests();
+    // One token and one IPN registration for five processes.
+    expect(counts.RequestToken).toBe(1);
+    expect(counts.RegisterIPN).toBe(1);
+    // Lookups are coalesced per order across the workers: at most two per order.
+    expect(counts.GetTransactionStatus).toBeLessThanOrEqual(ORDERS * 2);
+  } finally {
+    await Promise.all(processes.map(stopped));
+    await sandbox.close();
+    await own.drop();
+  }
+}
+
+describe('two apis and three workers on one database and queue', () => {
+  itWithRedis(
+    'queues on Redis: nothing lost, nothing doubled, one of each shared task',
+    () => replicasRun('redis'),
+    180_000,
+  );
+  it(
+    'queues on PostgreSQL: nothing lost, nothing doubled, one of each shared task',
+    () => replicasRun('postgres'),
+    180_000,
+  );
+});
