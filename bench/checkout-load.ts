@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
+import { cpuMs, databaseCounters, groupCpuMs, peakRssMiB, STATS_SETTLE_MS } from './counters';
 import { dropQueuePrefix } from './queue-prefix';
 
 const ROOT = join(__dirname, '..');
@@ -56,7 +57,7 @@ const freePort = () =>
     });
   });
 
-function start(name: string, entry: string, env: Record<string, string>): void {
+function start(name: string, entry: string, env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', entry], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -66,6 +67,7 @@ function start(name: string, entry: string, env: Record<string, string>): void {
     if (code !== null && code !== 0) process.stderr.write(`${name} exited with ${code}\n`);
   });
   children.push(child);
+  return child;
 }
 
 async function waitUntilUp(url: string): Promise<void> {
@@ -135,7 +137,7 @@ async function main(): Promise<void> {
       SANDBOX_IPN_RATE_LIMIT_MS: '0',
       LOG_LEVEL: 'warn',
     });
-    start('api', 'apps/api/src/main.ts', {
+    const apiProcess = start('api', 'apps/api/src/main.ts', {
       NODE_ENV: 'development',
       PORT: String(apiPort),
       DATABASE_URL: `${POSTGRES}/${database}`,
@@ -207,10 +209,31 @@ async function main(): Promise<void> {
     await load(8, 1, direct);
 
     const rows: string[] = [];
+    const perCheckout: string[] = [];
     const f = (n: number) => n.toFixed(1).padStart(7);
+    const counters = new Client({ connectionString: `${POSTGRES}/${database}` });
+    await counters.connect();
+    const workSoFar = async () => ({
+      database: await databaseCounters(counters, database),
+      api: cpuMs(apiProcess.pid as number),
+      postgres: groupCpuMs('postgres'),
+    });
     for (const concurrency of LEVELS) {
       const gatewayOnly = await load(concurrency, SECONDS, direct);
+      // Counters are published late: settle before and after the service's stage.
+      await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
+      const before = await workSoFar();
       const service = await load(concurrency, SECONDS, checkout);
+      await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
+      const after = await workSoFar();
+      const n = service.requests;
+      const each = (a: number, b: number, digits = 2) => ((b - a) / n).toFixed(digits);
+      perCheckout.push(
+        `${String(concurrency).padStart(5)} | ${each(before.database.commits, after.database.commits)} commits, ` +
+          `${each(before.database.inserted, after.database.inserted)} inserted, ` +
+          `${each(before.database.updated, after.database.updated)} updated | CPU ms: api ` +
+          `${each(before.api, after.api, 3)}, PostgreSQL ${each(before.postgres, after.postgres, 3)}`,
+      );
       rows.push(
         `${String(concurrency).padStart(5)} | ${f(service.perSecond)} ${f(service.p50)} ${f(service.p99)} ${String(service.errors).padStart(5)} | ${f(gatewayOnly.perSecond)} ${f(gatewayOnly.p50)} ${f(gatewayOnly.p99)} | ${f(service.p50 - gatewayOnly.p50)}`,
       );
@@ -223,8 +246,13 @@ async function main(): Promise<void> {
         'conc. | service: req/s  p50 ms  p99 ms  errs | sandbox: req/s  p50 ms  p99 ms | added p50 ms',
         ...rows,
         '',
+        'per checkout (PostgreSQL counters of the bench database, CPU of the api and of PostgreSQL)',
+        ...perCheckout,
+        `peak RSS of the api: ${peakRssMiB(apiProcess.pid as number).toFixed(0)} MiB`,
+        '',
       ].join('\n'),
     );
+    await counters.end();
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 1500));

@@ -28,6 +28,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { fireOpenLoop, quantile } from './open-loop';
+import { cpuMs, databaseCounters, groupCpuMs, peakRssMiB, STATS_SETTLE_MS } from './counters';
 import { dropQueuePrefix } from './queue-prefix';
 
 const ROOT = join(__dirname, '..');
@@ -233,7 +234,10 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'warn',
     });
     start('bare', ['-e', BARE_ROUTE], { BARE_PORT: String(barePort) });
-    start('api', ['apps/api/src/main.ts'], { ...serviceEnv, PORT: String(apiPort) });
+    const apiProcess = start('api', ['apps/api/src/main.ts'], {
+      ...serviceEnv,
+      PORT: String(apiPort),
+    });
     await waitUntil('api', async () => (await send(`${api}/health/live`, 'GET')).status < 500);
     const worker = start('worker', ['apps/worker/src/main.ts'], {
       ...serviceEnv,
@@ -241,6 +245,29 @@ async function main(): Promise<void> {
       RUN_MIGRATIONS: 'false',
     });
     await db.connect();
+    const workSoFar = async () => ({
+      database: await databaseCounters(db, database),
+      api: cpuMs(apiProcess.pid as number),
+      worker: cpuMs(worker.pid as number),
+      postgres: groupCpuMs('postgres'),
+      redis: groupCpuMs('redis-server'),
+    });
+    type Work = Awaited<ReturnType<typeof workSoFar>>;
+    const perOperation: string[] = [];
+    const perNotification = (from: Work, to: Work, n: number, rate: number): string => {
+      const each = (a: number, b: number, digits = 2) => ((b - a) / n).toFixed(digits);
+      return (
+        `per notification at ${rate}/s (${n}, ${Math.round(DUPLICATES * 100)}% duplicates): ` +
+        `${each(from.database.commits, to.database.commits)} commits, ` +
+        `${each(from.database.inserted, to.database.inserted)} rows inserted, ` +
+        `${each(from.database.updated, to.database.updated)} updated, ` +
+        `${each(from.database.deleted, to.database.deleted)} deleted; CPU ms: ` +
+        `api ${each(from.api, to.api, 3)}, worker ${each(from.worker, to.worker, 3)}, ` +
+        `PostgreSQL ${each(from.postgres, to.postgres, 3)}, Redis ${each(from.redis, to.redis, 3)}; ` +
+        `peak RSS MiB: api ${peakRssMiB(apiProcess.pid as number).toFixed(0)}, ` +
+        `worker ${peakRssMiB(worker.pid as number).toFixed(0)}`
+      );
+    };
     await waitUntil('IPN registration', async () => {
       const rows = await db.query('SELECT ipn_id FROM ipn_registrations');
       return rows.rowCount === 1;
@@ -329,7 +356,12 @@ async function main(): Promise<void> {
       const orders = await paidOrders(Math.round(count * (1 - DUPLICATES)));
       const notifications = withDuplicates(orders, count);
       const bare = await fire(`http://127.0.0.1:${barePort}/ipn`, rate, notifications);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The first rate's work per notification: counters around its stage (published late).
+      let before: Work | undefined;
+      if (index === 0) {
+        await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
+        before = await workSoFar();
+      }
       const service = await fire(`${api}/v1/ipn/${secret}`, rate, notifications);
       let finality = '';
       if (index === 0) {
@@ -360,6 +392,8 @@ async function main(): Promise<void> {
         finality =
           ` | all ${orders.length} orders final ${finalAfter.toFixed(2)} s after the last;` +
           ` ${count - service.ok} lost acks, ${doubled.rows[0].n} doubled, ${stored.rows[0].n}/${count} stored`;
+        await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
+        perOperation.push(perNotification(before as Work, await workSoFar(), count, rate));
       }
       lines.push(
         `${String(rate).padStart(5)}/s | service ${service.perSecond.toFixed(0).padStart(5)}/s ` +
@@ -388,6 +422,7 @@ async function main(): Promise<void> {
         worker.kill('SIGCONT');
       }
     }
+    process.stdout.write(`\n${perOperation.join('\n')}\n`);
     process.stdout.write(
       `\nIPN acknowledgements, ${SECONDS} s per rate, ${Math.round(DUPLICATES * 100)}% duplicates, open loop (latency from the planned send)\n${lines.join('\n')}\n`,
     );

@@ -1,0 +1,97 @@
+/**
+ * Work per operation, as counters read before and after a stage: PostgreSQL's commits and rows
+ * written for the bench's own database (pg_stat_database) and the CPU time of processes
+ * (/proc/<pid>/stat), so that the figures hold from machine to machine.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { Client } from 'pg';
+
+export interface DatabaseCounters {
+  commits: number;
+  inserted: number;
+  updated: number;
+  deleted: number;
+}
+
+/**
+ * PostgreSQL 15 publishes a backend's counts when its transaction ends but at most once a second,
+ * and an idle backend's within ten: wait that long after the stage before reading.
+ */
+export const STATS_SETTLE_MS = 11_000;
+
+export async function databaseCounters(
+  client: Client,
+  database: string,
+): Promise<DatabaseCounters> {
+  const { rows } = await client.query(
+    `SELECT xact_commit::float8 AS commits, tup_inserted::float8 AS inserted,
+            tup_updated::float8 AS updated, tup_deleted::float8 AS deleted
+       FROM pg_stat_database WHERE datname = $1`,
+    [database],
+  );
+  return rows[0] as DatabaseCounters;
+}
+
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+
+/** /proc/<pid>/stat's fields after the command name (which may hold spaces); null once gone. */
+function statFields(pid: number): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+const ms = (ticks: number) => (ticks * 1000) / TICKS_PER_SECOND;
+
+/** CPU milliseconds (user + system) a process has used; 0 once it is gone. */
+export function cpuMs(pid: number): number {
+  const fields = statFields(pid);
+  return fields ? ms(Number(fields[11]) + Number(fields[12])) : 0;
+}
+
+/** Pids of the processes named `name` (the executable: postgres, redis-server). */
+export function pidsOf(name: string): number[] {
+  try {
+    return execFileSync('pgrep', ['-x', name])
+      .toString()
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * CPU of a group of processes: the live ones, plus what the group's root has collected from
+ * children that have exited (PostgreSQL forks a backend per connection, and pools close idle
+ * connections between two readings).
+ */
+export function groupCpuMs(name: string): number {
+  const pids = pidsOf(name);
+  let total = 0;
+  for (const pid of pids) {
+    const fields = statFields(pid);
+    if (!fields) continue;
+    total += ms(Number(fields[11]) + Number(fields[12]));
+    // The root (its parent is not in the group) carries its reaped children's time.
+    if (!pids.includes(Number(fields[1]))) total += ms(Number(fields[13]) + Number(fields[14]));
+  }
+  return total;
+}
+
+/** Peak resident set size of a process in MiB (VmHWM). */
+export function peakRssMiB(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /VmHWM:\s+(\d+) kB/.exec(status);
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
