@@ -384,6 +384,14 @@ async function main(): Promise<void> {
     const running = new Set<Promise<void>>();
     let loading = true;
 
+    /** An admin's full refund of an order (every order here is 1500.00 KES). */
+    const requestRefund = (reference: string, reason: string) =>
+      call(`${api}/v1/admin/orders/${reference}/refunds`, 'POST', {
+        headers: admin,
+        body: { amount: '1500.00', reason, requested_by: 'chaos' },
+        timeoutMs: 30_000,
+      });
+
     /** Retries until `done` accepts an answer (the same request: safe to repeat by design). */
     async function patiently(
       what: string,
@@ -474,12 +482,7 @@ async function main(): Promise<void> {
       }
       const refunded = await patiently(
         `refund ${purchase.reference}`,
-        () =>
-          call(`${api}/v1/admin/orders/${purchase.reference}/refunds`, 'POST', {
-            headers: admin,
-            body: { amount: '1500.00', reason: 'chaos campaign', requested_by: 'chaos' },
-            timeoutMs: 30_000,
-          }),
+        () => requestRefund(purchase.reference, 'chaos campaign'),
         (answer) => answer.status < 500 && answer.status !== 429,
         refundAnswers,
       );
@@ -650,12 +653,7 @@ async function main(): Promise<void> {
       if (status === 'rejected') {
         await patiently(
           `refund ${refund.reference} again`,
-          () =>
-            call(`${api}/v1/admin/orders/${refund.reference}/refunds`, 'POST', {
-              headers: admin,
-              body: { amount: '1500.00', reason: 'chaos campaign, again', requested_by: 'chaos' },
-              timeoutMs: 30_000,
-            }),
+          () => requestRefund(refund.reference, 'chaos campaign, again'),
           (answer) => answer.status === 201,
           refundAnswers,
         );

@@ -23,12 +23,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { fireOpenLoop, quantile } from './open-loop';
 import { cpuMs, databaseCounters, groupCpuMs, peakRssMiB, STATS_SETTLE_MS } from './counters';
+import { freePort, waitUntil } from './processes';
 import { dropQueuePrefix } from './queue-prefix';
 
 const ROOT = join(__dirname, '..');
@@ -63,14 +62,6 @@ function send(url: string, method: string, body?: unknown): Promise<Answer> {
   });
 }
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-
 /** BENCH_CPU_PROFILE_DIR=/tmp/x writes a V8 CPU profile of each child (<name>.cpuprofile) there. */
 const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 
@@ -93,15 +84,6 @@ function start(name: string, args: string[], env: Record<string, string>): Child
   });
   children.push(child);
   return child;
-}
-
-async function waitUntil(what: string, probe: () => Promise<boolean>, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await probe().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 const BARE_ROUTE = `

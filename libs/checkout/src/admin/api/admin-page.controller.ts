@@ -46,30 +46,18 @@ export class AdminPageController {
   }
 
   @Get()
-  async page(@Res() reply: FastifyReply) {
-    await reply.helmet(OPS_PAGE_SECURITY);
-    return reply
-      .header('cache-control', 'no-store')
-      .type('text/html; charset=utf-8')
-      .send(OPS_PAGE_HTML);
+  page(@Res() reply: FastifyReply) {
+    return sendPagePart(reply, 'text/html; charset=utf-8', OPS_PAGE_HTML);
   }
 
   @Get('ops.js')
-  async script(@Res() reply: FastifyReply) {
-    await reply.helmet(OPS_PAGE_SECURITY);
-    return reply
-      .header('cache-control', 'no-store')
-      .type('text/javascript; charset=utf-8')
-      .send(OPS_PAGE_SCRIPT);
+  script(@Res() reply: FastifyReply) {
+    return sendPagePart(reply, 'text/javascript; charset=utf-8', OPS_PAGE_SCRIPT);
   }
 
   @Get('ops.css')
-  async styles(@Res() reply: FastifyReply) {
-    await reply.helmet(OPS_PAGE_SECURITY);
-    return reply
-      .header('cache-control', 'no-store')
-      .type('text/css; charset=utf-8')
-      .send(OPS_PAGE_STYLES);
+  styles(@Res() reply: FastifyReply) {
+    return sendPagePart(reply, 'text/css; charset=utf-8', OPS_PAGE_STYLES);
   }
 
   /**
@@ -99,4 +87,10 @@ export class AdminPageController {
       .clearCookie(SESSION_COOKIE, sessionCookieOptions(this.config.nodeEnv === 'production'))
       .send();
   }
+}
+
+/** A part of the page with helmet's headers, never cached. */
+async function sendPagePart(reply: FastifyReply, type: string, body: string) {
+  await reply.helmet(OPS_PAGE_SECURITY);
+  return reply.header('cache-control', 'no-store').type(type).send(body);
 }

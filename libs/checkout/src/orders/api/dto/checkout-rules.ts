@@ -26,7 +26,7 @@ export function amountText(value: unknown): string | null {
 
 function rule(
   name: string,
-  message: string,
+  message: string | ((args: ValidationArguments) => string),
   test: (value: unknown, args: ValidationArguments) => boolean,
   options?: ValidationOptions,
 ): PropertyDecorator {
@@ -95,19 +95,20 @@ export const IsAfterField = (field: string): PropertyDecorator =>
  * A mobile-money checkout's country: given, or named by its currency; one that our networks serve.
  * Checked even when absent (no IsOptional): USD names no country.
  */
-export const IsMobileMoneyCountry =
-  (): PropertyDecorator => (target: object, propertyName: string | symbol) =>
-    registerDecorator({
-      name: 'isMobileMoneyCountry',
-      target: target.constructor,
-      propertyName: String(propertyName),
-      options: {
-        message: (args: ValidationArguments) => countryProblem(args) ?? '',
-      },
-      validator: {
-        validate: (_value, args) => countryProblem(args as ValidationArguments) === null,
-      },
-    });
+export const IsMobileMoneyCountry = (): PropertyDecorator =>
+  ruleWithReason('isMobileMoneyCountry', countryProblem);
+
+/** A rule whose reason depends on the value and its object: `problem` answers null when valid. */
+function ruleWithReason(
+  name: string,
+  problem: (args: ValidationArguments) => string | null,
+): PropertyDecorator {
+  return rule(
+    name,
+    (args) => problem(args) ?? '',
+    (_value, args) => problem(args) === null,
+  );
+}
 
 function countryProblem(args: ValidationArguments): string | null {
   const object = args.object as { country?: unknown; currency?: unknown };
@@ -117,17 +118,8 @@ function countryProblem(args: ValidationArguments): string | null {
 }
 
 /** A mobile number of the checkout's country, however it was typed (see mobile-number.ts). */
-export const IsMobileNumberOfCheckout =
-  (): PropertyDecorator => (target: object, propertyName: string | symbol) =>
-    registerDecorator({
-      name: 'isMobileNumberOfCheckout',
-      target: target.constructor,
-      propertyName: String(propertyName),
-      options: {
-        message: (args: ValidationArguments) => phoneProblem(args) ?? '',
-      },
-      validator: { validate: (_value, args) => phoneProblem(args as ValidationArguments) === null },
-    });
+export const IsMobileNumberOfCheckout = (): PropertyDecorator =>
+  ruleWithReason('isMobileNumberOfCheckout', phoneProblem);
 
 function phoneProblem(args: ValidationArguments): string | null {
   const object = args.object as { country?: unknown; currency?: unknown };
