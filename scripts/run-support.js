@@ -19,7 +19,7 @@ function portAnswers(port, host = '127.0.0.1', timeoutMs = 500) {
 }
 
 function hidePassword(url) {
-  return url.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
+  return url.replace(/(\/\/[^:/@,]*:)[^@,]*@/g, '$1***@');
 }
 
 async function withClient(url, use) {

@@ -109,10 +109,19 @@ async function resolvePostgres() {
   return { url, how: `embedded PostgreSQL (data in .data/postgres)` };
 }
 
-/** REDIS_URL if set; else the local Redis on 6379; else BullMQ's PostgreSQL backend. */
+/**
+ * REDIS_CLUSTER_NODES or REDIS_URL if set; else the local Redis on 6379; else BullMQ's
+ * PostgreSQL backend.
+ */
 async function resolveQueues() {
   if (process.env.QUEUE_BACKEND === 'postgres') {
     return { env: { QUEUE_BACKEND: 'postgres' }, how: 'BullMQ PostgreSQL backend (QUEUE_BACKEND)' };
+  }
+  if (process.env.REDIS_CLUSTER_NODES) {
+    return {
+      env: { QUEUE_BACKEND: 'redis', REDIS_CLUSTER_NODES: process.env.REDIS_CLUSTER_NODES },
+      how: `the Redis Cluster at ${hidePassword(process.env.REDIS_CLUSTER_NODES)} (REDIS_CLUSTER_NODES)`,
+    };
   }
   if (process.env.REDIS_URL) {
     return {

@@ -75,6 +75,31 @@ export class EnvReader {
     return value.replace(/\/+$/, '');
   }
 
+  /**
+   * Redis nodes as `host:port` or `redis[s]://[user:password@]host:port`, comma-separated; each
+   * answered as a URL (`redis://host:port` for the short form). Empty when unset.
+   */
+  redisNodes(name: string): string[] {
+    return this.list(name, []).map((item) => {
+      const text = /^[a-z]+:\/\//i.test(item) ? item : `redis://${item}`;
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(text);
+      } catch {
+        parsed = undefined;
+      }
+      if (
+        !parsed ||
+        !['redis:', 'rediss:'].includes(parsed.protocol) ||
+        !parsed.hostname ||
+        !/^\d+$/.test(parsed.port)
+      ) {
+        this.problems.push(`${name} must list host:port or redis://host:port nodes (got "${item}")`);
+      }
+      return text.replace(/\/+$/, '');
+    });
+  }
+
   /** Durations such as `500ms`, `5s`, `30m`, `2h`, `5d`, in milliseconds. */
   durations(name: string, fallback: string[]): number[] {
     return this.list(name, fallback).map((item) => {

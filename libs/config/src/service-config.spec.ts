@@ -34,6 +34,24 @@ describe('loadServiceConfig', () => {
     ).toBe(false);
   });
 
+  it('reads Redis Cluster seed nodes as host:port or URLs, and only for the Redis queue backend', () => {
+    expect(loadServiceConfig({}).redisClusterNodes).toEqual([]);
+    const config = loadServiceConfig({
+      REDIS_CLUSTER_NODES: '10.0.0.1:7000, rediss://app:secret@10.0.0.2:7001',
+    });
+    expect(config.redisClusterNodes).toEqual([
+      'redis://10.0.0.1:7000',
+      'rediss://app:secret@10.0.0.2:7001',
+    ]);
+    expect(problemsOf({ REDIS_CLUSTER_NODES: '10.0.0.1' })).toEqual([
+      'REDIS_CLUSTER_NODES must list host:port or redis://host:port nodes (got "10.0.0.1")',
+    ]);
+    expect(problemsOf({ REDIS_CLUSTER_NODES: 'http://10.0.0.1:7000' })).toHaveLength(1);
+    expect(problemsOf({ REDIS_CLUSTER_NODES: '10.0.0.1:7000', QUEUE_BACKEND: 'postgres' })).toEqual(
+      ['REDIS_CLUSTER_NODES needs QUEUE_BACKEND=redis'],
+    );
+  });
+
   it('listens on loopback unless HOST says otherwise', () => {
     expect(loadServiceConfig({}).host).toBe('127.0.0.1');
     expect(loadServiceConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');

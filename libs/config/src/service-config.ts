@@ -43,6 +43,11 @@ export interface ServiceConfig {
    */
   databasePreparedStatements: boolean;
   redisUrl: string;
+  /**
+   * Seed nodes of a Redis Cluster (REDIS_CLUSTER_NODES, `host:port` or `redis[s]://…` each):
+   * when set, queues, tokens, reservations and rate windows use the cluster instead of REDIS_URL.
+   */
+  redisClusterNodes: string[];
   queueBackend: QueueBackend;
   queuePrefix: string;
   runMigrationsOnStart: boolean;
@@ -149,6 +154,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     databaseDirectUrl: '', // below: it defaults to DATABASE_URL
     databasePreparedStatements: r.bool('DATABASE_PREPARED_STATEMENTS', true),
     redisUrl: r.url('REDIS_URL', ['redis', 'rediss'], 'redis://127.0.0.1:6379'),
+    redisClusterNodes: r.redisNodes('REDIS_CLUSTER_NODES'),
     queueBackend: r.oneOf<QueueBackend>('QUEUE_BACKEND', ['redis', 'postgres'], 'redis'),
     queuePrefix: r.string('QUEUE_PREFIX', 'pesapal'),
     runMigrationsOnStart: r.bool('RUN_MIGRATIONS', true),
@@ -200,6 +206,10 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
   config.databaseDirectUrl = env.DATABASE_DIRECT_URL?.trim()
     ? r.url('DATABASE_DIRECT_URL', ['postgres', 'postgresql'], config.databaseUrl)
     : config.databaseUrl;
+
+  if (config.redisClusterNodes.length > 0 && config.queueBackend !== 'redis') {
+    r.problems.push('REDIS_CLUSTER_NODES needs QUEUE_BACKEND=redis');
+  }
 
   if (production) {
     if (config.shopApiKeys.length === 0) r.problems.push('SHOP_API_KEYS is required in production');

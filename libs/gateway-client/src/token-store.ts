@@ -1,5 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type Redis from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
+
+/** One Redis server or a cluster: the store's commands each touch one key. */
+type SharedRedis = Redis | Cluster;
 
 /** A bearer token and when it stops being valid (ms since epoch, from the JWT). */
 export interface StoredToken {
@@ -67,7 +70,7 @@ export class RedisTokenStore implements TokenStore {
   private degraded = false;
 
   constructor(
-    private readonly redis: Redis | null,
+    private readonly redis: SharedRedis | null,
     private readonly logger?: WarnLogger,
   ) {}
 
@@ -104,7 +107,7 @@ export class RedisTokenStore implements TokenStore {
   }
 
   /** undefined when Redis is absent or failed: the caller falls back. */
-  private async attempt<T>(command: (redis: Redis) => Promise<T>): Promise<T | undefined> {
+  private async attempt<T>(command: (redis: SharedRedis) => Promise<T>): Promise<T | undefined> {
     if (!this.redis) return undefined;
     try {
       await readyOrGiveUp(this.redis);
@@ -130,7 +133,7 @@ const READY_WAIT_MS = 1000;
  * The connection refuses commands until ready (no offline queue); a call right after start
  * waits briefly for it instead of logging in on its own.
  */
-async function readyOrGiveUp(redis: Redis): Promise<void> {
+async function readyOrGiveUp(redis: SharedRedis): Promise<void> {
   if (
     redis.status === 'ready' ||
     !['connecting', 'connect', 'reconnecting'].includes(redis.status)

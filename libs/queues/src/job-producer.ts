@@ -12,8 +12,9 @@ import {
   QueueName,
   ScheduleName,
 } from './job-catalogue';
-import { queueConnectionFor, redisOptionsFromUrl } from './queue-backend';
+import { closeQueueConnection, queueConnectionFor } from './queue-backend';
 import { logQueueErrorsOnce } from './queue-errors';
+import { FAIL_FAST, queueKeyPrefix } from './redis-client';
 
 /** A queue that does not take a job within this long is treated as down for this call. */
 export const QUEUE_ADD_TIMEOUT_MS = 5000;
@@ -31,15 +32,7 @@ export class JobProducer implements OnModuleDestroy {
   private readonly connection: ConnectionOptions;
 
   constructor(@Inject(SERVICE_CONFIG) private readonly config: ServiceConfig) {
-    this.connection =
-      config.queueBackend === 'postgres'
-        ? queueConnectionFor(config)
-        : redisOptionsFromUrl(config.redisUrl, {
-            enableOfflineQueue: false,
-            maxRetriesPerRequest: 1,
-            connectTimeout: 2000,
-            retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
-          });
+    this.connection = queueConnectionFor(config, FAIL_FAST);
   }
 
   async add<N extends JobName>(name: N, data: JobData[N]): Promise<Job> {
@@ -102,7 +95,10 @@ export class JobProducer implements OnModuleDestroy {
   queue(name: QueueName): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: this.connection, prefix: this.config.queuePrefix });
+      queue = new Queue(name, {
+        connection: this.connection,
+        prefix: queueKeyPrefix(this.config, name),
+      });
       logQueueErrorsOnce(queue, this.logger, `${name} queue`);
       this.queues.set(name, queue);
     }
@@ -116,6 +112,7 @@ export class JobProducer implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     await Promise.all([...this.queues.values()].map((queue) => queue.close().catch(() => {})));
+    closeQueueConnection(this.connection);
   }
 
   private queueOf(name: JobName): Queue {

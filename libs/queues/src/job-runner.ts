@@ -6,11 +6,12 @@ import {
   OnModuleDestroy,
 } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
-import { DelayedError, Job, MinimalJob, Worker } from 'bullmq';
+import { ConnectionOptions, DelayedError, Job, MinimalJob, Worker } from 'bullmq';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { JOB_QUEUE, JobData, JobName, QUEUE_WORKERS, QueueName } from './job-catalogue';
-import { queueConnectionFor } from './queue-backend';
+import { closeQueueConnection, queueConnectionFor } from './queue-backend';
 import { logQueueErrorsOnce } from './queue-errors';
+import { queueKeyPrefix } from './redis-client';
 import { QUEUE_JOB, QueueJobHandler, RunLater } from './queue-job';
 
 type AnyHandler = QueueJobHandler<JobName>;
@@ -24,6 +25,7 @@ type AnyHandler = QueueJobHandler<JobName>;
 @Injectable()
 export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly workers = new Map<QueueName, Worker>();
+  private connection: ConnectionOptions | undefined;
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -54,11 +56,13 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
   /** Graceful: active jobs finish first. (A killed process leaves them to the stall check.) */
   async onModuleDestroy(): Promise<void> {
     await Promise.all([...this.workers.values()].map((worker) => worker.close()));
+    if (this.connection) closeQueueConnection(this.connection);
   }
 
   private start(queue: QueueName, handlers: Map<string, AnyHandler>): Worker {
     const logger = new Logger(`Worker:${queue}`);
     const settings = QUEUE_WORKERS[queue];
+    this.connection ??= queueConnectionFor(this.config);
     const handlerOf = (job: Job): AnyHandler => {
       const handler = handlers.get(job.name);
       if (!handler) throw new Error(`no handler for job ${job.name} on ${queue}`);
@@ -76,8 +80,8 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
         return outcome;
       },
       {
-        connection: queueConnectionFor(this.config),
-        prefix: this.config.queuePrefix,
+        connection: this.connection,
+        prefix: queueKeyPrefix(this.config, queue),
         concurrency: settings.concurrency,
         lockDuration: this.config.jobLockMs,
         stalledInterval: Math.min(this.config.jobLockMs, 30_000),

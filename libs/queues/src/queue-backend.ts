@@ -1,6 +1,8 @@
 import { ConnectionOptions, createPostgresBackend, setDefaultBackendFactory } from 'bullmq';
+import Redis, { Cluster, RedisOptions } from 'ioredis';
 import { Client, ClientConfig } from 'pg';
 import { ServiceConfig } from '@app/config';
+import { connectRedis } from './redis-client';
 
 /**
  * pg emits a dropped connection's error on the client, and with no listener Node throws: a client
@@ -16,12 +18,19 @@ class ListeningPgClient extends Client {
 
 let postgresBackendInstalled = false;
 
+/** What a BullMQ worker needs of its Redis connection: commands wait for a reconnect. */
+const WORKER_REDIS: RedisOptions = { maxRetriesPerRequest: null };
+
 /**
  * BullMQ runs on Redis by default; with QUEUE_BACKEND=postgres (no Redis on the machine) it runs on
  * BullMQ's own PostgreSQL backend in the service's database. The factory is process-wide, so it is
- * installed once, before any queue or worker is built.
+ * installed once, before any queue or worker is built. On a Redis Cluster the answer is a client
+ * (BullMQ takes a cluster only so) that its owner closes with `closeQueueConnection`.
  */
-export function queueConnectionFor(config: ServiceConfig): ConnectionOptions {
+export function queueConnectionFor(
+  config: ServiceConfig,
+  redisOptions: RedisOptions = WORKER_REDIS,
+): ConnectionOptions {
   if (config.queueBackend === 'postgres') {
     if (!postgresBackendInstalled) {
       setDefaultBackendFactory(createPostgresBackend);
@@ -36,7 +45,13 @@ export function queueConnectionFor(config: ServiceConfig): ConnectionOptions {
       Client: ListeningPgClient,
     } as unknown as ConnectionOptions;
   }
-  return redisOptionsFromUrl(config.redisUrl, { maxRetriesPerRequest: null });
+  if (config.redisClusterNodes.length > 0) return connectRedis(config, redisOptions);
+  return redisOptionsFromUrl(config.redisUrl, { ...redisOptions });
+}
+
+/** Closes a connection made by `queueConnectionFor` when it is a client (BullMQ leaves those open). */
+export function closeQueueConnection(connection: ConnectionOptions): void {
+  if (connection instanceof Redis || connection instanceof Cluster) connection.disconnect();
 }
 
 /**

@@ -1,0 +1,122 @@
+import request from 'supertest';
+import { getOrder, hostedBody, pushBody, postCheckout } from '../checkout/support';
+import { ownTestDatabase } from '../support/database';
+import {
+  LocalRedisCluster,
+  redisServerInstalled,
+  startRedisCluster,
+} from '../support/redis-cluster';
+import { RunningService, startService, waitFor } from '../support/service';
+import { currentTestRun } from '../support/test-servers';
+
+/**
+ * The service on a real Redis Cluster: three masters from the machine's redis-server, made for
+ * this suite on ports of its own and removed afterwards. It runs in both passes of the suite (the
+ * cluster is this file's own, loopback only). Queues, the gateway token, lookup reservations and
+ * rate windows all live on the cluster; the main flow runs on it.
+ */
+describe('on a Redis Cluster of three masters', () => {
+  let cluster: LocalRedisCluster;
+  let database: Awaited<ReturnType<typeof ownTestDatabase>>;
+  let service: RunningService;
+  const prefix = `${currentTestRun().queuePrefix}_cluster`;
+
+  beforeAll(async () => {
+    if (!redisServerInstalled()) {
+      throw new Error('redis-server and redis-cli not found: apt-get install -y redis-server');
+    }
+    cluster = await startRedisCluster(3);
+    database = await ownTestDatabase('cluster');
+    service = await startService({
+      worker: true,
+      env: {
+        DATABASE_URL: database.url,
+        QUEUE_BACKEND: 'redis',
+        REDIS_URL: 'redis://127.0.0.1:1',
+        REDIS_CLUSTER_NODES: cluster.nodes.join(','),
+        QUEUE_PREFIX: prefix,
+      },
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    await service?.close();
+    await database?.drop();
+    await cluster?.stop();
+  });
+
+  /** Every key of the cluster, with the master holding it. */
+  async function keysByMaster(): Promise<string[][]> {
+    const masters = await cluster.masters();
+    return Promise.all(masters.map((master) => master.keys('*')));
+  }
+
+  it('takes a hosted checkout to completed through the worker and refunds it', async () => {
+    const body = hostedBody();
+    const created = await postCheckout(service, body);
+    expect(created.status).toBe(201);
+    await service.sandbox.control.settle(created.body.order_tracking_id, 'completed', 'card');
+    await waitFor(
+      'the order completed',
+      async () =>
+        (await getOrder(service, String(body.reference))).body.status === 'completed' || null,
+      20_000,
+    );
+    const refund = await request(service.apiUrl)
+      .post(`/v1/admin/orders/${body.reference}/refunds`)
+      .set(service.adminAuth)
+      .send({ amount: body.amount, reason: 'cluster e2e', requested_by: 'test' });
+    expect(refund.status).toBe(201);
+    expect(refund.body.refund.status).toBe('accepted');
+  });
+
+  it('reconciles a mobile-money push through the queues on the cluster', async () => {
+    const body = pushBody();
+    const created = await postCheckout(service, body, '/v1/checkouts/mobile-money');
+    expect(created.status).toBe(201);
+    await service.sandbox.control.settle(
+      created.body.order_tracking_id,
+      'completed',
+      'mobile_money',
+    );
+    await waitFor(
+      'the push order completed',
+      async () =>
+        (await getOrder(service, String(body.reference))).body.status === 'completed' || null,
+      20_000,
+    );
+  });
+
+  it('keeps each queue in one hash slot, spread over the masters, and shares the token there', async () => {
+    const byMaster = await keysByMaster();
+    const masters = await cluster.masters();
+    const queueKeys = byMaster.flat().filter((key) => key.startsWith(`{${prefix}:`));
+    const queues = new Set(queueKeys.map((key) => key.slice(0, key.indexOf('}') + 1)));
+    expect(queues).toEqual(
+      new Set([
+        `{${prefix}:notifications}`,
+        `{${prefix}:order-sync}`,
+        `{${prefix}:ipn-registration}`,
+        `{${prefix}:reconciliation}`,
+      ]),
+    );
+    for (const tag of queues) {
+      const slots = new Set(
+        await Promise.all(
+          queueKeys
+            .filter((key) => key.startsWith(tag))
+            .map((key) => masters[0].cluster('KEYSLOT', key)),
+        ),
+      );
+      expect({ tag, slots: slots.size }).toEqual({ tag, slots: 1 });
+    }
+    const mastersWithQueues = byMaster.filter((keys) =>
+      keys.some((key) => key.startsWith(`{${prefix}:`)),
+    );
+    expect(mastersWithQueues.length).toBeGreaterThan(1);
+    // One gateway token for the api and the worker, kept on the cluster.
+    expect(
+      byMaster.flat().filter((key) => key.startsWith(`${prefix}:gateway-token:`)),
+    ).toHaveLength(1);
+  });
+});
