@@ -5,7 +5,7 @@ import {
   LocalRedisCluster,
   redisServerInstalled,
   startRedisCluster,
-} from '../support/redis-cluster';
+} from '../support/redis-servers';
 import { RunningService, startService, waitFor } from '../support/service';
 import { currentTestRun } from '../support/test-servers';
 

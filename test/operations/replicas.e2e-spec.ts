@@ -2,10 +2,14 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import request from 'supertest';
+import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
+import { loadServiceConfig } from '@app/config';
+import { closeQueueConnection, queueConnectionFor, queueKeyPrefix, QUEUES } from '@app/queues';
 import { hostedBody } from '../checkout/support';
 import { ownTestDatabase } from '../support/database';
-import { itWithRedis } from '../support/redis-only';
+import { runHasRedis } from '../support/redis-only';
+import { LocalRedisServer, startRedisServer } from '../support/redis-servers';
 import { RunningSandbox, SANDBOX_CREDENTIALS, startSandbox } from '../support/sandbox';
 import { freePort, waitFor } from '../support/service';
 import { currentTestRun } from '../support/test-servers';
@@ -15,10 +19,15 @@ import { currentTestRun } from '../support/test-servers';
  * both apis, every payment is notified to both (a duplicate each), one worker is SIGKILLed while
  * the notifications are verified, and still: every order final, each completed once, every
  * acknowledged notification stored once per delivery, one token login and one IPN registration
- * for all the processes together. On both queue backends.
+ * for all the processes together; then orders nobody notifies are polled once each (the three
+ * workers' sweeps split them) and the nightly reconcile is scheduled once. On both queue
+ * backends; without a Redis on the machine the Redis variant starts a redis-server of its own.
  */
 const ROOT = join(__dirname, '..', '..');
 const ORDERS = 120;
+const UNNOTIFIED = 30;
+/** Seconds after its creation an order nobody notified is first looked up; then not for 10 min. */
+const FIRST_POLL_SECONDS = 10;
 
 function startApp(app: 'api' | 'worker', env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
@@ -46,7 +55,9 @@ async function replicasRun(backend: 'redis' | 'postgres'): Promise<void> {
   const sandbox: RunningSandbox = await startSandbox();
   const processes: ChildProcess[] = [];
   const dataSource: DataSource = own.dataSource;
+  let privateRedis: LocalRedisServer | undefined;
   try {
+    if (backend === 'redis' && !runHasRedis()) privateRedis = await startRedisServer();
     // The gateway's own deliveries are dropped: the test delivers each notification to both apis.
     await sandbox.control.notifications('drop');
     const apiPorts = [await freePort(), await freePort()];
@@ -64,7 +75,8 @@ async function replicasRun(backend: 'redis' | 'postgres'): Promise<void> {
       PUBLIC_BASE_URL: apis[0],
       SHOP_API_KEYS: `replicas:${shopKey}`,
       IPN_PATH_SECRET: ipnSecret,
-      POLL_SCHEDULE_SECONDS: '600',
+      ...(privateRedis ? { REDIS_URL: privateRedis.url } : {}),
+      POLL_SCHEDULE_SECONDS: `${FIRST_POLL_SECONDS},600`,
       SWEEP_INTERVAL_MS: '500',
       WORKER_NICE: '0',
       // The killed worker's jobs come back after their lock lapses: seconds here, not half a minute.
@@ -162,15 +174,63 @@ async function replicasRun(backend: 'redis' | 'postgres'): Promise<void> {
     expect(counts.RegisterIPN).toBe(1);
     // Lookups are coalesced per order across the workers: at most two per order.
     expect(counts.GetTransactionStatus).toBeLessThanOrEqual(ORDERS * 2);
+
+    // Orders nobody pays or notifies: every worker sweeps every 500 ms, yet each due poll is
+    // taken by one of them and looks the order up once.
+    await sandbox.control.resetRequests();
+    const unnotified = await Promise.all(
+      Array.from({ length: UNNOTIFIED }, async (_, index) => {
+        const body = hostedBody();
+        const answer = await request(apis[index % 2])
+          .post('/v1/checkouts')
+          .set({ Authorization: `Bearer ${shopKey}` })
+          .send(body);
+        expect(answer.status).toBe(201);
+        return String(body.reference);
+      }),
+    );
+    const pollsOf = async () =>
+      (await dataSource.query(
+        `SELECT poll_attempts FROM orders WHERE merchant_reference = ANY($1)`,
+        [unnotified],
+      )) as { poll_attempts: number }[];
+    await waitFor(
+      'every unnotified order polled',
+      async () => (await pollsOf()).every((row) => row.poll_attempts >= 1) || null,
+      (FIRST_POLL_SECONDS + 30) * 1000,
+      250,
+    );
+    // A few more sweeps of every worker: nothing more is due.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect((await pollsOf()).map((row) => row.poll_attempts)).toEqual(unnotified.map(() => 1));
+    expect((await sandbox.control.requests()).counts.GetTransactionStatus).toBe(UNNOTIFIED);
+
+    // Every worker asks for the nightly reconcile at start; the queue holds one schedule and one
+    // next run.
+    const config = loadServiceConfig({ ...process.env, ...env });
+    const connection = queueConnectionFor(config);
+    const reconciliation = new Queue(QUEUES.reconciliation, {
+      connection,
+      prefix: queueKeyPrefix(config, QUEUES.reconciliation),
+    });
+    try {
+      const schedulers = await reconciliation.getJobSchedulers();
+      expect(schedulers.map((scheduler) => scheduler.key)).toEqual(['nightly-reconcile']);
+      expect(await reconciliation.getJobCountByTypes('delayed', 'waiting', 'active')).toBe(1);
+    } finally {
+      await reconciliation.close();
+      closeQueueConnection(connection);
+    }
   } finally {
     await Promise.all(processes.map(stopped));
     await sandbox.close();
     await own.drop();
+    await privateRedis?.stop();
   }
 }
 
 describe('two apis and three workers on one database and queue', () => {
-  itWithRedis(
+  it(
     'queues on Redis: nothing lost, nothing doubled, one of each shared task',
     () => replicasRun('redis'),
     180_000,

@@ -41,6 +41,62 @@ async function clusterPort(taken: number[]): Promise<number> {
   throw new Error('no free port pair for a Redis Cluster node');
 }
 
+/** A client of the redis-server on this port, once it answers. */
+async function clientWhenUp(port: number): Promise<Redis> {
+  const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true });
+  try {
+    await waitFor(
+      `redis-server on ${port}`,
+      async () => {
+        try {
+          if (client.status !== 'ready') await client.connect();
+          return (await client.ping()) === 'PONG' || null;
+        } catch {
+          return null;
+        }
+      },
+      10_000,
+      100,
+    );
+  } catch (error) {
+    client.disconnect();
+    throw error;
+  }
+  return client;
+}
+
+export interface LocalRedisServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const killed = (server: ChildProcess): Promise<void> =>
+  new Promise<void>((resolve) => {
+    if (server.exitCode !== null || server.signalCode !== null) return resolve();
+    server.once('exit', () => resolve());
+    server.kill('SIGKILL');
+  });
+
+/**
+ * One redis-server of this suite's own, on a free port, nothing kept on disk: a Redis for a test
+ * about Redis when the run has none (the suite's pass without servers).
+ */
+export async function startRedisServer(): Promise<LocalRedisServer> {
+  const port = await clusterPort([]);
+  const server = spawn(
+    REDIS_SERVER,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  try {
+    (await clientWhenUp(port)).disconnect();
+  } catch (error) {
+    await killed(server);
+    throw error;
+  }
+  return { url: `redis://127.0.0.1:${port}`, stop: () => killed(server) };
+}
+
 /**
  * A real Redis Cluster of three masters from the machine's redis-server, in cluster mode on ports
  * of its own, with nothing on disk outside its temporary folder (removed by stop()).
@@ -52,16 +108,7 @@ export async function startRedisCluster(masters = 3): Promise<LocalRedisCluster>
   const clients: Redis[] = [];
   const stop = async (): Promise<void> => {
     clients.forEach((client) => client.disconnect());
-    await Promise.all(
-      servers.map(
-        (server) =>
-          new Promise<void>((resolve) => {
-            if (server.exitCode !== null || server.signalCode !== null) return resolve();
-            server.once('exit', () => resolve());
-            server.kill('SIGKILL');
-          }),
-      ),
-    );
+    await Promise.all(servers.map(killed));
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -98,23 +145,7 @@ export async function startRedisCluster(masters = 3): Promise<LocalRedisCluster>
       );
     }
     const nodes = ports.map((port) => `127.0.0.1:${port}`);
-    for (const port of ports) {
-      const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true });
-      clients.push(client);
-      await waitFor(
-        `redis-server on ${port}`,
-        async () => {
-          try {
-            if (client.status !== 'ready') await client.connect();
-            return (await client.ping()) === 'PONG' || null;
-          } catch {
-            return null;
-          }
-        },
-        10_000,
-        100,
-      );
-    }
+    for (const port of ports) clients.push(await clientWhenUp(port));
     await promisify(execFile)(REDIS_CLI, ['--cluster', 'create', ...nodes, '--cluster-yes'], {
       timeout: 30_000,
     });
