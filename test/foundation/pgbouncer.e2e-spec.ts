@@ -9,15 +9,35 @@ import { freePort, RunningService, startService, waitFor } from '../support/serv
 import { currentTestRun, portAnswers } from '../support/test-servers';
 
 /**
- * The service behind PgBouncer in transaction mode (Debian's pgbouncer, started here on a port of
- * its own): statements go through the pooler, unnamed (PgBouncer 1.18 keeps no prepared
- * statements); LISTEN, the migration lock and BullMQ's PostgreSQL backend go over
- * DATABASE_DIRECT_URL. The main flow runs through it: checkout, payment, notification verified by
- * the worker, refund.
+ * The service behind PgBouncer in transaction mode (started here on a port of its own):
+ * statements go through the pooler; LISTEN, the migration lock and BullMQ's PostgreSQL backend go
+ * over DATABASE_DIRECT_URL. The main flow runs through it: checkout, payment, notification
+ * verified by the worker, refund. Twice: Debian's PgBouncer 1.18, which keeps no prepared
+ * statements (so they are sent unnamed), and PgBouncer 1.24 with max_prepared_statements, with
+ * the service's named statements on.
  */
-const PGBOUNCER = '/usr/sbin/pgbouncer';
+interface Pooler {
+  binary: string;
+  install: string;
+  /** max_prepared_statements, and the service's named statements on; 0: sent unnamed. */
+  preparedStatements: number;
+}
 
-describe('through PgBouncer in transaction mode', () => {
+const DEBIAN_PGBOUNCER: Pooler = {
+  binary: '/usr/sbin/pgbouncer',
+  install: 'apt-get install -y pgbouncer',
+  preparedStatements: 0,
+};
+const PREPARED_PGBOUNCER: Pooler = {
+  binary: '/opt/pgbouncer-prepared/bin/pgbouncer',
+  install: 'scripts/install-pgbouncer-prepared.sh',
+  preparedStatements: 200,
+};
+
+describe.each([
+  ['PgBouncer 1.18 in transaction mode, statements unnamed', DEBIAN_PGBOUNCER],
+  ['PgBouncer 1.24 in transaction mode, named statements kept by the pooler', PREPARED_PGBOUNCER],
+])('through %s', (_title, pooler: Pooler) => {
   let dir: string;
   let bouncer: ChildProcess | undefined;
   let port: number;
@@ -26,8 +46,8 @@ describe('through PgBouncer in transaction mode', () => {
   const run = currentTestRun();
 
   beforeAll(async () => {
-    if (!existsSync(PGBOUNCER)) {
-      throw new Error(`${PGBOUNCER} not found: apt-get install -y pgbouncer (.ci/run installs it)`);
+    if (!existsSync(pooler.binary)) {
+      throw new Error(`${pooler.binary} not found: ${pooler.install} (.ci/run installs it)`);
     }
     const server = new URL(run.databaseUrl);
     port = await freePort();
@@ -43,10 +63,14 @@ describe('through PgBouncer in transaction mode', () => {
         '[pgbouncer]',
         'listen_addr = 127.0.0.1',
         `listen_port = ${port}`,
-        "unix_socket_dir = ''",
+        'unix_socket_dir =',
         'auth_type = trust',
         `auth_file = ${join(dir, 'users.txt')}`,
         'pool_mode = transaction',
+        // 1.18 does not know the setting.
+        ...(pooler.preparedStatements > 0
+          ? [`max_prepared_statements = ${pooler.preparedStatements}`]
+          : []),
         // Fewer server connections than the apps' pools: clients share them, as in production.
         'default_pool_size = 3',
         'max_client_conn = 200',
@@ -60,7 +84,7 @@ describe('through PgBouncer in transaction mode', () => {
     // PgBouncer refuses to run as root: it runs as "nobody", who reads its files and logs here.
     chmodSync(dir, 0o777);
     const asNobody = process.getuid?.() === 0 ? ['runuser', '-u', 'nobody', '--'] : [];
-    const [command, ...args] = [...asNobody, PGBOUNCER, join(dir, 'pgbouncer.ini')];
+    const [command, ...args] = [...asNobody, pooler.binary, join(dir, 'pgbouncer.ini')];
     bouncer = spawn(command, args, { stdio: 'ignore' });
     await waitFor('pgbouncer to listen', () => portAnswers(port), 10_000);
 
@@ -70,7 +94,7 @@ describe('through PgBouncer in transaction mode', () => {
       env: {
         DATABASE_URL: pooledUrl,
         DATABASE_DIRECT_URL: run.databaseUrl,
-        DATABASE_PREPARED_STATEMENTS: 'false',
+        DATABASE_PREPARED_STATEMENTS: String(pooler.preparedStatements > 0),
         RUN_MIGRATIONS: 'true',
       },
     });
@@ -82,8 +106,8 @@ describe('through PgBouncer in transaction mode', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Transactions PgBouncer has carried to the run's database (its admin console). */
-  async function pooledTransactions(): Promise<number> {
+  /** PgBouncer's counters for the run's database (its admin console). */
+  async function poolerStats(): Promise<Record<string, string>> {
     const admin = new Client({
       connectionString: `${pooledUrl.replace(/\/[^/]*$/, '')}/pgbouncer`,
     });
@@ -91,14 +115,14 @@ describe('through PgBouncer in transaction mode', () => {
     try {
       const stats = await admin.query('SHOW STATS');
       const row = stats.rows.find((r: { database: string }) => r.database === run.databaseName);
-      return Number(row?.total_xact_count ?? 0);
+      return (row ?? {}) as Record<string, string>;
     } finally {
       await admin.end();
     }
   }
 
   it('takes a checkout, verifies its payment through the worker and refunds it', async () => {
-    const before = await pooledTransactions();
+    const before = await poolerStats();
     const body = hostedBody();
     const created = await postCheckout(service, body);
     expect(created.status).toBe(201);
@@ -117,7 +141,15 @@ describe('through PgBouncer in transaction mode', () => {
     expect(refund.status).toBe(201);
     expect(refund.body.refund.status).toBe('accepted');
     // The statements went through the pooler.
-    expect((await pooledTransactions()) - before).toBeGreaterThan(10);
+    const after = await poolerStats();
+    const carried = (name: string) => Number(after[name] ?? 0) - Number(before[name] ?? 0);
+    expect(carried('total_xact_count')).toBeGreaterThan(10);
+    if (pooler.preparedStatements > 0) {
+      // Named statements: clients parsed some, and the pooler bound more than it parsed on the
+      // servers (a statement prepared once on a server connection, executed again).
+      expect(carried('total_client_parse_count')).toBeGreaterThan(0);
+      expect(carried('total_bind_count')).toBeGreaterThan(carried('total_server_parse_count'));
+    }
   });
 
   it('keeps up with concurrent checkouts and notifications sharing its server connections', async () => {
