@@ -165,6 +165,7 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
       'REDIS_URL',
       'PESAPAL_CONSUMER_SECRET',
       'IPN_PATH_SECRET',
+      'STATUS_TOKEN_SECRET',
       'SHOP_API_KEYS',
       'ADMIN_API_KEYS',
       'ORDER_WEBHOOK_SECRET',

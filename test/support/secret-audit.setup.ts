@@ -5,8 +5,9 @@ import { currentTestRun } from './test-servers';
 /**
  * Runs in every e2e test file: each answer an HTTP server of this process sends (our apps, the
  * sandbox, test receivers) is checked for secrets as it goes out, and the file fails in afterAll
- * naming the route. Two answers carry a secret by design and may: the gateway's token answer
- * (the sandbox playing Pesapal) and the one-time webhook secret of a new or rotated endpoint.
+ * naming the route. Some answers carry a secret by design and may: the gateway's token answer
+ * (the sandbox playing Pesapal), the one-time webhook secret of a new or rotated endpoint, and a
+ * checkout's status token (to the shop that made it).
  */
 const ALLOWED: readonly { method: string; path: RegExp; shape: string }[] = [
   { method: 'POST', path: /^\/pesapalv3\/api\/Auth\/RequestToken(\?|$)/i, shape: 'bearer token' },
@@ -16,6 +17,7 @@ const ALLOWED: readonly { method: string; path: RegExp; shape: string }[] = [
     path: /^\/v1\/admin\/webhook-endpoints\/[^/]+\/rotate-secret\/?(\?|$)/,
     shape: 'webhook secret',
   },
+  { method: 'POST', path: /^\/v1\/checkouts(\/mobile-money)?\/?(\?|$)/, shape: 'status token' },
 ];
 
 const findings: string[] = [];

@@ -18,6 +18,7 @@ export interface Secret {
 export const SECRET_SHAPES: readonly { kind: string; pattern: RegExp }[] = [
   { kind: 'bearer token', pattern: /eyJ[\w-]{10,}\.eyJ[\w-]{10,}\.[\w-]{10,}/ },
   { kind: 'webhook secret', pattern: /whsec_[A-Za-z0-9+/]{16,}/ },
+  { kind: 'status token', pattern: /pst_[A-Za-z0-9_-]{43}/ },
 ];
 
 /** Shorter configured values would match ordinary text by chance (tests use some on purpose). */

@@ -94,7 +94,9 @@ export class EnvReader {
         !parsed.hostname ||
         !/^\d+$/.test(parsed.port)
       ) {
-        this.problems.push(`${name} must list host:port or redis://host:port nodes (got "${item}")`);
+        this.problems.push(
+          `${name} must list host:port or redis://host:port nodes (got "${item}")`,
+        );
       }
       return text.replace(/\/+$/, '');
     });

@@ -162,6 +162,7 @@ describe('loadServiceConfig', () => {
         'PESAPAL_CONSUMER_KEY is required',
         'PESAPAL_CONSUMER_SECRET is required',
         'IPN_PATH_SECRET is required',
+        'STATUS_TOKEN_SECRET is required',
         'SHOP_API_KEYS is required in production',
         'ADMIN_API_KEYS is required in production',
         'PUBLIC_BASE_URL must use https in production',

@@ -60,6 +60,15 @@ export interface ServiceConfig {
   };
   publicBaseUrl: string;
   ipnPathSecret: string;
+  /**
+   * Signs the per-order status tokens a customer's browser presents to follow its order's live
+   * status (STATUS_TOKEN_SECRET): changing it invalidates the tokens already given out.
+   */
+  statusTokenSecret: string;
+  /** How often an api replica with live-status subscribers looks for their orders' changes. */
+  orderStreamPollMs: number;
+  /** A comment line this often keeps an idle live-status stream (and its proxies) open. */
+  orderStreamHeartbeatMs: number;
   ipnNotificationMethod: 'GET' | 'POST';
   currencies: string[];
   shopApiKeys: string[];
@@ -170,6 +179,9 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     },
     publicBaseUrl: r.url('PUBLIC_BASE_URL', ['http', 'https'], 'http://127.0.0.1:3000'),
     ipnPathSecret: r.string('IPN_PATH_SECRET', devDefault('dev-ipn-secret')),
+    statusTokenSecret: r.string('STATUS_TOKEN_SECRET', devDefault('dev-status-token-secret')),
+    orderStreamPollMs: r.int('ORDER_STREAM_POLL_MS', 250, 20, 60_000),
+    orderStreamHeartbeatMs: r.int('ORDER_STREAM_HEARTBEAT_MS', 15_000, 100, 600_000),
     ipnNotificationMethod: r.oneOf('IPN_NOTIFICATION_METHOD', ['GET', 'POST'] as const, 'POST'),
     currencies: r.list('CURRENCIES', ['KES', 'UGX', 'TZS', 'USD']),
     shopApiKeys: r.list('SHOP_API_KEYS', production ? [] : ['shop_dev_key']),
@@ -217,6 +229,9 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
       r.problems.push('ADMIN_API_KEYS is required in production');
     if (!config.publicBaseUrl.startsWith('https://'))
       r.problems.push('PUBLIC_BASE_URL must use https in production');
+  }
+  if (production && config.statusTokenSecret && config.statusTokenSecret.length < 32) {
+    r.problems.push('STATUS_TOKEN_SECRET must be at least 32 characters');
   }
   if (config.ipnPathSecret && !/^[A-Za-z0-9_-]{8,}$/.test(config.ipnPathSecret)) {
     r.problems.push('IPN_PATH_SECRET must be at least 8 characters of A-Z a-z 0-9 _ -');

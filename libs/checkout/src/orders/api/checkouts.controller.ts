@@ -25,6 +25,7 @@ import {
   MobileMoneyCheckoutResponse,
 } from './dto/checkout-responses';
 import { IdempotencyService } from './idempotency.service';
+import { StatusTokens } from './live/status-tokens';
 
 const IDEMPOTENCY_HEADER = {
   name: 'Idempotency-Key',
@@ -49,6 +50,7 @@ export class CheckoutsController {
   constructor(
     private readonly checkouts: CheckoutService,
     private readonly idempotency: IdempotencyService,
+    private readonly statusTokens: StatusTokens,
   ) {}
 
   @Post()
@@ -67,7 +69,7 @@ export class CheckoutsController {
       this.checkouts.createHosted(dto, caller.name, reference),
     );
     void reply.status(answer.status);
-    return answer.body;
+    return this.withStatusToken(answer.body);
   }
 
   @Post('mobile-money')
@@ -91,7 +93,18 @@ export class CheckoutsController {
       (reference) => this.checkouts.createMobileMoney(dto, caller.name, reference),
     );
     void reply.status(answer.status);
-    return answer.body;
+    return this.withStatusToken(answer.body);
+  }
+
+  /**
+   * The order's status_token beside every answer that names an order (new or replayed): it is
+   * derived, never stored, so a replay from the idempotency table carries it too.
+   */
+  private withStatusToken(body: unknown): unknown {
+    const reference = (body as { reference?: unknown } | null)?.reference;
+    return typeof reference === 'string'
+      ? { ...(body as object), status_token: this.statusTokens.issue(reference) }
+      : body;
   }
 
   /**

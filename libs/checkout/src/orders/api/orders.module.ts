@@ -8,6 +8,9 @@ import { CheckoutService } from './checkout.service';
 import { CheckoutsController } from './checkouts.controller';
 import { useCheckoutRules } from './dto/checkout-rules';
 import { IdempotencyService } from './idempotency.service';
+import { OrderStatusFeed } from './live/order-status-feed';
+import { OrderStreamController } from './live/order-stream.controller';
+import { StatusTokens } from './live/status-tokens';
 import { OrderQueryService } from './order-query.service';
 import { OrdersController } from './orders.controller';
 import { OrdersCoreModule } from '../orders-core.module';
@@ -15,13 +18,20 @@ import { OrdersCoreModule } from '../orders-core.module';
 /** The orders feature's HTTP side (controllers and their services), imported by apps/api. */
 @Module({
   imports: [OrdersCoreModule, IpnRegistrationModule],
-  controllers: [CheckoutsController, OrdersController, CheckoutReturnController],
+  controllers: [
+    CheckoutsController,
+    OrdersController,
+    OrderStreamController,
+    CheckoutReturnController,
+  ],
   providers: [
     CheckoutService,
     CheckoutSubmission,
     IdempotencyService,
     OrderQueryService,
     CheckoutReturnService,
+    StatusTokens,
+    OrderStatusFeed,
   ],
   exports: [OrderQueryService],
 })

@@ -14,6 +14,12 @@ export class HostedCheckoutResponse {
   @ApiProperty({ example: '1500.00' }) amount!: string;
   @ApiProperty({ example: 'KES' }) currency!: string;
   @ApiProperty({ example: '2026-01-02T09:30:00.000Z' }) created_at!: string;
+  @ApiProperty({
+    example: 'pst_3q2-7wEAAAAAAAB0ZXN0LXRva2VuLWZvci1kb2NzLW9ubHk',
+    description:
+      "Read-only: the customer's browser follows this order's live status with it (GET /v1/orders/:reference/stream?status_token=…)",
+  })
+  status_token!: string;
 }
 
 export class MobileMoneyCheckoutResponse {
@@ -32,6 +38,12 @@ export class MobileMoneyCheckoutResponse {
   @ApiProperty({ example: '250.00' }) amount!: string;
   @ApiProperty({ example: 'KES' }) currency!: string;
   @ApiProperty({ example: '2026-01-02T09:30:00.000Z' }) created_at!: string;
+  @ApiProperty({
+    example: 'pst_3q2-7wEAAAAAAAB0ZXN0LXRva2VuLWZvci1kb2NzLW9ubHk',
+    description:
+      "Read-only: the customer's browser follows this order's live status with it (GET /v1/orders/:reference/stream?status_token=…)",
+  })
+  status_token!: string;
 }
 
 export class TimelineEntryResponse {

@@ -1,0 +1,113 @@
+import { Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
+import {
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { OrderEntity, OrderRepository } from '@app/persistence';
+import { ApiKeyRing, bearerKey } from '../../../http/api-keys';
+import { CheckoutError } from '../../../errors/checkout-error';
+import { ErrorResponse } from '../dto/checkout-responses';
+import { OrderStatusFeed } from './order-status-feed';
+import { OrderStatusStream } from './order-status-stream';
+import { StatusTokens } from './status-tokens';
+
+/**
+ * GET /v1/orders/:reference/stream: the order's status, live, as Server-Sent Events. The shop
+ * authenticates with its key; the customer's browser (EventSource sends no headers of its own)
+ * with the order's `status_token` in the query. A wrong or missing credential is 401 whether or
+ * not the order exists, so the route tells a stranger nothing.
+ */
+@ApiTags('orders')
+@Controller('v1/orders')
+export class OrderStreamController {
+  private readonly shopKeys: ApiKeyRing;
+
+  constructor(
+    private readonly orders: OrderRepository,
+    private readonly feed: OrderStatusFeed,
+    private readonly tokens: StatusTokens,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+  ) {
+    this.shopKeys = new ApiKeyRing(config.shopApiKeys);
+  }
+
+  @Get(':reference/stream')
+  @ApiOperation({
+    summary: 'Live status (Server-Sent Events): a `status` event per change, closed when final',
+  })
+  @ApiParam({ name: 'reference', description: 'Any name of the order', example: 'ORDER-2041' })
+  @ApiQuery({
+    name: 'status_token',
+    required: false,
+    description: "The checkout's status_token, for a customer's browser (instead of the shop key)",
+  })
+  @ApiHeader({
+    name: 'Last-Event-ID',
+    required: false,
+    description: 'Resume after this event (EventSource sends it when it reconnects)',
+  })
+  @ApiOkResponse({ description: 'text/event-stream' })
+  @ApiUnauthorizedResponse({ type: ErrorResponse })
+  async stream(
+    @Param('reference') reference: string,
+    @Query('status_token') statusToken: string | undefined,
+    @Query('last_event_id') lastEventIdQuery: string | undefined,
+    @Headers('authorization') authorization: string | undefined,
+    @Headers('last-event-id') lastEventIdHeader: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const order = await this.authorised(reference, authorization, statusToken);
+    // From here on the answer is written by hand; Fastify leaves it alone.
+    reply.hijack();
+    const lastEventId = lastEventIdHeader?.trim() || lastEventIdQuery?.trim() || null;
+    const stream: OrderStatusStream = new OrderStatusStream(
+      order.id,
+      order.merchantReference,
+      reply.raw,
+      lastEventId,
+      this.config.orderStreamHeartbeatMs,
+      () => this.feed.unsubscribe(stream),
+    );
+    try {
+      await this.feed.subscribe(stream, order.version);
+    } catch {
+      // The database did not answer before anything was sent: the browser retries.
+      this.feed.unsubscribe(stream);
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '2' });
+      }
+      reply.raw.end(
+        JSON.stringify({ error: { code: 'database_unavailable', message: 'try again shortly' } }),
+      );
+    }
+  }
+
+  private async authorised(
+    reference: string,
+    authorization: string | undefined,
+    statusToken: string | undefined,
+  ): Promise<OrderEntity> {
+    const presented = bearerKey(authorization);
+    if (presented) {
+      if (!this.shopKeys.identify(presented)) throw CheckoutError.unauthenticated();
+      const order = await this.orders.findByAnyReference(reference);
+      if (!order) throw CheckoutError.notFound('order', reference);
+      return order;
+    }
+    const refused = new CheckoutError(
+      'unauthenticated',
+      "the order's status_token (or a shop key in Authorization: Bearer <key>) is required",
+    );
+    if (!statusToken) throw refused;
+    const order = await this.orders.findByAnyReference(reference);
+    if (!order || !this.tokens.verify(order.merchantReference, statusToken)) throw refused;
+    return order;
+  }
+}
