@@ -8,6 +8,7 @@ import { CoordinationTables1795514719206 } from './1795514719206-CoordinationTab
 import { InboxTraceParent1795520000000 } from './1795520000000-InboxTraceParent';
 import { WebhookEndpoints1795578175485 } from './1795578175485-WebhookEndpoints';
 import { RateLimitWindows1795590000000 } from './1795590000000-RateLimitWindows';
+import { PaymentAttempts1795601015231 } from './1795601015231-PaymentAttempts';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -20,4 +21,5 @@ export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
   InboxTraceParent1795520000000,
   WebhookEndpoints1795578175485,
   RateLimitWindows1795590000000,
+  PaymentAttempts1795601015231,
 ];

@@ -113,7 +113,7 @@ describe('orders: cancel and the customer return redirect', () => {
     expect(new URL(back.headers.location).searchParams.get('status')).toBe('completed');
   });
 
-  it('sends a customer who cancelled on the hosted page to cancel_url', async () => {
+  it('cancels the attempt of a customer who cancelled on the hosted page, and says so on the way to cancel_url', async () => {
     const body = hostedBody({ cancel_url: 'https://shop.example/cart' });
     const created = await postCheckout(service, body).expect(201);
     const page = await fetch(new URL('/pesapaliframe/PesapalIframe3/Pay', service.sandbox.origin), {
@@ -133,7 +133,22 @@ describe('orders: cancel and the customer return redirect', () => {
     const target = new URL(back.headers.location);
     expect(`${target.origin}${target.pathname}`).toBe('https://shop.example/cart');
     expect(target.searchParams.get('reference')).toBe(body.reference);
-    expect(target.searchParams.get('status')).toBe('pending');
+    // The attempt is over (cancelled at the gateway); the order stays open for another attempt.
+    expect(target.searchParams.get('status')).toBe('failed');
+    expect(target.searchParams.get('attempt_cancelled')).toBe('1');
+    expect((await service.sandbox.control.order(created.body.order_tracking_id)).state).toBe(
+      'cancelled',
+    );
+    const order = (
+      await request(service.apiUrl).get(`/v1/orders/${body.reference}`).set(service.shopAuth)
+    ).body;
+    expect(order).toMatchObject({ status: 'failed', failure_reason: 'cancelled_by_customer' });
+    const retry = await request(service.apiUrl)
+      .post(`/v1/orders/${body.reference}/attempts`)
+      .set(service.shopAuth)
+      .send({ method: 'hosted' });
+    expect(retry.status).toBe(201);
+    expect(retry.body.attempt).toBe(2);
   });
 
   it('without a return_url the customer lands on our small result page', async () => {

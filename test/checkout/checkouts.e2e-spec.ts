@@ -16,12 +16,14 @@ describe('checkouts: hosted page and mobile money push (api + sandbox over HTTP)
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       reference: body.reference,
+      attempt: 1,
       order_tracking_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       status: 'pending',
       redirect_url: expect.stringContaining(created.body.order_tracking_id),
       amount: '1500.50',
       currency: 'KES',
       created_at: expect.any(String),
+      status_token: expect.stringMatching(/^pst_[A-Za-z0-9_-]{43}$/),
     });
     const atGateway = await service.sandbox.control.order(created.body.order_tracking_id);
     expect(atGateway).toMatchObject({

@@ -674,6 +674,7 @@ describe('webhook endpoints in production mode', () => {
       PESAPAL_CONSUMER_KEY: 'production-test-key',
       PESAPAL_CONSUMER_SECRET: 'production-test-secret',
       IPN_PATH_SECRET: 'production-test-ipn-path',
+      STATUS_TOKEN_SECRET: 'production-test-status-token-secret-0123456789',
       LOG_LEVEL: 'silent',
     });
     delete process.env.WEBHOOK_ALLOW_PRIVATE;

@@ -1,3 +1,4 @@
+import type { GatewayClient } from '@app/gateway-client';
 import { DataSource } from 'typeorm';
 import { Money } from '@app/domain';
 import { OrderJournal } from '@app/checkout/orders/order-journal';
@@ -22,6 +23,8 @@ describe('applying lookup outcomes to orders (real Postgres)', () => {
       dataSource,
       new OrderRepository(dataSource),
       new OrderJournal(),
+      // Single-attempt orders only: nothing here sets an attempt aside at the gateway.
+      {} as GatewayClient,
     );
   });
   afterAll(() => dataSource.destroy());

@@ -7,7 +7,7 @@ import { currentTestRun } from './test-servers';
  * sandbox, test receivers) is checked for secrets as it goes out, and the file fails in afterAll
  * naming the route. Some answers carry a secret by design and may: the gateway's token answer
  * (the sandbox playing Pesapal), the one-time webhook secret of a new or rotated endpoint, and a
- * checkout's status token (to the shop that made it).
+ * checkout's or attempt's status token (to the shop that made it).
  */
 const ALLOWED: readonly { method: string; path: RegExp; shape: string }[] = [
   { method: 'POST', path: /^\/pesapalv3\/api\/Auth\/RequestToken(\?|$)/i, shape: 'bearer token' },
@@ -18,6 +18,7 @@ const ALLOWED: readonly { method: string; path: RegExp; shape: string }[] = [
     shape: 'webhook secret',
   },
   { method: 'POST', path: /^\/v1\/checkouts(\/mobile-money)?\/?(\?|$)/, shape: 'status token' },
+  { method: 'POST', path: /^\/v1\/orders\/[^/]+\/attempts\/?(\?|$)/, shape: 'status token' },
 ];
 
 const findings: string[] = [];

@@ -91,6 +91,7 @@ describe('loadServiceConfig', () => {
         PESAPAL_CONSUMER_KEY: 'k',
         PESAPAL_CONSUMER_SECRET: 's',
         IPN_PATH_SECRET: 'ipn-path-secret',
+        STATUS_TOKEN_SECRET: 'a-status-token-secret-of-32-chars!!',
       });
       expect(production.webhookAllowPrivate).toBe(false);
     });

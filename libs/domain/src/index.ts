@@ -7,3 +7,4 @@ export * from './poll-schedule';
 export * from './billing-address';
 export * from './merchant-event-type';
 export * from './webhook-secret';
+export * from './payment-attempt';

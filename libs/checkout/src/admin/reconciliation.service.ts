@@ -129,7 +129,7 @@ export class ReconciliationService {
     return order.orderTrackingId
       ? this.gateway.getTransactionStatus(order.orderTrackingId as OrderTrackingId)
       : this.gateway.getTransactionByMerchantReference(
-          order.merchantReference as MerchantReference,
+          (order.gatewayReference ?? order.merchantReference) as MerchantReference,
         );
   }
 }

@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   order_not_submitted: 'conflict',
   order_not_cancellable: 'conflict',
   order_paid: 'conflict',
+  order_closed: 'conflict',
+  attempt_still_payable: 'conflict',
   cancel_refused: 'conflict',
   order_not_refundable: 'conflict',
   refund_already_requested: 'conflict',

@@ -12,6 +12,8 @@ export interface JournalEntry {
   actor?: string | null;
   gatewayRecord?: unknown;
   details?: Record<string, unknown>;
+  /** The payment attempt it belongs to (default 1: a checkout's first). */
+  attempt?: number;
 }
 
 /** A merchant event as the outbox stores it: its type and what the shop receives. */
@@ -42,9 +44,9 @@ export function journalledStatement(changeSql: string, changeParamCount: number)
   return `WITH changed AS (${changeSql}),
      event AS (
        INSERT INTO order_events
-         (order_id, type, source, from_status, to_status, actor, gateway_record, details)
+         (order_id, type, source, from_status, to_status, actor, gateway_record, details, attempt)
        SELECT changed.id, ${p(1)}::varchar, ${p(2)}::varchar, ${p(3)}::varchar, ${p(4)}::varchar,
-              ${p(5)}::varchar, ${p(6)}::jsonb, ${p(7)}::jsonb
+              ${p(5)}::varchar, ${p(6)}::jsonb, ${p(7)}::jsonb, ${p(10)}::int
          FROM changed WHERE ${p(1)}::varchar IS NOT NULL),
      announced AS (
        INSERT INTO outbox_events (order_id, type, payload)
@@ -68,6 +70,7 @@ export function journalParams(
     entry ? JSON.stringify(entry.details ?? {}) : null,
     announced?.type ?? null,
     announced ? JSON.stringify(announced.payload) : null,
+    entry?.attempt ?? 1,
   ];
 }
 
@@ -89,7 +92,10 @@ export class OrderJournal {
     entry: JournalEntry,
     announced: Announcement | null = null,
   ): Promise<void> {
-    await manager.query(JOURNAL_ONLY, [order.id, ...journalParams(entry, announced)]);
+    await manager.query(JOURNAL_ONLY, [
+      order.id,
+      ...journalParams({ attempt: order.attemptNumber, ...entry }, announced),
+    ]);
   }
 
   /** A merchant event without a timeline event of its own. */

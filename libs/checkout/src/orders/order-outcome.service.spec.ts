@@ -6,7 +6,7 @@ import {
   OrderTrackingId,
   PaymentOutcome,
 } from '@app/domain';
-import { TransactionLookup, TransactionRecord } from '@app/gateway-client';
+import { GatewayClient, TransactionLookup, TransactionRecord } from '@app/gateway-client';
 import { OrderEntity, OrderRepository, RefundEntity, runPrepared } from '@app/persistence';
 import type { Announcement, JournalEntry, OrderJournal } from './order-journal';
 import { integrityMismatch, OrderOutcomeService } from './order-outcome.service';
@@ -138,6 +138,8 @@ function harness(stored: OrderEntity | null, refund: RefundEntity | null = null)
     dataSource as unknown as DataSource,
     orders as unknown as OrderRepository,
     journal as unknown as OrderJournal,
+    // Single-attempt orders only: nothing here sets an attempt aside at the gateway.
+    {} as GatewayClient,
   );
   return { service, manager, dataSource, journal, journalled, writes };
 }

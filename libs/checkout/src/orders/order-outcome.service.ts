@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { inSpan } from '@app/common';
 import { DataSource, EntityManager } from 'typeorm';
 import {
@@ -8,12 +8,14 @@ import {
   MerchantEventType,
   Money,
   OrderStatus,
+  OrderTrackingId,
 } from '@app/domain';
-import { TransactionLookup, TransactionRecord } from '@app/gateway-client';
+import { GatewayClient, TransactionLookup, TransactionRecord } from '@app/gateway-client';
 import {
   EventSource,
   OrderEntity,
   OrderRepository,
+  PaymentAttemptEntity,
   PreparedStatement,
   RefundEntity,
   runPrepared,
@@ -76,10 +78,13 @@ type Plan =
  */
 @Injectable()
 export class OrderOutcomeService {
+  private readonly logger = new Logger(OrderOutcomeService.name);
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly orders: OrderRepository,
     private readonly journal: OrderJournal,
+    private readonly gateway: GatewayClient,
   ) {}
 
   /** `seen`: the order as read before the lookup started, if the caller has it. */
@@ -98,7 +103,7 @@ export class OrderOutcomeService {
     source: EventSource,
     seen?: OrderEntity,
   ): Promise<OutcomeResult> {
-    if (seen?.id === orderId) {
+    if (seen?.id === orderId && !namesAnotherAttempt(seen, lookup)) {
       const plan = planOutcome(copyOf(seen), lookup);
       // A reversal settles the refund and a flag is rare: both take the locked path.
       const simple =
@@ -107,9 +112,24 @@ export class OrderOutcomeService {
         return resultOf(plan);
       }
     }
-    return this.dataSource.transaction(async (manager) => {
+    let setAside: string | null = null;
+    const result = await this.dataSource.transaction(async (manager): Promise<OutcomeResult> => {
       const order = await this.orders.lockById(orderId, manager);
       if (!order) return { kind: 'order_missing' };
+      if (lookup.kind !== 'not_found' && namesAnotherAttempt(order, lookup)) {
+        const earlier = await this.orders.findEarlierAttemptOf(order.id, lookup.record, manager);
+        if (earlier) {
+          const applied = await this.applyToEarlierAttempt(
+            manager,
+            order,
+            earlier,
+            lookup.record,
+            source,
+          );
+          setAside = applied.setAside;
+          return applied.result;
+        }
+      }
       const plan = planOutcome(order, lookup);
       if (plan.kind === 'flag') {
         await this.journal.flagForReview(manager, order, plan.reason, source, plan.record.raw);
@@ -124,6 +144,146 @@ export class OrderOutcomeService {
       }
       return resultOf(plan);
     });
+    if (setAside) void this.cancelSetAside(orderId, setAside);
+    return result;
+  }
+
+  /**
+   * A lookup of an earlier attempt of the order (its late notification, a lookup begun before the
+   * customer tried again). It never changes the order, except a completion, which always counts:
+   * it pays an unpaid order (the paying attempt becomes the order's attempt again, the current
+   * one is set aside and cancelled at the gateway), and on an order already paid it is a double
+   * payment, flagged for an admin to refund.
+   */
+  private async applyToEarlierAttempt(
+    manager: EntityManager,
+    order: OrderEntity,
+    attempt: PaymentAttemptEntity,
+    record: TransactionRecord,
+    source: EventSource,
+  ): Promise<{ result: OutcomeResult; setAside: string | null }> {
+    const attempts = manager.getRepository(PaymentAttemptEntity);
+    const unchanged = { result: { kind: 'unchanged', order } as OutcomeResult, setAside: null };
+    const flag = async (reason: string) => {
+      await this.journal.flagForReview(manager, order, reason, source, record.raw);
+      return { result: { kind: 'flagged', order, reason } as OutcomeResult, setAside: null };
+    };
+    switch (record.outcome) {
+      case 'pending':
+        return unchanged;
+      case 'failed':
+        // A cancelled attempt reads as failed at the gateway: it stays "cancelled" here.
+        if (attempt.status === 'pending') {
+          await attempts.update(attempt.id, {
+            status: 'failed',
+            failureReason: (record.paymentStatusCode ?? record.description)?.slice(0, 100) ?? null,
+          });
+        }
+        return unchanged;
+      case 'reversed':
+        if (attempt.status === 'completed')
+          await attempts.update(attempt.id, { status: 'reversed' });
+        return unchanged;
+      case 'completed':
+        break;
+    }
+    if (attempt.status === 'completed' || attempt.status === 'reversed') return unchanged;
+    const wrong = amountMismatch(order, record);
+    if (wrong) return flag(`attempt ${attempt.number} ${wrong}`);
+    await attempts.update(attempt.id, {
+      status: 'completed',
+      confirmationCode: record.confirmationCode,
+      paidAmount: record.amount.toDecimalString(),
+      paidAt: record.createdAt,
+    });
+    const paid = `${record.amount.toDecimalString()} ${record.currency}, confirmation ${record.confirmationCode ?? 'none'}`;
+    if (order.status === 'completed') {
+      return flag(
+        `double payment: attempt ${attempt.number} (${attempt.gatewayReference}) was paid too (${paid}) after attempt ${order.attemptNumber} paid the order; refund one of them`,
+      );
+    }
+    if (order.status !== 'pending' && order.status !== 'failed') {
+      return flag(
+        `attempt ${attempt.number} (${attempt.gatewayReference}) was paid (${paid}) on an order we hold as ${order.status}`,
+      );
+    }
+    const setAside = await this.payByEarlierAttempt(manager, order, attempt);
+    const plan = planOutcome(order, { kind: 'found', record });
+    if (
+      plan.kind !== 'transition' ||
+      !(await this.write(manager, plan, order.version, source, null))
+    ) {
+      throw new Error(`order ${order.id}: attempt ${attempt.number}'s completion did not apply`);
+    }
+    return { result: resultOf(plan), setAside };
+  }
+
+  /**
+   * The paying attempt becomes the order's attempt again (its ids are the ones refunds and later
+   * lookups use); the current attempt takes its place among the earlier ones. Answers the set-aside
+   * attempt's tracking id when it may still be paid at the gateway.
+   */
+  private async payByEarlierAttempt(
+    manager: EntityManager,
+    order: OrderEntity,
+    paying: PaymentAttemptEntity,
+  ): Promise<string | null> {
+    const attempts = manager.getRepository(PaymentAttemptEntity);
+    const stillOpen = order.status === 'pending' ? order.orderTrackingId : null;
+    await attempts.delete({ id: paying.id });
+    await attempts.insert({
+      orderId: order.id,
+      number: order.attemptNumber,
+      kind: order.kind,
+      gatewayReference: order.gatewayReference ?? order.merchantReference,
+      orderTrackingId: order.orderTrackingId,
+      pushMerchantReference: order.pushMerchantReference,
+      status: order.status === 'failed' ? 'failed' : 'pending',
+      failureReason: order.failureReason,
+      confirmationCode: null,
+      paidAmount: null,
+      paidAt: null,
+      startedAt: order.attemptStartedAt ?? order.createdAt,
+      replacedAt: new Date(),
+    });
+    Object.assign(order, {
+      attemptNumber: paying.number,
+      gatewayReference:
+        paying.gatewayReference === order.merchantReference ? null : paying.gatewayReference,
+      attemptStartedAt: paying.number === 1 ? null : paying.startedAt,
+      kind: paying.kind,
+      orderTrackingId: paying.orderTrackingId,
+      pushMerchantReference: paying.pushMerchantReference,
+    } satisfies Partial<OrderEntity>);
+    await manager.getRepository(OrderEntity).save(order);
+    return stillOpen;
+  }
+
+  /** After the commit: the set-aside attempt must not take a second payment. */
+  private async cancelSetAside(orderId: string, orderTrackingId: string): Promise<void> {
+    try {
+      const ack = await this.gateway.cancelOrder(OrderTrackingId(orderTrackingId));
+      if (ack.accepted) {
+        await this.dataSource.query(
+          `UPDATE payment_attempts SET status = 'cancelled'
+            WHERE order_tracking_id = $1 AND status = 'pending'`,
+          [orderTrackingId],
+        );
+        return;
+      }
+      if (!ack.accepted) {
+        this.logger.warn(
+          { orderId, orderTrackingId, message: ack.message },
+          'set-aside attempt not cancelled',
+        );
+      }
+    } catch (error) {
+      // If it is paid after all, its notification is a double payment and is flagged.
+      this.logger.warn(
+        { orderId, orderTrackingId, err: (error as Error).message },
+        'set-aside attempt not cancelled',
+      );
+    }
   }
 
   /**
@@ -164,6 +324,7 @@ export class OrderOutcomeService {
         transition && {
           type: 'status_changed',
           source,
+          attempt: order.attemptNumber,
           fromStatus: transition.from,
           toStatus: transition.to,
           gatewayRecord: transition.record.raw,
@@ -273,15 +434,41 @@ function copyOf(order: OrderEntity): OrderEntity {
 }
 
 /**
+ * The lookup names another payment attempt of the order than the one the order row holds: by
+ * tracking id when both are known, else by the id it was sent under.
+ */
+function namesAnotherAttempt(order: OrderEntity, lookup: TransactionLookup): boolean {
+  if (lookup.kind === 'not_found') return false;
+  const { record } = lookup;
+  if (record.orderTrackingId && order.orderTrackingId) {
+    return record.orderTrackingId !== order.orderTrackingId;
+  }
+  return (
+    !!record.merchantReference &&
+    record.merchantReference !== (order.gatewayReference ?? order.merchantReference)
+  );
+}
+
+/** Another amount or currency than the order's; null when they match. */
+function amountMismatch(order: OrderEntity, record: TransactionRecord): string | null {
+  if (record.currency.toUpperCase() !== order.currency) {
+    return `paid in another currency: ours ${order.currency}, gateway ${record.currency}`;
+  }
+  if (!record.amount.equals(Money.of(order.amount, order.currency))) {
+    return `paid another amount: ours ${order.amount}, gateway ${record.amount.toDecimalString()}`;
+  }
+  return null;
+}
+
+/**
  * A lookup that pays another amount, in another currency, or for another reference must never
  * complete this order: the reason names both sides for the reviewer.
  */
 export function integrityMismatch(order: OrderEntity, record: TransactionRecord): string | null {
   const problems: string[] = [];
-  if (record.merchantReference && record.merchantReference !== order.merchantReference) {
-    problems.push(
-      `merchant reference: ours ${order.merchantReference}, gateway ${record.merchantReference}`,
-    );
+  const sentAs = order.gatewayReference ?? order.merchantReference;
+  if (record.merchantReference && record.merchantReference !== sentAs) {
+    problems.push(`merchant reference: ours ${sentAs}, gateway ${record.merchantReference}`);
   }
   if (record.currency.toUpperCase() !== order.currency) {
     problems.push(`currency: ours ${order.currency}, gateway ${record.currency}`);

@@ -112,7 +112,7 @@ export class OrderSyncService {
     const lookup: TransactionLookup = fresh.orderTrackingId
       ? await this.gateway.getTransactionStatus(fresh.orderTrackingId as OrderTrackingId)
       : await this.gateway.getTransactionByMerchantReference(
-          fresh.merchantReference as MerchantReference,
+          (fresh.gatewayReference ?? fresh.merchantReference) as MerchantReference,
         );
     return this.outcomes.apply(
       fresh.id,

@@ -1,8 +1,15 @@
-import { OrderEntity, OrderEventEntity, RefundEntity } from '@app/persistence';
+import {
+  OrderEntity,
+  OrderEventEntity,
+  PaymentAttemptEntity,
+  RefundEntity,
+} from '@app/persistence';
 
 /** The order as the shop sees it, in API answers and in merchant webhooks alike. */
 export interface OrderView {
   reference: string;
+  /** The payment attempt the order's payment fields describe (1 unless the customer tried again). */
+  attempt: number;
   order_tracking_id: string | null;
   push_merchant_reference: string | null;
   kind: string;
@@ -86,6 +93,7 @@ export function toRefundView(refund: RefundEntity): RefundView {
 export function toOrderView(order: OrderEntity, refund: RefundEntity | null = null): OrderView {
   return {
     reference: order.merchantReference,
+    attempt: order.attemptNumber,
     order_tracking_id: order.orderTrackingId,
     push_merchant_reference: order.pushMerchantReference,
     kind: order.kind,
@@ -109,6 +117,52 @@ export function toOrderView(order: OrderEntity, refund: RefundEntity | null = nu
     updated_at: order.updatedAt.toISOString(),
     refund: refund ? toRefundView(refund) : null,
   };
+}
+
+/** One payment attempt of an order, earlier or current. */
+export interface AttemptView {
+  number: number;
+  current: boolean;
+  kind: string;
+  gateway_reference: string;
+  order_tracking_id: string | null;
+  push_merchant_reference: string | null;
+  status: string;
+  failure_reason: string | null;
+  confirmation_code: string | null;
+  started_at: string;
+  replaced_at: string | null;
+}
+
+/** Every attempt of the order, in the order they were made; the current one is the order row. */
+export function toAttemptViews(order: OrderEntity, earlier: PaymentAttemptEntity[]): AttemptView[] {
+  const views: AttemptView[] = earlier.map((attempt) => ({
+    number: attempt.number,
+    current: false,
+    kind: attempt.kind,
+    gateway_reference: attempt.gatewayReference,
+    order_tracking_id: attempt.orderTrackingId,
+    push_merchant_reference: attempt.pushMerchantReference,
+    status: attempt.status,
+    failure_reason: attempt.failureReason,
+    confirmation_code: attempt.confirmationCode,
+    started_at: attempt.startedAt.toISOString(),
+    replaced_at: attempt.replacedAt.toISOString(),
+  }));
+  views.push({
+    number: order.attemptNumber,
+    current: true,
+    kind: order.kind,
+    gateway_reference: order.gatewayReference ?? order.merchantReference,
+    order_tracking_id: order.orderTrackingId,
+    push_merchant_reference: order.pushMerchantReference,
+    status: order.status,
+    failure_reason: order.failureReason,
+    confirmation_code: order.confirmationCode,
+    started_at: (order.attemptStartedAt ?? order.createdAt).toISOString(),
+    replaced_at: null,
+  });
+  return views.sort((a, b) => a.number - b.number);
 }
 
 export function toTimelineEntry(event: OrderEventEntity): TimelineEntry {

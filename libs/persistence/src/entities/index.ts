@@ -7,6 +7,7 @@ import { LookupReservationEntity } from './lookup-reservation.entity';
 import { OrderEventEntity } from './order-event.entity';
 import { OrderEntity } from './order.entity';
 import { OutboxEventEntity } from './outbox-event.entity';
+import { PaymentAttemptEntity } from './payment-attempt.entity';
 import { RateLimitWindowEntity } from './rate-limit-window.entity';
 import { ReconciliationReportEntity } from './reconciliation-report.entity';
 import { RefundEntity } from './refund.entity';
@@ -24,6 +25,7 @@ export * from './lookup-reservation.entity';
 export * from './order-event.entity';
 export * from './order.entity';
 export * from './outbox-event.entity';
+export * from './payment-attempt.entity';
 export * from './rate-limit-window.entity';
 export * from './reconciliation-report.entity';
 export * from './refund.entity';
@@ -39,6 +41,7 @@ type EntityTarget = Function | EntitySchema;
 export const ENTITIES: EntityTarget[] = [
   OrderEntity,
   OrderEventEntity,
+  PaymentAttemptEntity,
   IpnRegistrationEntity,
   IpnNotificationEntity,
   RefundEntity,

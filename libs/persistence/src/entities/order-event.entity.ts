@@ -14,18 +14,22 @@ export type EventSource = 'api' | 'ipn' | 'poll' | 'return' | 'admin' | 'worker'
 
 /**
  * The order's timeline: every change appends one row, with the gateway record that caused it.
- * A status change to a given state happens at most once per order (a unique partial index), so
- * duplicate or concurrent notifications cannot record a transition twice.
+ * A status change to a given state happens at most once per payment attempt of the order (a
+ * unique partial index), so duplicate or concurrent notifications cannot record a transition twice.
  */
 @Entity({ name: 'order_events' })
 @Index('idx_order_events_order', ['orderId', 'createdAt'])
-@Index('uq_order_events_transition', ['orderId', 'toStatus'], {
+@Index('uq_order_events_transition', ['orderId', 'attempt', 'toStatus'], {
   unique: true,
   where: `"type" = 'status_changed'`,
 })
 export class OrderEventEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
+
+  /** The order's payment attempt this happened in (its attempt_number then). */
+  @Column({ type: 'integer', default: 1 })
+  attempt!: number;
 
   @Column({ name: 'order_id', type: 'uuid' })
   orderId!: string;

@@ -46,6 +46,22 @@ export class OrderEntity {
   @Column({ type: 'varchar', length: 16 })
   kind!: CheckoutKind;
 
+  /** The current payment attempt: 1, then one more each time the customer tries again. */
+  @Column({ name: 'attempt_number', type: 'integer', default: 1 })
+  attemptNumber!: number;
+
+  /**
+   * The id the current attempt was sent to the gateway under; null for a first attempt, which is
+   * sent under merchant_reference (a re-used id would silently answer the earlier order).
+   */
+  @Index('uq_orders_gateway_reference', { unique: true })
+  @Column({ name: 'gateway_reference', type: 'varchar', length: 50, nullable: true })
+  gatewayReference!: string | null;
+
+  /** When the current attempt started; null for a first attempt (created_at). */
+  @Column({ name: 'attempt_started_at', type: INSTANT, nullable: true })
+  attemptStartedAt!: Date | null;
+
   @Column({ type: 'varchar', length: 16, default: 'pending' })
   status!: OrderStatus;
 

@@ -3,6 +3,7 @@ import { DataSource, EntityManager, In } from 'typeorm';
 import { isUuid } from '@app/domain';
 import { OrderEntity } from '../entities/order.entity';
 import { OrderEventEntity } from '../entities/order-event.entity';
+import { PaymentAttemptEntity } from '../entities/payment-attempt.entity';
 import { RefundEntity } from '../entities/refund.entity';
 
 /** Reads of orders by any of their names, and the row lock every state change takes. */
@@ -34,18 +35,63 @@ export class OrderRepository {
   }
 
   /**
-   * The shop's reference, the gateway's order_tracking_id and push's generated reference all name
-   * the same order; any one of them finds it.
+   * The shop's reference, the gateway's order_tracking_id, push's generated reference and the id
+   * an attempt was sent under all name the same order, for every attempt; any one finds it.
    */
-  findByAnyReference(reference: string, manager?: EntityManager): Promise<OrderEntity | null> {
-    return this.orders(manager)
+  async findByAnyReference(
+    reference: string,
+    manager?: EntityManager,
+  ): Promise<OrderEntity | null> {
+    const current = await this.orders(manager)
       .createQueryBuilder('o')
       .where(
-        'o.merchant_reference = :reference OR o.order_tracking_id = :reference OR o.push_merchant_reference = :reference',
+        'o.merchant_reference = :reference OR o.order_tracking_id = :reference OR o.push_merchant_reference = :reference OR o.gateway_reference = :reference',
         { reference },
       )
       .orderBy('o.created_at', 'ASC')
       .getOne();
+    if (current) return current;
+    const earlier = await this.findEarlierAttempt(reference, manager);
+    return earlier ? this.findById(earlier.orderId, manager) : null;
+  }
+
+  /** An earlier attempt (not the order's current one) named by any of its ids. */
+  findEarlierAttempt(
+    reference: string,
+    manager?: EntityManager,
+  ): Promise<PaymentAttemptEntity | null> {
+    return (manager ?? this.dataSource.manager)
+      .getRepository(PaymentAttemptEntity)
+      .createQueryBuilder('a')
+      .where(
+        'a.gateway_reference = :reference OR a.order_tracking_id = :reference OR a.push_merchant_reference = :reference',
+        { reference },
+      )
+      .getOne();
+  }
+
+  /** The earlier attempt of this order a gateway record names (by tracking id or the id sent). */
+  findEarlierAttemptOf(
+    orderId: string,
+    record: { orderTrackingId: string | null; merchantReference: string | null },
+    manager?: EntityManager,
+  ): Promise<PaymentAttemptEntity | null> {
+    return (manager ?? this.dataSource.manager)
+      .getRepository(PaymentAttemptEntity)
+      .createQueryBuilder('a')
+      .where('a.order_id = :orderId', { orderId })
+      .andWhere('(a.order_tracking_id = :trackingId OR a.gateway_reference = :reference)', {
+        trackingId: record.orderTrackingId ?? '',
+        reference: record.merchantReference ?? '',
+      })
+      .getOne();
+  }
+
+  /** The order's earlier attempts, first first (the current one is the order row). */
+  earlierAttempts(orderId: string, manager?: EntityManager): Promise<PaymentAttemptEntity[]> {
+    return (manager ?? this.dataSource.manager)
+      .getRepository(PaymentAttemptEntity)
+      .find({ where: { orderId }, order: { number: 'ASC' } });
   }
 
   findByMerchantReference(reference: string, manager?: EntityManager) {

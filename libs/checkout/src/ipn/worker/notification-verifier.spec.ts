@@ -101,6 +101,7 @@ function harness(named: OrderEntity | null, inbox: Partial<InboxRow> = {}) {
     hydrate: jest.fn(() => named),
     findByAnyReference: jest.fn(async (_reference: string): Promise<OrderEntity | null> => null),
     findBySubscriptionAccount: jest.fn(async () => null),
+    findEarlierAttempt: jest.fn(async () => null),
   };
   const sync = {
     covering: jest.fn((_orderId: string, _since: Date): OrderLookup | undefined => undefined),

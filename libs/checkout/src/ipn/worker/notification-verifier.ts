@@ -48,6 +48,7 @@ function readStatement(dataSource: DataSource): PreparedStatement {
                 WHERE o.merchant_reference IN (n.order_tracking_id, n.merchant_reference)
                    OR o.order_tracking_id IN (n.order_tracking_id, n.merchant_reference)
                    OR o.push_merchant_reference IN (n.order_tracking_id, n.merchant_reference)
+                   OR o.gateway_reference IN (n.order_tracking_id, n.merchant_reference)
                 ORDER BY n.order_tracking_id IN
                            (o.merchant_reference, o.order_tracking_id, o.push_merchant_reference)
                            DESC NULLS LAST,
@@ -117,7 +118,18 @@ export class NotificationVerifier {
       }
     }
 
-    if (!order) return this.unmatched(row);
+    if (!order) {
+      const earlier = trackingId ? await this.orders.findEarlierAttempt(trackingId) : null;
+      return earlier
+        ? this.verifyEarlierAttempt(row, earlier.orderId, trackingId)
+        : this.unmatched(row);
+    }
+    // It names another payment attempt of the order than the current one: that one is looked up.
+    if (trackingId && order.orderTrackingId && trackingId !== order.orderTrackingId) {
+      const earlier = await this.orders.findEarlierAttempt(trackingId);
+      if (earlier?.orderId === order.id)
+        return this.verifyEarlierAttempt(row, order.id, trackingId);
+    }
 
     // A lookup that started after this notification arrived answers it: join it. Otherwise a new
     // one is needed, within the per-order interval.
@@ -130,6 +142,21 @@ export class NotificationVerifier {
     }
     const { startedAt } = await lookup.done;
     await this.cover(order, startedAt, row.id);
+    applied(row);
+  }
+
+  /**
+   * A notification of an earlier attempt (a customer who tried again): rare, so looked up on its
+   * own, without the per-order coalescing; the outcome service applies it to that attempt.
+   */
+  private async verifyEarlierAttempt(
+    row: InboxRowRead,
+    orderId: string,
+    trackingId: string,
+  ): Promise<void> {
+    const lookup = await this.gateway.getTransactionStatus(trackingId as OrderTrackingId);
+    await this.outcomes.apply(orderId, lookup, 'ipn');
+    await this.finish(row.id, orderId);
     applied(row);
   }
 

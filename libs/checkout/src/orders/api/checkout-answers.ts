@@ -3,6 +3,8 @@ import { OrderEntity } from '@app/persistence';
 /** What POST /v1/checkouts answers (and replays): the hosted page to send the customer to. */
 export interface HostedCheckoutAnswer {
   reference: string;
+  /** The payment attempt this answer starts (1 for a checkout, more for POST …/attempts). */
+  attempt: number;
   order_tracking_id: string | null;
   status: string;
   redirect_url: string | null;
@@ -14,6 +16,7 @@ export interface HostedCheckoutAnswer {
 /** What POST /v1/checkouts/mobile-money answers: the prompt went out; manual payment details. */
 export interface MobileMoneyCheckoutAnswer {
   reference: string;
+  attempt: number;
   order_tracking_id: string | null;
   push_merchant_reference: string | null;
   status: string;
@@ -29,6 +32,7 @@ export type CheckoutAnswer = HostedCheckoutAnswer | MobileMoneyCheckoutAnswer;
 export function checkoutAnswerOf(order: OrderEntity): CheckoutAnswer {
   const common = {
     reference: order.merchantReference,
+    attempt: order.attemptNumber,
     order_tracking_id: order.orderTrackingId,
     status: order.status,
   };

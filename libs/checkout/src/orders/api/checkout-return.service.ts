@@ -1,7 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { OrderTrackingId } from '@app/domain';
+import { GatewayClient } from '@app/gateway-client';
 import { OrderEntity, OrderRepository } from '@app/persistence';
+import { announcement, OrderJournal } from '../order-journal';
 import { OrderSyncService } from '../order-sync.service';
+
+/** The failure reason of an attempt the customer cancelled on the hosted page. */
+export const CANCELLED_BY_CUSTOMER = 'cancelled_by_customer';
 
 export const RESULT_PATH = '/v1/checkouts/result';
 
@@ -14,15 +21,21 @@ export interface ReturnVisit {
 /**
  * The customer's way back from the hosted page. The order is looked up at the gateway first, so
  * the shop's page sees the real status, then the customer goes to the shop's return_url (or
- * cancel_url after cancelling), the configured default, or our small result page.
+ * cancel_url after cancelling), the configured default, or our small result page. A customer who
+ * pressed cancel ends that payment attempt: it is cancelled at the gateway and the order is
+ * `failed` (cancelled_by_customer), open for another attempt until the shop cancels it or it
+ * expires; the redirect says so (`attempt_cancelled=1`).
  */
 @Injectable()
 export class CheckoutReturnService {
   private readonly logger = new Logger(CheckoutReturnService.name);
 
   constructor(
+    private readonly dataSource: DataSource,
     private readonly orders: OrderRepository,
     private readonly syncer: OrderSyncService,
+    private readonly gateway: GatewayClient,
+    private readonly journal: OrderJournal,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
 
@@ -46,6 +59,19 @@ export class CheckoutReturnService {
         'lookup on return failed',
       );
     }
+    let attemptCancelled = false;
+    if (
+      visit.cancelled &&
+      current.status === 'pending' &&
+      current.kind === 'hosted' &&
+      current.orderTrackingId !== null &&
+      // Only the attempt the customer came back from; an older page's cancel changes nothing.
+      (!visit.orderTrackingId || visit.orderTrackingId === current.orderTrackingId)
+    ) {
+      const ended = await this.cancelAttempt(current);
+      attemptCancelled = ended !== null;
+      current = ended ?? current;
+    }
     const paid = current.status === 'completed' || current.status === 'reversed';
     const target =
       visit.cancelled && !paid
@@ -55,6 +81,50 @@ export class CheckoutReturnService {
       reference: current.merchantReference,
       status: current.status,
       ...(visit.cancelled && !paid ? { cancelled: '1' } : {}),
+      ...(attemptCancelled ? { attempt_cancelled: '1' } : {}),
+    });
+  }
+
+  /**
+   * Cancels the attempt at the gateway, then records it as failed by the customer's choice.
+   * Null when the gateway refused (the customer may have paid meanwhile: the lookups settle it)
+   * or the attempt moved on under the lock.
+   */
+  private async cancelAttempt(order: OrderEntity): Promise<OrderEntity | null> {
+    const trackingId = order.orderTrackingId as OrderTrackingId;
+    try {
+      const ack = await this.gateway.cancelOrder(trackingId);
+      if (!ack.accepted) return null;
+    } catch (error) {
+      this.logger.warn(
+        { reference: order.merchantReference, err: (error as Error).message },
+        'attempt cancel on return failed',
+      );
+      return null;
+    }
+    return this.dataSource.transaction(async (manager) => {
+      const row = await this.orders.lockById(order.id, manager);
+      if (!row || row.status !== 'pending' || row.orderTrackingId !== trackingId) return null;
+      row.status = 'failed';
+      row.failedAt = new Date();
+      row.failureReason = CANCELLED_BY_CUSTOMER;
+      await manager.getRepository(OrderEntity).save(row);
+      await this.journal.record(
+        manager,
+        row,
+        {
+          type: 'status_changed',
+          source: 'return',
+          fromStatus: 'pending',
+          toStatus: 'failed',
+          details: {
+            reason: 'the customer cancelled on the payment page; cancelled at the gateway',
+            payment_status_code: CANCELLED_BY_CUSTOMER,
+          },
+        },
+        announcement('order.failed', row),
+      );
+      return row;
     });
   }
 

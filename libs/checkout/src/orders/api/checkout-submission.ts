@@ -158,7 +158,7 @@ export class CheckoutSubmission {
       .where('"id" = :id AND "submission_status" <> :submitted', {
         id: order.id,
         submitted: 'submitted',
-        nextPollAt: this.firstPoll(order.createdAt, new Date()),
+        nextPollAt: this.firstPoll(order.attemptStartedAt ?? order.createdAt, new Date()),
       })
       .returning('*');
     const row = await this.journal.change(this.dataSource.manager, update.getQueryAndParameters(), {
@@ -170,7 +170,7 @@ export class CheckoutSubmission {
     return (await this.orders.findById(order.id)) ?? order;
   }
 
-  private firstPoll(createdAt: Date, now: Date): Date | null {
+  firstPoll(createdAt: Date, now: Date): Date | null {
     const at = nextPollAt(
       0,
       createdAt,

@@ -124,24 +124,64 @@ export class CheckoutService {
         frequency: dto.subscription.frequency as SubscriptionFrequency,
       },
     };
+    return this.checkedRequest(
+      request,
+      checkout.kind === 'hosted'
+        ? null
+        : { msisdn: msisdnOf(checkout.dto), network: checkout.dto.network },
+    );
+  }
+
+  /**
+   * The gateway request of a new payment attempt of `order`, sent under `gatewayReference`:
+   * the order's own description, customer and options; a phone and network for a push.
+   */
+  async attemptRequest(
+    order: OrderEntity,
+    gatewayReference: MerchantReference,
+    push: { msisdn: string; network: string } | null,
+  ): Promise<OrderRequest | PushRequest> {
+    const callbackUrl = `${this.config.publicBaseUrl}${RETURN_PATH}`;
+    return this.checkedRequest(
+      {
+        merchantReference: gatewayReference,
+        amount: Money.of(order.amount, order.currency),
+        description: order.description,
+        callbackUrl,
+        cancellationUrl: `${callbackUrl}?cancelled=1`,
+        notificationId: await this.ipn.currentIpnId(),
+        billingAddress: order.customer,
+        branch: order.branch ?? undefined,
+        redirectMode: (order.redirectMode ?? undefined) as OrderRequest['redirectMode'],
+      },
+      push,
+    );
+  }
+
+  /** Built (and so checked) the way the gateway client will send it. */
+  private checkedRequest(
+    request: OrderRequest,
+    push: { msisdn: string; network: string } | null,
+  ): OrderRequest | PushRequest {
     const rules = {
       productionMode: this.config.nodeEnv === 'production',
       mobileMoneyNetworks: this.config.gateway.mobileMoneyNetworks,
     };
-    if (checkout.kind === 'hosted') {
+    if (!push) {
       buildOrderBody(request, rules);
       return request;
     }
-    const push: PushRequest = {
+    const pushed: PushRequest = {
       ...request,
-      msisdn: msisdnOf(checkout.dto),
-      network: this.network(checkout.dto.network),
+      ...push,
+      network: this.configuredNetwork(push.network),
     };
-    buildPushBody(push, rules);
-    return push;
+    buildPushBody(pushed, rules);
+    return pushed;
   }
 
-  private network(requested: string): string {
+  /** The network as MOBILE_MONEY_NETWORKS spells it. */
+  configuredNetwork(requested: string): string {
     return (
       this.config.gateway.mobileMoneyNetworks.find(
         (network) => network.toUpperCase() === requested.toUpperCase(),
@@ -175,11 +215,13 @@ export class CheckoutService {
         : null,
       accountNumber: dto.subscription?.account_number ?? null,
       msisdn: checkout.kind === 'mobile_money' ? msisdnOf(checkout.dto) : null,
-      network: checkout.kind === 'mobile_money' ? this.network(checkout.dto.network) : null,
+      network:
+        checkout.kind === 'mobile_money' ? this.configuredNetwork(checkout.dto.network) : null,
     };
   }
 
-  private async submit(
+  /** Sends a recorded order (or a new attempt of one) to the gateway and records the answer. */
+  async submit(
     order: OrderEntity,
     kind: Checkout['kind'],
     request: OrderRequest | PushRequest,

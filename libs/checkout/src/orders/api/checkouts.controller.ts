@@ -69,7 +69,7 @@ export class CheckoutsController {
       this.checkouts.createHosted(dto, caller.name, reference),
     );
     void reply.status(answer.status);
-    return this.withStatusToken(answer.body);
+    return this.statusTokens.besideAnswer(answer.body);
   }
 
   @Post('mobile-money')
@@ -93,18 +93,7 @@ export class CheckoutsController {
       (reference) => this.checkouts.createMobileMoney(dto, caller.name, reference),
     );
     void reply.status(answer.status);
-    return this.withStatusToken(answer.body);
-  }
-
-  /**
-   * The order's status_token beside every answer that names an order (new or replayed): it is
-   * derived, never stored, so a replay from the idempotency table carries it too.
-   */
-  private withStatusToken(body: unknown): unknown {
-    const reference = (body as { reference?: unknown } | null)?.reference;
-    return typeof reference === 'string'
-      ? { ...(body as object), status_token: this.statusTokens.issue(reference) }
-      : body;
+    return this.statusTokens.besideAnswer(answer.body);
   }
 
   /**

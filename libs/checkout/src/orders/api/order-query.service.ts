@@ -1,9 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { OrderEntity, OrderRepository } from '@app/persistence';
 import { CheckoutError } from '../../errors/checkout-error';
-import { OrderView, TimelineEntry, toOrderView, toTimelineEntry } from '../order-view';
+import {
+  AttemptView,
+  OrderView,
+  TimelineEntry,
+  toAttemptViews,
+  toOrderView,
+  toTimelineEntry,
+} from '../order-view';
 
-export type OrderWithTimeline = OrderView & { timeline: TimelineEntry[] };
+export type OrderWithTimeline = OrderView & { attempts: AttemptView[]; timeline: TimelineEntry[] };
 
 /** Reads an order by any of its names, with its refund and timeline, as the shop sees it. */
 @Injectable()
@@ -21,10 +28,15 @@ export class OrderQueryService {
   }
 
   async viewOf(order: OrderEntity): Promise<OrderWithTimeline> {
-    const [refund, events] = await Promise.all([
+    const [refund, events, earlier] = await Promise.all([
       this.orders.refundFor(order.id),
       this.orders.timeline(order.id),
+      this.orders.earlierAttempts(order.id),
     ]);
-    return { ...toOrderView(order, refund), timeline: events.map(toTimelineEntry) };
+    return {
+      ...toOrderView(order, refund),
+      attempts: toAttemptViews(order, earlier),
+      timeline: events.map(toTimelineEntry),
+    };
   }
 }

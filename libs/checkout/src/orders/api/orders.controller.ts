@@ -1,7 +1,10 @@
-import { Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import {
   ApiBearerAuth,
+  ApiBadRequestResponse,
   ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiHeader,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -11,9 +14,13 @@ import {
 } from '@nestjs/swagger';
 import { CallerKey, ShopKeyGuard } from '../../http/api-key.guards';
 import type { ApiKeyIdentity } from '../../http/api-keys';
-import { ErrorResponse, OrderResponse } from './dto/checkout-responses';
+import { ErrorResponse, HostedCheckoutResponse, OrderResponse } from './dto/checkout-responses';
+import { StartAttemptDto } from './dto/start-attempt.dto';
+import { IdempotencyService } from './idempotency.service';
+import { StatusTokens } from './live/status-tokens';
 import { OrderCancelService } from '../order-cancel.service';
 import { OrderQueryService, OrderWithTimeline } from './order-query.service';
+import { PaymentAttemptService } from './payment-attempts.service';
 
 const REFERENCE_PARAM = {
   name: 'reference',
@@ -21,7 +28,7 @@ const REFERENCE_PARAM = {
   example: 'ORDER-2041',
 };
 
-/** GET /v1/orders/:reference and POST /v1/orders/:reference/cancel. */
+/** GET /v1/orders/:reference, POST /v1/orders/:reference/cancel and …/attempts. */
 @ApiTags('orders')
 @ApiBearerAuth()
 @ApiParam(REFERENCE_PARAM)
@@ -33,6 +40,9 @@ export class OrdersController {
   constructor(
     private readonly query: OrderQueryService,
     private readonly cancellation: OrderCancelService,
+    private readonly attempts: PaymentAttemptService,
+    private readonly idempotency: IdempotencyService,
+    private readonly statusTokens: StatusTokens,
   ) {}
 
   @Get(':reference')
@@ -54,5 +64,48 @@ export class OrdersController {
     const order = await this.query.find(reference);
     const cancelled = await this.cancellation.cancel(order, { source: 'api', actor: caller.name });
     return this.query.viewOf(cancelled);
+  }
+
+  @Post(':reference/attempts')
+  @HttpCode(201)
+  @ApiOperation({
+    summary:
+      'Try again: a new payment attempt (hosted page or PIN prompt) on a failed order, or a new prompt over a pending one',
+  })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: 'Same key and body within 24 h: the first answer again, without a second attempt',
+  })
+  @ApiCreatedResponse({
+    type: HostedCheckoutResponse,
+    description:
+      'As a checkout answers (redirect_url, or the push details), with the attempt number',
+  })
+  @ApiBadRequestResponse({ type: ErrorResponse })
+  @ApiConflictResponse({
+    type: ErrorResponse,
+    description:
+      'order_paid, order_closed (cancelled, expired, reversed), attempt_still_payable (a hosted page still open, or a prompt the gateway would not cancel), order_not_submitted',
+  })
+  async startAttempt(
+    @Param('reference') reference: string,
+    @Body() dto: StartAttemptDto,
+    @CallerKey() caller: ApiKeyIdentity,
+    @Headers('idempotency-key') key: string | undefined,
+  ): Promise<unknown> {
+    const start = () => this.attempts.start(reference, dto, caller.name);
+    const answer =
+      key === undefined
+        ? await start()
+        : await this.idempotency.run(
+            {
+              scope: `${caller.fingerprint}:POST /v1/orders/${reference}/attempts`,
+              key,
+              body: dto,
+            },
+            start,
+          );
+    return this.statusTokens.besideAnswer(answer.body);
   }
 }

@@ -13,6 +13,7 @@ import { OrderStreamController } from './live/order-stream.controller';
 import { StatusTokens } from './live/status-tokens';
 import { OrderQueryService } from './order-query.service';
 import { OrdersController } from './orders.controller';
+import { PaymentAttemptService } from './payment-attempts.service';
 import { OrdersCoreModule } from '../orders-core.module';
 
 /** The orders feature's HTTP side (controllers and their services), imported by apps/api. */
@@ -32,6 +33,7 @@ import { OrdersCoreModule } from '../orders-core.module';
     CheckoutReturnService,
     StatusTokens,
     OrderStatusFeed,
+    PaymentAttemptService,
   ],
   exports: [OrderQueryService],
 })

@@ -64,7 +64,8 @@ export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
                  AND (o.next_poll_at <= now()
                       OR (o.next_poll_at IS NULL
                           AND (o.submission_status = 'unknown'
-                               OR o.created_at <= now() - make_interval(secs => $1::double precision)))))
+                               OR COALESCE(o.attempt_started_at, o.created_at)
+                                  <= now() - make_interval(secs => $1::double precision)))))
              OR (o.status = 'completed'
                  AND EXISTS (SELECT 1 FROM refunds r
                               WHERE r.order_id = o.id AND r.status = ANY($4::varchar[]))

@@ -30,7 +30,8 @@ export class PollScheduleService {
     if (order.status === 'pending' || order.status === 'failed') {
       const next = nextPollAt(
         attempts,
-        order.createdAt,
+        // The poll schedule and its horizon run from the current payment attempt's start.
+        order.attemptStartedAt ?? order.createdAt,
         now,
         this.config.pollHorizonHours,
         this.config.pollScheduleSeconds,

@@ -15,7 +15,7 @@ export class HostedCheckoutResponse {
   @ApiProperty({ example: 'KES' }) currency!: string;
   @ApiProperty({ example: '2026-01-02T09:30:00.000Z' }) created_at!: string;
   @ApiProperty({
-    example: 'pst_3q2-7wEAAAAAAAB0ZXN0LXRva2VuLWZvci1kb2NzLW9ubHk',
+    example: 'pst_…',
     description:
       "Read-only: the customer's browser follows this order's live status with it (GET /v1/orders/:reference/stream?status_token=…)",
   })
@@ -39,7 +39,7 @@ export class MobileMoneyCheckoutResponse {
   @ApiProperty({ example: 'KES' }) currency!: string;
   @ApiProperty({ example: '2026-01-02T09:30:00.000Z' }) created_at!: string;
   @ApiProperty({
-    example: 'pst_3q2-7wEAAAAAAAB0ZXN0LXRva2VuLWZvci1kb2NzLW9ubHk',
+    example: 'pst_…',
     description:
       "Read-only: the customer's browser follows this order's live status with it (GET /v1/orders/:reference/stream?status_token=…)",
   })
@@ -60,8 +60,31 @@ export class TimelineEntryResponse {
   gateway_record!: unknown;
 }
 
+export class AttemptResponse {
+  @ApiProperty({ example: 1 }) number!: number;
+  @ApiProperty({ description: "The order row's attempt (its ids and payment fields)" })
+  current!: boolean;
+  @ApiProperty({ enum: ['hosted', 'mobile_money'] }) kind!: string;
+  @ApiProperty({ example: 'ORDER-2041', description: 'The id it was sent to the gateway under' })
+  gateway_reference!: string;
+  @ApiPropertyOptional({ nullable: true }) order_tracking_id!: string | null;
+  @ApiPropertyOptional({ nullable: true }) push_merchant_reference!: string | null;
+  @ApiProperty({ example: 'failed' }) status!: string;
+  @ApiPropertyOptional({ nullable: true }) failure_reason!: string | null;
+  @ApiPropertyOptional({ nullable: true }) confirmation_code!: string | null;
+  @ApiProperty({ example: '2026-01-02T09:30:00.000Z' }) started_at!: string;
+  @ApiPropertyOptional({ nullable: true }) replaced_at!: string | null;
+}
+
 export class OrderResponse {
   @ApiProperty({ example: 'ORDER-2041' }) reference!: string;
+  @ApiProperty({
+    example: 1,
+    description: "The payment attempt the order's payment fields describe",
+  })
+  attempt!: number;
+  @ApiProperty({ type: [AttemptResponse], description: 'Every payment attempt, first first' })
+  attempts!: AttemptResponse[];
   @ApiPropertyOptional({ example: 'b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59', nullable: true })
   order_tracking_id!: string | null;
   @ApiPropertyOptional({ nullable: true }) push_merchant_reference!: string | null;

@@ -21,11 +21,24 @@ export class StatusTokens {
     return `${PREFIX}${this.mac(merchantReference).toString('base64url')}`;
   }
 
-  /** Constant-time: a wrong token takes as long to refuse whatever it shares with the right one. */
+  /**
+   * The order's status_token beside an answer that names an order (new or replayed): derived,
+   * never stored, so a replay from the idempotency table carries it too.
+   */
+  besideAnswer(body: unknown): unknown {
+    const reference = (body as { reference?: unknown } | null)?.reference;
+    return typeof reference === 'string'
+      ? { ...(body as object), status_token: this.issue(reference) }
+      : body;
+  }
+
+  /**
+   * Compared as text, in constant time: a decoded comparison would accept the few spellings of a
+   * token that differ only in the unused bits of its last base64url character.
+   */
   verify(merchantReference: string, presented: string): boolean {
-    if (!presented.startsWith(PREFIX)) return false;
-    const given = Buffer.from(presented.slice(PREFIX.length), 'base64url');
-    const expected = this.mac(merchantReference);
+    const given = Buffer.from(presented);
+    const expected = Buffer.from(this.issue(merchantReference));
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 

@@ -1,0 +1,68 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { AMOUNT_COLUMN, INSTANT } from './columns';
+import { CheckoutKind, OrderEntity } from './order.entity';
+
+/** What became of an earlier attempt: the order row holds the current one. */
+export type EarlierAttemptStatus = 'failed' | 'cancelled' | 'pending' | 'completed' | 'reversed';
+
+/**
+ * An earlier payment attempt of an order: each attempt is its own gateway order (its own id sent
+ * to the gateway, its own order_tracking_id). The current attempt lives on the order row; when the
+ * customer tries again, the one it replaces moves here. Every id in here still finds its order,
+ * and a late outcome of one of them is applied through this row (a completion always counts).
+ */
+@Entity({ name: 'payment_attempts' })
+@Index('uq_payment_attempts_order_number', ['orderId', 'number'], { unique: true })
+export class PaymentAttemptEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'order_id', type: 'uuid' })
+  orderId!: string;
+
+  @ManyToOne(() => OrderEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'order_id', foreignKeyConstraintName: 'fk_payment_attempts_order' })
+  order?: OrderEntity;
+
+  /** 1 for the order's first attempt, then 2, 3, … */
+  @Column({ type: 'integer' })
+  number!: number;
+
+  @Column({ type: 'varchar', length: 16 })
+  kind!: CheckoutKind;
+
+  /** The id this attempt was sent to the gateway under (the gateway's merchant reference). */
+  @Index('uq_payment_attempts_gateway_reference', { unique: true })
+  @Column({ name: 'gateway_reference', type: 'varchar', length: 50 })
+  gatewayReference!: string;
+
+  @Index('uq_payment_attempts_order_tracking_id', { unique: true })
+  @Column({ name: 'order_tracking_id', type: 'varchar', length: 64, nullable: true })
+  orderTrackingId!: string | null;
+
+  @Index('uq_payment_attempts_push_merchant_reference', { unique: true })
+  @Column({ name: 'push_merchant_reference', type: 'varchar', length: 100, nullable: true })
+  pushMerchantReference!: string | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  status!: EarlierAttemptStatus;
+
+  @Column({ name: 'failure_reason', type: 'varchar', length: 100, nullable: true })
+  failureReason!: string | null;
+
+  @Column({ name: 'confirmation_code', type: 'varchar', length: 100, nullable: true })
+  confirmationCode!: string | null;
+
+  @Column({ name: 'paid_amount', ...AMOUNT_COLUMN, nullable: true })
+  paidAmount!: string | null;
+
+  @Column({ name: 'paid_at', type: INSTANT, nullable: true })
+  paidAt!: Date | null;
+
+  @Column({ name: 'started_at', type: INSTANT })
+  startedAt!: Date;
+
+  /** When the next attempt replaced it. */
+  @Column({ name: 'replaced_at', type: INSTANT })
+  replacedAt!: Date;
+}

@@ -1,0 +1,248 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { getOrder, hostedBody, postCheckout, pushBody } from '../checkout/support';
+import { openTestDataSource } from '../support/database';
+import { RunningService, startService, waitFor } from '../support/service';
+
+/**
+ * A customer who declines, cancels or lets a prompt time out pays on the same order: each try
+ * is a payment attempt, its own gateway order under its own id; every id finds the order, and a
+ * late completion of an earlier attempt is never lost nor silently taken twice.
+ */
+describe('payment attempts: the customer tries again on the same order', () => {
+  let service: RunningService;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    service = await startService({ worker: true });
+    dataSource = await openTestDataSource(4);
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.close();
+    await dataSource?.destroy();
+  });
+
+  const tryAgain = (reference: string, body: object, key?: string) => {
+    const call = request(service.apiUrl)
+      .post(`/v1/orders/${encodeURIComponent(reference)}/attempts`)
+      .set(service.shopAuth);
+    return (key ? call.set('Idempotency-Key', key) : call).send(body);
+  };
+
+  const statusOf = async (reference: string) => (await getOrder(service, reference)).body.status;
+
+  const waitForStatus = (reference: string, status: string) =>
+    waitFor(
+      `${reference} ${status}`,
+      async () => (await statusOf(reference)) === status || null,
+      15_000,
+    );
+
+  const completionEvents = async (reference: string) => {
+    const [row] = (await dataSource.query(
+      `SELECT count(*)::int AS n FROM outbox_events e JOIN orders o ON o.id = e.order_id
+        WHERE o.merchant_reference = $1 AND e.type = 'order.completed'`,
+      [reference],
+    )) as { n: number }[];
+    return row.n;
+  };
+
+  async function failedCheckout(kind: 'hosted' | 'mobile_money') {
+    const body = kind === 'hosted' ? hostedBody() : pushBody();
+    const created = await postCheckout(
+      service,
+      body,
+      kind === 'hosted' ? '/v1/checkouts' : '/v1/checkouts/mobile-money',
+    );
+    expect(created.status).toBe(201);
+    const reference = String(body.reference);
+    await service.sandbox.control.settle(
+      created.body.order_tracking_id,
+      'failed',
+      kind === 'hosted' ? 'card' : 'mobile_money',
+    );
+    await waitForStatus(reference, 'failed');
+    return { reference, firstTrackingId: created.body.order_tracking_id as string };
+  }
+
+  it('takes a declined push, a retry by push, then the payment: one completed order, two attempts', async () => {
+    const { reference, firstTrackingId } = await failedCheckout('mobile_money');
+    const retry = await tryAgain(reference, {
+      method: 'mobile_money',
+      phone: '0712 345 678',
+      network: 'MPESA',
+    });
+    expect(retry.status).toBe(201);
+    expect(retry.body).toMatchObject({ reference, attempt: 2, status: 'pending' });
+    expect(retry.body.order_tracking_id).not.toBe(firstTrackingId);
+    expect(retry.body.status_token).toMatch(/^pst_/);
+    // The gateway got a new id for it: a re-used one would answer the first, failed order.
+    const atGateway = await service.sandbox.control.order(retry.body.order_tracking_id);
+    expect(atGateway.merchant_reference).not.toBe(reference);
+    expect(atGateway.merchant_reference.length).toBeLessThanOrEqual(50);
+
+    await service.sandbox.control.settle(retry.body.order_tracking_id, 'completed', 'mobile_money');
+    await waitForStatus(reference, 'completed');
+    const order = (await getOrder(service, reference)).body;
+    expect(order).toMatchObject({ attempt: 2, order_tracking_id: retry.body.order_tracking_id });
+    expect(
+      order.attempts.map((a: { number: number; status: string; current: boolean }) => [
+        a.number,
+        a.status,
+        a.current,
+      ]),
+    ).toEqual([
+      [1, 'failed', false],
+      [2, 'completed', true],
+    ]);
+    expect(await completionEvents(reference)).toBe(1);
+    // Every attempt's id still finds the order.
+    for (const name of [firstTrackingId, atGateway.merchant_reference]) {
+      expect((await getOrder(service, name)).body.reference).toBe(reference);
+    }
+  });
+
+  it('takes a failed hosted payment, then a hosted retry the customer pays', async () => {
+    const { reference } = await failedCheckout('hosted');
+    const retry = await tryAgain(reference, { method: 'hosted' });
+    expect(retry.status).toBe(201);
+    expect(retry.body).toMatchObject({ reference, attempt: 2, redirect_url: expect.any(String) });
+    await service.sandbox.control.settle(retry.body.order_tracking_id, 'completed', 'card');
+    await waitForStatus(reference, 'completed');
+    expect(await completionEvents(reference)).toBe(1);
+  });
+
+  it('resends a pending prompt: the first is cancelled at the gateway before the second goes out', async () => {
+    const body = pushBody();
+    const created = await postCheckout(service, body, '/v1/checkouts/mobile-money');
+    const reference = String(body.reference);
+    const resend = await tryAgain(reference, {
+      method: 'mobile_money',
+      phone: '0712 345 678',
+      network: 'MPESA',
+    });
+    expect(resend.status).toBe(201);
+    expect(resend.body.attempt).toBe(2);
+    expect((await service.sandbox.control.order(created.body.order_tracking_id)).state).toBe(
+      'cancelled',
+    );
+    const order = (await getOrder(service, reference)).body;
+    expect(order.status).toBe('pending');
+    expect(order.attempts.map((a: { status: string }) => a.status)).toEqual([
+      'cancelled',
+      'pending',
+    ]);
+  });
+
+  it('flags a late completion of an earlier attempt after the order was paid: a double payment, once', async () => {
+    const { reference, firstTrackingId } = await failedCheckout('hosted');
+    const retry = await tryAgain(reference, { method: 'hosted' });
+    await service.sandbox.control.settle(retry.body.order_tracking_id, 'completed', 'card');
+    await waitForStatus(reference, 'completed');
+
+    // The first attempt's payment goes through late after all.
+    await service.sandbox.control.settle(firstTrackingId, 'completed', 'card');
+    await waitFor(
+      'the double payment flagged',
+      async () => (await getOrder(service, reference)).body.needs_review || null,
+      15_000,
+    );
+    const order = (await getOrder(service, reference)).body;
+    expect(order).toMatchObject({
+      status: 'completed',
+      attempt: 2,
+      order_tracking_id: retry.body.order_tracking_id,
+    });
+    expect(order.review_reason).toMatch(/^double payment: attempt 1 /);
+    expect(order.attempts[0]).toMatchObject({ number: 1, status: 'completed' });
+    expect(order.attempts[0].confirmation_code).toEqual(expect.any(String));
+    expect(order.attempts[0].confirmation_code).not.toBe(order.confirmation_code);
+    expect(await completionEvents(reference)).toBe(1);
+    const [flags] = (await dataSource.query(
+      `SELECT count(*)::int AS n FROM outbox_events e JOIN orders o ON o.id = e.order_id
+        WHERE o.merchant_reference = $1 AND e.type = 'order.review_required'`,
+      [reference],
+    )) as { n: number }[];
+    expect(flags.n).toBe(1);
+  });
+
+  it("lets an earlier attempt's late completion pay an unpaid order, and cancels the newer attempt", async () => {
+    const { reference, firstTrackingId } = await failedCheckout('hosted');
+    const retry = await tryAgain(reference, { method: 'hosted' });
+    expect(retry.status).toBe(201);
+    await service.sandbox.control.settle(firstTrackingId, 'completed', 'card');
+    await waitForStatus(reference, 'completed');
+    const order = (await getOrder(service, reference)).body;
+    // The paying attempt is the order's attempt again: refunds and lookups use its ids.
+    expect(order).toMatchObject({
+      attempt: 1,
+      order_tracking_id: firstTrackingId,
+      needs_review: false,
+    });
+    await waitFor(
+      'the newer attempt cancelled at the gateway',
+      async () =>
+        (await service.sandbox.control.order(retry.body.order_tracking_id)).state === 'cancelled' ||
+        null,
+    );
+    expect(await completionEvents(reference)).toBe(1);
+    // The paid attempt refunds as any payment does.
+    const refund = await request(service.apiUrl)
+      .post(`/v1/admin/orders/${reference}/refunds`)
+      .set(service.adminAuth)
+      .send({ amount: order.amount, reason: 'attempts e2e', requested_by: 'test' });
+    expect(refund.status).toBe(201);
+  });
+
+  it('refuses a new attempt on a paid, cancelled or still payable order, with a code, and bad input with the field', async () => {
+    const paid = hostedBody();
+    const paidOrder = await postCheckout(service, paid);
+    await service.sandbox.control.settle(paidOrder.body.order_tracking_id, 'completed', 'card');
+    await waitForStatus(String(paid.reference), 'completed');
+    const onPaid = await tryAgain(String(paid.reference), { method: 'hosted' });
+    expect([onPaid.status, onPaid.body.error.code]).toEqual([409, 'order_paid']);
+
+    const open = hostedBody();
+    await postCheckout(service, open);
+    const onOpen = await tryAgain(String(open.reference), { method: 'hosted' });
+    expect([onOpen.status, onOpen.body.error.code]).toEqual([409, 'attempt_still_payable']);
+
+    await request(service.apiUrl)
+      .post(`/v1/orders/${open.reference}/cancel`)
+      .set(service.shopAuth)
+      .expect(200);
+    const onCancelled = await tryAgain(String(open.reference), { method: 'hosted' });
+    expect([onCancelled.status, onCancelled.body.error.code]).toEqual([409, 'order_closed']);
+
+    const { reference } = await failedCheckout('hosted');
+    const noPhone = await tryAgain(reference, { method: 'mobile_money', network: 'MPESA' });
+    expect(noPhone.status).toBe(400);
+    expect(noPhone.body.error.errors.map((e: { field: string }) => e.field)).toContain('phone');
+    const landline = await tryAgain(reference, {
+      method: 'mobile_money',
+      phone: '020 2345678',
+      network: 'MPESA',
+    });
+    expect(landline.status).toBe(400);
+    expect(landline.body.error.errors[0]).toMatchObject({ field: 'phone' });
+    const badMethod = await tryAgain(reference, { method: 'cash' });
+    expect(badMethod.status).toBe(400);
+    // Nothing changed: still one failed attempt.
+    const order = (await getOrder(service, reference)).body;
+    expect([order.status, order.attempts.length]).toEqual(['failed', 1]);
+    expect((await tryAgain('NO-SUCH-ORDER', { method: 'hosted' })).status).toBe(404);
+  });
+
+  it('answers a repeated request with the same Idempotency-Key with the same attempt', async () => {
+    const { reference } = await failedCheckout('hosted');
+    const first = await tryAgain(reference, { method: 'hosted' }, `retry-${reference}`);
+    const again = await tryAgain(reference, { method: 'hosted' }, `retry-${reference}`);
+    expect(first.status).toBe(201);
+    expect(again.body).toMatchObject({
+      attempt: 2,
+      order_tracking_id: first.body.order_tracking_id,
+    });
+    expect((await getOrder(service, reference)).body.attempts).toHaveLength(2);
+  });
+});
