@@ -203,6 +203,10 @@ describe('OpenTelemetry: one IPN is one trace from the route to the outcome', ()
     expect(names).toEqual(
       expect.arrayContaining(['inbox relay', 'verify notification', 'apply outcome']),
     );
+    // The IPN route's path secret never leaves in a span (url.path, Nest's url.full).
+    const exported = JSON.stringify(receiver.spans);
+    expect(exported).toContain('/v1/ipn/[redacted]');
+    expect(exported).not.toContain(env.IPN_PATH_SECRET);
     const byId = new Map(trace.map((s) => [s.spanId, s]));
     const parentOf = (name: string) =>
       byId.get(trace.find((s) => s.name === name)!.parentSpanId ?? '');

@@ -165,6 +165,42 @@ describe('payment attempts: the customer tries again on the same order', () => {
       [reference],
     )) as { n: number }[];
     expect(flags.n).toBe(1);
+
+    // An admin refunds the second payment in one action, once.
+    const refundDouble = () =>
+      request(service.apiUrl)
+        .post(`/v1/admin/orders/${reference}/attempts/1/refund`)
+        .set(service.adminAuth)
+        .send({ reason: 'paid twice', requested_by: 'ops' });
+    const refunded = await refundDouble();
+    expect(refunded.status).toBe(201);
+    expect(refunded.body.refund).toMatchObject({
+      attempt: 1,
+      status: 'accepted',
+      amount: order.amount,
+      confirmation_code: order.attempts[0].confirmation_code,
+    });
+    const atGateway = await service.sandbox.control.order(firstTrackingId);
+    expect(atGateway.refund_requests).toBe(1);
+    expect(atGateway.refund).not.toBeNull();
+    const again = await refundDouble();
+    expect([again.status, again.body.error.code]).toEqual([409, 'refund_already_requested']);
+    expect((await service.sandbox.control.order(firstTrackingId)).refund_requests).toBe(1);
+    // The payment the order kept is not a double payment: refunded as any payment, not here.
+    const current = await request(service.apiUrl)
+      .post(`/v1/admin/orders/${reference}/attempts/2/refund`)
+      .set(service.adminAuth)
+      .send({ reason: 'no', requested_by: 'ops' });
+    expect([current.status, current.body.error.code]).toEqual([409, 'order_not_refundable']);
+    const after = (await getOrder(service, reference)).body;
+    expect(after).toMatchObject({ status: 'completed', needs_review: false });
+    expect(after.attempts[0].refund_status).toBe('accepted');
+    const [refundEvents] = (await dataSource.query(
+      `SELECT count(*)::int AS n FROM outbox_events e JOIN orders o ON o.id = e.order_id
+        WHERE o.merchant_reference = $1 AND e.type = 'refund.accepted'`,
+      [reference],
+    )) as { n: number }[];
+    expect(refundEvents.n).toBe(1);
   });
 
   it("lets an earlier attempt's late completion pay an unpaid order, and cancels the newer attempt", async () => {

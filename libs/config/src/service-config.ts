@@ -65,6 +65,8 @@ export interface ServiceConfig {
    * status (STATUS_TOKEN_SECRET): changing it invalidates the tokens already given out.
    */
   statusTokenSecret: string;
+  /** Refund the second payment of a double payment at once, without an admin (the worker). */
+  autoRefundDoublePayments: boolean;
   /** How often an api replica with live-status subscribers looks for their orders' changes. */
   orderStreamPollMs: number;
   /** A comment line this often keeps an idle live-status stream (and its proxies) open. */
@@ -180,6 +182,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     publicBaseUrl: r.url('PUBLIC_BASE_URL', ['http', 'https'], 'http://127.0.0.1:3000'),
     ipnPathSecret: r.string('IPN_PATH_SECRET', devDefault('dev-ipn-secret')),
     statusTokenSecret: r.string('STATUS_TOKEN_SECRET', devDefault('dev-status-token-secret')),
+    autoRefundDoublePayments: r.bool('AUTO_REFUND_DOUBLE_PAYMENTS', false),
     orderStreamPollMs: r.int('ORDER_STREAM_POLL_MS', 250, 20, 60_000),
     orderStreamHeartbeatMs: r.int('ORDER_STREAM_HEARTBEAT_MS', 15_000, 100, 600_000),
     ipnNotificationMethod: r.oneOf('IPN_NOTIFICATION_METHOD', ['GET', 'POST'] as const, 'POST'),

@@ -49,6 +49,12 @@ export interface FollowRefundData {
   pollAttempt: number;
 }
 
+/** Refund the second payment of a double payment (AUTO_REFUND_DOUBLE_PAYMENTS). */
+export interface RefundDoublePaymentData {
+  orderId: string;
+  attempt: number;
+}
+
 /** Register (or re-read) the service's IPN URL at the gateway. */
 export interface RegisterIpnData {
   url: string;
@@ -64,6 +70,7 @@ export interface JobData {
   'verify-notification': VerifyNotificationData;
   'sync-order': SyncOrderData;
   'follow-refund': FollowRefundData;
+  'refund-double-payment': RefundDoublePaymentData;
   'register-ipn': RegisterIpnData;
   reconcile: ReconcileData;
 }
@@ -74,6 +81,7 @@ export const JOB_QUEUE: { [N in JobName]: QueueName } = {
   'sync-order': QUEUES.orderSync,
   // Beside the order polls: the same lookups, under the same rate limit.
   'follow-refund': QUEUES.orderSync,
+  'refund-double-payment': QUEUES.orderSync,
   'register-ipn': QUEUES.registration,
   reconcile: QUEUES.reconciliation,
 };
@@ -143,6 +151,15 @@ export function jobOptions<N extends JobName>(name: N, data: JobData[N]): JobsOp
         ...RETRYING,
         attempts: 3,
         jobId: `refund-poll-${follow.orderId}-${follow.pollAttempt}`,
+      };
+    }
+    case 'refund-double-payment': {
+      const refund = data as RefundDoublePaymentData;
+      // One refund per payment: the service refuses a second, so the job never runs twice at once.
+      return {
+        ...RETRYING,
+        attempts: 5,
+        jobId: `double-payment-refund-${refund.orderId}-${refund.attempt}`,
       };
     }
     case 'register-ipn': {

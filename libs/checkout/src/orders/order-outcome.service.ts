@@ -25,7 +25,13 @@ import { announcement, journalledStatement, journalParams, OrderJournal } from '
 export type OutcomeResult =
   | { kind: 'transitioned'; order: OrderEntity; from: OrderStatus; to: OrderStatus }
   | { kind: 'unchanged'; order: OrderEntity }
-  | { kind: 'flagged'; order: OrderEntity; reason: string }
+  | {
+      kind: 'flagged';
+      order: OrderEntity;
+      reason: string;
+      /** Set when the flag is a double payment: the earlier attempt whose payment came second. */
+      doublePaymentAttempt?: number;
+    }
   | { kind: 'order_missing' };
 
 const ANNOUNCED: Partial<Record<OrderStatus, MerchantEventType>> = {
@@ -164,9 +170,10 @@ export class OrderOutcomeService {
   ): Promise<{ result: OutcomeResult; setAside: string | null }> {
     const attempts = manager.getRepository(PaymentAttemptEntity);
     const unchanged = { result: { kind: 'unchanged', order } as OutcomeResult, setAside: null };
-    const flag = async (reason: string) => {
+    const flag = async (reason: string, doublePaymentAttempt?: number) => {
       await this.journal.flagForReview(manager, order, reason, source, record.raw);
-      return { result: { kind: 'flagged', order, reason } as OutcomeResult, setAside: null };
+      const result: OutcomeResult = { kind: 'flagged', order, reason, doublePaymentAttempt };
+      return { result, setAside: null };
     };
     switch (record.outcome) {
       case 'pending':
@@ -200,6 +207,7 @@ export class OrderOutcomeService {
     if (order.status === 'completed') {
       return flag(
         `double payment: attempt ${attempt.number} (${attempt.gatewayReference}) was paid too (${paid}) after attempt ${order.attemptNumber} paid the order; refund one of them`,
+        attempt.number,
       );
     }
     if (order.status !== 'pending' && order.status !== 'failed') {

@@ -132,6 +132,8 @@ export interface AttemptView {
   confirmation_code: string | null;
   started_at: string;
   replaced_at: string | null;
+  /** The refund of this attempt's payment when it paid the order a second time. */
+  refund_status: string | null;
 }
 
 /** Every attempt of the order, in the order they were made; the current one is the order row. */
@@ -148,6 +150,7 @@ export function toAttemptViews(order: OrderEntity, earlier: PaymentAttemptEntity
     confirmation_code: attempt.confirmationCode,
     started_at: attempt.startedAt.toISOString(),
     replaced_at: attempt.replacedAt.toISOString(),
+    refund_status: attempt.refundStatus,
   }));
   views.push({
     number: order.attemptNumber,
@@ -161,6 +164,8 @@ export function toAttemptViews(order: OrderEntity, earlier: PaymentAttemptEntity
     confirmation_code: order.confirmationCode,
     started_at: (order.attemptStartedAt ?? order.createdAt).toISOString(),
     replaced_at: null,
+    // The order's own payment is refunded through its refund (the order's `refund`).
+    refund_status: null,
   });
   return views.sort((a, b) => a.number - b.number);
 }

@@ -4,6 +4,7 @@ import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { NestInstrumentation } from '@opentelemetry/instrumentation-nestjs-core';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+import { RedactingSpanExporter } from './redacting-exporter';
 
 /**
  * OpenTelemetry tracing for one process, only when OTEL_EXPORTER_OTLP_ENDPOINT is set (OTLP over
@@ -15,7 +16,8 @@ export function startTracing(serviceName: string): NodeSDK | null {
   if (!process.env.OTEL_EXPORTER_OTLP_ENDPOINT) return null;
   const sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME ?? serviceName,
-    traceExporter: new OTLPTraceExporter(),
+    // The IPN path secret and status tokens reach span attributes through the request URL.
+    traceExporter: new RedactingSpanExporter(new OTLPTraceExporter()),
     instrumentations: [
       new HttpInstrumentation({
         // Health probes and scrapes are not worth a trace each.

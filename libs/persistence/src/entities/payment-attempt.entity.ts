@@ -5,6 +5,9 @@ import { CheckoutKind, OrderEntity } from './order.entity';
 /** What became of an earlier attempt: the order row holds the current one. */
 export type EarlierAttemptStatus = 'failed' | 'cancelled' | 'pending' | 'completed' | 'reversed';
 
+/** The refund of an earlier attempt's payment (a double payment): one per payment, as any. */
+export type AttemptRefundStatus = 'requested' | 'accepted' | 'rejected' | 'unknown';
+
 /**
  * An earlier payment attempt of an order: each attempt is its own gateway order (its own id sent
  * to the gateway, its own order_tracking_id). The current attempt lives on the order row; when the
@@ -65,4 +68,17 @@ export class PaymentAttemptEntity {
   /** When the next attempt replaced it. */
   @Column({ name: 'replaced_at', type: INSTANT })
   replacedAt!: Date;
+
+  /** Its payment's refund when it paid an order another attempt paid too; null: none asked. */
+  @Column({ name: 'refund_status', type: 'varchar', length: 16, nullable: true })
+  refundStatus!: AttemptRefundStatus | null;
+
+  @Column({ name: 'refund_message', type: 'text', nullable: true })
+  refundMessage!: string | null;
+
+  @Column({ name: 'refund_requested_by', type: 'varchar', length: 100, nullable: true })
+  refundRequestedBy!: string | null;
+
+  @Column({ name: 'refund_requested_at', type: INSTANT, nullable: true })
+  refundRequestedAt!: Date | null;
 }

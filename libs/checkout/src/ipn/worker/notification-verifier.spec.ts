@@ -1,3 +1,4 @@
+import type { JobProducer } from '@app/queues';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { loadServiceConfig } from '@app/config';
@@ -117,6 +118,7 @@ function harness(named: OrderEntity | null, inbox: Partial<InboxRow> = {}) {
   };
   const throttle = { reserve: jest.fn(async (_orderId: string) => 0) };
   const recurring = { record: jest.fn() };
+  const jobs = { add: jest.fn(async () => undefined) };
 
   const verifier = new NotificationVerifier(
     dataSource as unknown as DataSource,
@@ -126,6 +128,7 @@ function harness(named: OrderEntity | null, inbox: Partial<InboxRow> = {}) {
     gateway as unknown as GatewayClient,
     throttle as unknown as LookupThrottle,
     recurring as unknown as RecurringChargeRecorder,
+    jobs as unknown as JobProducer,
     CONFIG,
   );
   const verify = () =>

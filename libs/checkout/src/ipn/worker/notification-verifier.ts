@@ -15,7 +15,7 @@ import {
   PreparedStatement,
   runPrepared,
 } from '@app/persistence';
-import { JobData } from '@app/queues';
+import { JobData, JobProducer } from '@app/queues';
 import { OrderOutcomeService } from '../../orders/order-outcome.service';
 import { OrderSyncService } from '../../orders/order-sync.service';
 import { LookupThrottle } from './lookup-throttle';
@@ -96,6 +96,7 @@ export class NotificationVerifier {
     private readonly gateway: GatewayClient,
     private readonly throttle: LookupThrottle,
     private readonly recurring: RecurringChargeRecorder,
+    private readonly jobs: JobProducer,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {
     this.readStatement = readStatement(dataSource);
@@ -155,7 +156,19 @@ export class NotificationVerifier {
     trackingId: string,
   ): Promise<void> {
     const lookup = await this.gateway.getTransactionStatus(trackingId as OrderTrackingId);
-    await this.outcomes.apply(orderId, lookup, 'ipn');
+    const result = await this.outcomes.apply(orderId, lookup, 'ipn');
+    if (
+      result.kind === 'flagged' &&
+      result.doublePaymentAttempt !== undefined &&
+      this.config.autoRefundDoublePayments
+    ) {
+      // Queued before the notification counts as applied. Should the queue be down, the review
+      // flag is already committed: an admin refunds it (a retry finds the payment recorded).
+      await this.jobs.add('refund-double-payment', {
+        orderId,
+        attempt: result.doublePaymentAttempt,
+      });
+    }
     await this.finish(row.id, orderId);
     applied(row);
   }

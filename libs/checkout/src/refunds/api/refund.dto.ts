@@ -37,6 +37,20 @@ export class CreateRefundDto {
   confirm_partial?: boolean;
 }
 
+export class RefundDoublePaymentDto {
+  @ApiProperty({ description: 'Why; sent to the gateway as remarks' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(500)
+  reason!: string;
+
+  @ApiProperty({ description: 'Who authorised it; sent to the gateway as username' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  requested_by!: string;
+}
+
 export const RESOLVABLE = ['accepted', 'rejected', 'reversed'] as const;
 
 export class ResolveRefundDto {

@@ -9,19 +9,14 @@ import {
   Money,
   RefundStatus,
 } from '@app/domain';
-import {
-  GatewayAcknowledgement,
-  GatewayClient,
-  GatewayError,
-  GatewayUnavailableError,
-  GatewayMalformedResponseError,
-} from '@app/gateway-client';
+import { GatewayClient } from '@app/gateway-client';
 import { isUniqueViolation, OrderEntity, OrderRepository, RefundEntity } from '@app/persistence';
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { CheckoutError } from '../../errors/checkout-error';
 import { announcement, OrderJournal } from '../../orders/order-journal';
 import { AdminRefundView, toAdminRefundView } from '../refund-admin-view';
 import { checkRefund } from '../refund-policy';
+import { askForRefund, RefundVerdict } from '../refund-verdict';
 
 export interface RefundInput {
   amount: string;
@@ -30,11 +25,7 @@ export interface RefundInput {
   confirmPartial: boolean;
 }
 
-/** What the gateway's answer (or silence) means for the refund record. */
-type GatewayVerdict =
-  | { status: 'accepted'; gatewayStatus: '200'; message: string }
-  | { status: 'rejected'; gatewayStatus: string; message: string }
-  | { status: 'unknown'; gatewayStatus: null; message: string };
+type GatewayVerdict = RefundVerdict;
 
 const EVENT_OF: Record<'accepted' | 'rejected' | 'reversed', MerchantEventType> = {
   accepted: 'refund.accepted',
@@ -186,35 +177,16 @@ export class RefundService {
 
   /** The one gateway call. Anything that may have reached the gateway leaves the outcome unknown. */
   private async ask(refund: RefundEntity): Promise<GatewayVerdict> {
-    let answer: GatewayAcknowledgement;
-    try {
-      answer = await this.gateway.requestRefund({
-        confirmationCode: refund.confirmationCode as ConfirmationCode,
-        amount: Money.of(refund.amount, refund.currency),
-        username: refund.requestedBy,
-        remarks: refund.reason,
-      });
-    } catch (error) {
-      if (
-        error instanceof GatewayUnavailableError ||
-        error instanceof GatewayMalformedResponseError
-      ) {
-        this.logger.warn({ refundId: refund.id, kind: error.kind }, 'refund outcome unknown');
-        return { status: 'unknown', gatewayStatus: null, message: error.message };
-      }
-      if (error instanceof GatewayError) {
-        // Refused before the refund was processed (credentials, parameters): nothing happened.
-        return {
-          status: 'rejected',
-          gatewayStatus: error.code ?? error.kind,
-          message: error.message,
-        };
-      }
-      throw error;
+    const verdict = await askForRefund(this.gateway, {
+      confirmationCode: refund.confirmationCode as ConfirmationCode,
+      amount: Money.of(refund.amount, refund.currency),
+      username: refund.requestedBy,
+      remarks: refund.reason,
+    });
+    if (verdict.status === 'unknown') {
+      this.logger.warn({ refundId: refund.id }, 'refund outcome unknown');
     }
-    return answer.accepted
-      ? { status: 'accepted', gatewayStatus: '200', message: answer.message }
-      : { status: 'rejected', gatewayStatus: answer.status, message: answer.message };
+    return verdict;
   }
 
   private settle(

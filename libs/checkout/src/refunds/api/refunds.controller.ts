@@ -1,8 +1,24 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  ParseIntPipe,
+  Post,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
-import { CreateRefundDto, ListRefundsQuery, ResolveRefundDto } from './refund.dto';
+import { DoublePaymentRefunds } from '../double-payment-refunds';
+import {
+  CreateRefundDto,
+  ListRefundsQuery,
+  RefundDoublePaymentDto,
+  ResolveRefundDto,
+} from './refund.dto';
 import { RefundListService } from './refund-list.service';
 import { RefundService } from './refund.service';
 
@@ -14,6 +30,7 @@ export class RefundsController {
   constructor(
     private readonly refunds: RefundService,
     private readonly listing: RefundListService,
+    private readonly doublePayments: DoublePaymentRefunds,
   ) {}
 
   /** 201 with the refund as recorded: accepted, rejected by the gateway, or unknown (timeout). */
@@ -32,6 +49,26 @@ export class RefundsController {
         confirmPartial: body.confirm_partial === true,
       },
       caller,
+    );
+    return { refund };
+  }
+
+  /**
+   * A double payment, in one action: the second payment (the earlier attempt that paid an order
+   * already paid) is refunded in full. 201 with its refund: accepted, rejected or unknown.
+   */
+  @Post('orders/:reference/attempts/:attempt/refund')
+  async refundDoublePayment(
+    @Param('reference') reference: string,
+    @Param('attempt', ParseIntPipe) attempt: number,
+    @Body() body: RefundDoublePaymentDto,
+    @CallerKey() caller: ApiKeyIdentity,
+  ) {
+    const refund = await this.doublePayments.refund(
+      reference,
+      attempt,
+      { reason: body.reason, requestedBy: body.requested_by },
+      caller.name,
     );
     return { refund };
   }

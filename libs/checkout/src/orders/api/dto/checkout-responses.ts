@@ -74,6 +74,11 @@ export class AttemptResponse {
   @ApiPropertyOptional({ nullable: true }) confirmation_code!: string | null;
   @ApiProperty({ example: '2026-01-02T09:30:00.000Z' }) started_at!: string;
   @ApiPropertyOptional({ nullable: true }) replaced_at!: string | null;
+  @ApiPropertyOptional({
+    nullable: true,
+    description: "A double payment's refund: requested, accepted, rejected or unknown",
+  })
+  refund_status!: string | null;
 }
 
 export class OrderResponse {
