@@ -97,6 +97,16 @@ describe('payment attempts: the customer tries again on the same order', () => {
       [2, 'completed', true],
     ]);
     expect(await completionEvents(reference)).toBe(1);
+    const announced = (await dataSource.query(
+      `SELECT e.type, e.payload FROM outbox_events e JOIN orders o ON o.id = e.order_id
+        WHERE o.merchant_reference = $1 ORDER BY e.created_at`,
+      [reference],
+    )) as { type: string; payload: { order: { attempt: number } } }[];
+    expect(announced.map((e) => [e.type, e.payload.order.attempt])).toEqual([
+      ['order.failed', 1],
+      ['order.attempt_started', 2],
+      ['order.completed', 2],
+    ]);
     // Every attempt's id still finds the order.
     for (const name of [firstTrackingId, atGateway.merchant_reference]) {
       expect((await getOrder(service, name)).body.reference).toBe(reference);
@@ -229,6 +239,34 @@ describe('payment attempts: the customer tries again on the same order', () => {
       .set(service.adminAuth)
       .send({ amount: order.amount, reason: 'attempts e2e', requested_by: 'test' });
     expect(refund.status).toBe(201);
+  });
+
+  it("reports in the reconciliation an earlier attempt's payment whose notification never came", async () => {
+    const { reference, firstTrackingId } = await failedCheckout('hosted');
+    const retry = await tryAgain(reference, { method: 'hosted' });
+    await service.sandbox.control.settle(retry.body.order_tracking_id, 'completed', 'card');
+    await waitForStatus(reference, 'completed');
+    await service.sandbox.control.notifications('drop');
+    try {
+      await service.sandbox.control.settle(firstTrackingId, 'completed', 'card');
+    } finally {
+      await service.sandbox.control.notifications('deliver');
+    }
+    const report = await request(service.apiUrl)
+      .post('/v1/admin/reconcile')
+      .set(service.adminAuth)
+      .send({ since_hours: 1 });
+    expect(report.status).toBe(200);
+    const ours = report.body.gateway_mismatches.filter(
+      (m: { reference: string }) => m.reference === reference,
+    );
+    expect(ours).toEqual([
+      expect.objectContaining({
+        order_tracking_id: firstTrackingId,
+        problem: 'attempt 1: status: ours failed, gateway completed',
+        gateway: expect.objectContaining({ outcome: 'completed' }),
+      }),
+    ]);
   });
 
   it('refuses a new attempt on a paid, cancelled or still payable order, with a code, and bad input with the field', async () => {

@@ -4,7 +4,10 @@
  */
 export const MERCHANT_EVENT_CATALOGUE = {
   'order.completed': 'the order was paid (verified with the gateway)',
-  'order.failed': 'the payment failed or was declined; the order is closed',
+  'order.failed':
+    'the payment attempt failed, was declined or was cancelled by the customer; the customer may try again',
+  'order.attempt_started':
+    'the customer tried again: a new payment attempt started (`order.attempt`)',
   'order.cancelled': 'the order was cancelled before it was paid',
   'order.reversed': 'a completed payment was reversed by the gateway (a chargeback)',
   'order.expired': 'no payment came before the order expired',

@@ -1,6 +1,6 @@
 import { OrderStatus, PaymentOutcome } from '@app/domain';
 import { TransactionLookup } from '@app/gateway-client';
-import { OrderEntity } from '@app/persistence';
+import { EarlierAttemptStatus, OrderEntity, PaymentAttemptEntity } from '@app/persistence';
 
 export interface GatewayMismatch {
   reference: string;
@@ -76,6 +76,55 @@ export function compareWithGateway(
         `confirmation code: ours ${order.confirmationCode}, gateway ${record.confirmationCode}`,
       );
     }
+  }
+  return null;
+}
+
+/** What the gateway may say of an earlier attempt in each of its states. */
+const ATTEMPT_CONSISTENT: Record<EarlierAttemptStatus, PaymentOutcome[]> = {
+  pending: ['pending'],
+  // Cancelled at the gateway: it reads failed (or still pending until the cancel lands).
+  cancelled: ['pending', 'failed'],
+  failed: ['failed'],
+  completed: ['completed'],
+  reversed: ['reversed'],
+};
+
+/**
+ * Compares an earlier payment attempt with its lookup; null when they agree. A completion we do
+ * not know of is a payment whose notification never came: an unpaid order to settle, or a double
+ * payment to refund.
+ */
+export function compareAttemptWithGateway(
+  order: OrderEntity,
+  attempt: PaymentAttemptEntity,
+  lookup: TransactionLookup,
+): GatewayMismatch | null {
+  const record = lookup.kind === 'not_found' ? null : lookup.record;
+  const mismatch = (problem: string): GatewayMismatch => ({
+    reference: order.merchantReference,
+    order_tracking_id: attempt.orderTrackingId,
+    problem: `attempt ${attempt.number}: ${problem}`,
+    ours: {
+      status: order.status,
+      amount: order.amount,
+      currency: order.currency,
+      paid_amount: attempt.paidAmount,
+      confirmation_code: attempt.confirmationCode,
+    },
+    gateway: {
+      found: record !== null,
+      status_code: record?.statusCode ?? null,
+      outcome: record?.outcome ?? null,
+      amount: record ? record.amount.toDecimalString() : null,
+      currency: record?.currency ?? null,
+      confirmation_code: record?.confirmationCode ?? null,
+      payment_method: record?.paymentMethod ?? null,
+    },
+  });
+  if (!record) return mismatch('the gateway knows no such order');
+  if (!ATTEMPT_CONSISTENT[attempt.status].includes(record.outcome)) {
+    return mismatch(`status: ours ${attempt.status}, gateway ${record.outcome}`);
   }
   return null;
 }

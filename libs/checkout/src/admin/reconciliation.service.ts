@@ -1,10 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Brackets, DataSource } from 'typeorm';
+import { Brackets, DataSource, In } from 'typeorm';
 import { isUuid, MerchantReference, OrderTrackingId } from '@app/domain';
 import { GatewayClient, TransactionLookup } from '@app/gateway-client';
-import { OrderEntity, ReconciliationReportEntity } from '@app/persistence';
+import { OrderEntity, PaymentAttemptEntity, ReconciliationReportEntity } from '@app/persistence';
 import { CheckoutError } from '../errors/checkout-error';
-import { compareWithGateway, GatewayMismatch } from './gateway-comparison';
+import {
+  compareAttemptWithGateway,
+  compareWithGateway,
+  GatewayMismatch,
+} from './gateway-comparison';
 import {
   findInvariantViolations,
   InvariantViolations,
@@ -65,6 +69,15 @@ export class ReconciliationService {
       .getMany();
     const truncated = orders.length > MAX_ORDERS;
     const checked = orders.slice(0, MAX_ORDERS);
+    // Earlier payment attempts of those orders too: a late payment whose notification was lost.
+    const byId = new Map(checked.map((order) => [order.id, order]));
+    const attempts =
+      checked.length === 0
+        ? []
+        : await this.dataSource.getRepository(PaymentAttemptEntity).find({
+            where: { orderId: In([...byId.keys()]) },
+            order: { number: 'ASC' },
+          });
 
     const mismatches: GatewayMismatch[] = [];
     const failures: { reference: string; error: string }[] = [];
@@ -74,6 +87,22 @@ export class ReconciliationService {
         if (difference) mismatches.push(difference);
       } catch (error) {
         failures.push({ reference: order.merchantReference, error: (error as Error).message });
+      }
+    });
+    const lookedUp = attempts.filter((attempt) => attempt.orderTrackingId !== null);
+    await inBatches(lookedUp, CONCURRENT_LOOKUPS, async (attempt) => {
+      const order = byId.get(attempt.orderId)!;
+      try {
+        const lookup = await this.gateway.getTransactionStatus(
+          attempt.orderTrackingId as OrderTrackingId,
+        );
+        const difference = compareAttemptWithGateway(order, attempt, lookup);
+        if (difference) mismatches.push(difference);
+      } catch (error) {
+        failures.push({
+          reference: `${order.merchantReference} (attempt ${attempt.number})`,
+          error: (error as Error).message,
+        });
       }
     });
     const violations = await findInvariantViolations(this.dataSource);

@@ -1,8 +1,15 @@
-import { OrderEntity, OrderEventEntity, RefundEntity } from '@app/persistence';
 import {
+  OrderEntity,
+  OrderEventEntity,
+  PaymentAttemptEntity,
+  RefundEntity,
+} from '@app/persistence';
+import {
+  AttemptView,
   iso,
   OrderView,
   TimelineEntry,
+  toAttemptViews,
   toOrderView,
   toTimelineEntry,
 } from '../../orders/order-view';
@@ -45,6 +52,7 @@ export function toAdminOrderView(
 
 export interface AdminOrderDetail {
   order: AdminOrderView;
+  attempts: AttemptView[];
   timeline: TimelineEntry[];
 }
 
@@ -52,6 +60,11 @@ export function toAdminOrderDetail(
   order: OrderEntity,
   refund: RefundEntity | null,
   events: OrderEventEntity[],
+  earlierAttempts: PaymentAttemptEntity[],
 ): AdminOrderDetail {
-  return { order: toAdminOrderView(order, refund), timeline: events.map(toTimelineEntry) };
+  return {
+    order: toAdminOrderView(order, refund),
+    attempts: toAttemptViews(order, earlierAttempts),
+    timeline: events.map(toTimelineEntry),
+  };
 }

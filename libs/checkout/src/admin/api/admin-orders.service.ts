@@ -66,11 +66,12 @@ export class AdminOrdersService {
 
   async detail(reference: string): Promise<AdminOrderDetail> {
     const order = await this.find(reference);
-    const [refund, events] = await Promise.all([
+    const [refund, events, attempts] = await Promise.all([
       this.orders.refundFor(order.id),
       this.orders.timeline(order.id),
+      this.orders.earlierAttempts(order.id),
     ]);
-    return toAdminOrderDetail(order, refund, events);
+    return toAdminOrderDetail(order, refund, events, attempts);
   }
 
   async find(reference: string): Promise<OrderEntity> {

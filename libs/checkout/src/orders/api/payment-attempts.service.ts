@@ -10,7 +10,7 @@ import {
 import { GatewayClient } from '@app/gateway-client';
 import { OrderEntity, OrderRepository, PaymentAttemptEntity } from '@app/persistence';
 import { CheckoutError } from '../../errors/checkout-error';
-import { OrderJournal } from '../order-journal';
+import { announcement, OrderJournal } from '../order-journal';
 import { CheckoutSubmission } from './checkout-submission';
 import { CheckoutResult, CheckoutService } from './checkout.service';
 import { StartAttemptDto } from './dto/start-attempt.dto';
@@ -155,14 +155,19 @@ export class PaymentAttemptService {
       nextPollAt: this.submission.firstPoll(now, now),
     } satisfies Partial<OrderEntity>);
     await manager.getRepository(OrderEntity).save(order);
-    await this.journal.record(manager, order, {
-      type: 'attempt_started',
-      source: 'api',
-      actor,
-      fromStatus: from,
-      toStatus: 'pending',
-      details: { attempt: number, method, gateway_reference: gatewayReference, previous },
-    });
+    await this.journal.record(
+      manager,
+      order,
+      {
+        type: 'attempt_started',
+        source: 'api',
+        actor,
+        fromStatus: from,
+        toStatus: 'pending',
+        details: { attempt: number, method, gateway_reference: gatewayReference, previous },
+      },
+      announcement('order.attempt_started', order, null, { previous }),
+    );
     this.logger.log({ orderId: order.id, attempt: number, method }, 'payment attempt started');
     return order;
   }

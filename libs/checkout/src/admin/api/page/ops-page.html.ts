@@ -153,6 +153,16 @@ export const OPS_PAGE_HTML = `<!doctype html>
         <button id="refund-back" type="button">Back</button>
       </div>
     </div>
+    <h3>Payment attempts</h3>
+    <table>
+      <thead><tr><th>#</th><th>Method</th><th>Sent as</th><th>Order tracking id</th><th>Status</th><th>Confirmation</th><th>Second payment</th></tr></thead>
+      <tbody id="payment-attempts"></tbody>
+    </table>
+    <div id="double-refund-confirm" class="confirm" hidden>
+      <p id="double-refund-summary"></p>
+      <button id="double-refund-submit" type="button" class="danger">Refund it</button>
+      <button id="double-refund-back" type="button">Back</button>
+    </div>
     <h3>Timeline</h3>
     <table>
       <thead><tr><th>At (UTC)</th><th>Event</th><th>Change</th><th>Source</th><th>Actor</th><th>Details</th></tr></thead>

@@ -178,6 +178,8 @@ export const OPS_PAGE_SCRIPT = String.raw`(function () {
       updatePartial();
     }
 
+    renderAttempts(order, detail.attempts || []);
+
     var body = $('timeline');
     body.replaceChildren();
     detail.timeline.forEach(function (entry) {
@@ -194,6 +196,60 @@ export const OPS_PAGE_SCRIPT = String.raw`(function () {
       cell(row, details).className = 'details';
       body.appendChild(row);
     });
+  }
+
+  // A completed earlier attempt on an order another attempt paid is a double payment: refundable
+  // here in one action, once.
+  var doubleRefundAttempt = null;
+  function renderAttempts(order, attempts) {
+    var body = $('payment-attempts');
+    body.replaceChildren();
+    $('double-refund-confirm').hidden = true;
+    attempts.forEach(function (attempt) {
+      var row = el('tr');
+      row.dataset.attempt = String(attempt.number);
+      cell(row, attempt.number + (attempt.current ? ' (current)' : ''));
+      cell(row, attempt.kind);
+      cell(row, attempt.gateway_reference);
+      cell(row, attempt.order_tracking_id || '');
+      cell(row, badge(attempt.status));
+      cell(row, attempt.confirmation_code || '');
+      var second = !attempt.current && attempt.status === 'completed' && order.status === 'completed' &&
+        attempt.confirmation_code && attempt.confirmation_code !== order.confirmation_code;
+      var refundCell = cell(row, attempt.refund_status ? badge(attempt.refund_status) : '');
+      if (second && (!attempt.refund_status || attempt.refund_status === 'rejected')) {
+        var button = el('button', 'danger', 'Refund second payment');
+        button.type = 'button';
+        button.addEventListener('click', function () { reviewDoubleRefund(order, attempt); });
+        refundCell.appendChild(button);
+      }
+      body.appendChild(row);
+    });
+  }
+
+  function reviewDoubleRefund(order, attempt) {
+    doubleRefundAttempt = attempt;
+    text($('double-refund-summary'), 'Refund ' + money(order.amount, order.currency) + ' (full) paid by attempt ' +
+      attempt.number + ' (confirmation ' + attempt.confirmation_code + '), the second payment of order ' +
+      order.reference + '? The gateway accepts one refund per payment; this cannot be undone.');
+    $('double-refund-confirm').hidden = false;
+  }
+
+  async function submitDoubleRefund() {
+    if (!current || !doubleRefundAttempt) return;
+    $('double-refund-submit').disabled = true;
+    try {
+      var result = await api('POST', '/v1/admin/orders/' + encodeURIComponent(current.reference) +
+        '/attempts/' + doubleRefundAttempt.number + '/refund', {
+        reason: 'double payment: attempt ' + doubleRefundAttempt.number + ' paid an order already paid',
+        requested_by: $('refund-requested-by').value.trim() || 'operations page',
+      });
+      say('Second payment refund ' + result.refund.status + (result.refund.message ? ': ' + result.refund.message : ''), result.refund.status === 'rejected');
+    } catch (error) { failed(error); }
+    $('double-refund-submit').disabled = false;
+    doubleRefundAttempt = null;
+    await openOrder(current.reference);
+    loadOrders();
   }
 
   async function openOrder(reference) {
@@ -477,6 +533,8 @@ export const OPS_PAGE_SCRIPT = String.raw`(function () {
     $('refund-form').addEventListener('submit', reviewRefund);
     $('refund-back').addEventListener('click', function () { $('refund-confirm').hidden = true; $('refund-form').hidden = false; });
     $('refund-submit').addEventListener('click', submitRefund);
+    $('double-refund-submit').addEventListener('click', submitDoubleRefund);
+    $('double-refund-back').addEventListener('click', function () { $('double-refund-confirm').hidden = true; doubleRefundAttempt = null; });
     $('sync').addEventListener('click', function () { action('/sync', undefined, 'Synced with the gateway'); });
     $('cancel').addEventListener('click', function () {
       if (window.confirm('Cancel order ' + current.reference + ' at the gateway? A cancelled order cannot be paid.')) {
