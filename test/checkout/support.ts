@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { RunningService } from '../support/service';
+import { RunningService, waitFor } from '../support/service';
 
 let sequence = 0;
 
@@ -36,3 +36,27 @@ export const getOrder = (service: RunningService, reference: string) =>
   request(service.apiUrl)
     .get(`/v1/orders/${encodeURIComponent(reference)}`)
     .set(service.shopAuth);
+
+/**
+ * The main flow on a running service with its worker, as a new deployment's smoke test runs it:
+ * a hosted checkout, paid at the gateway, notified and verified to completed, then refunded in
+ * full. Asserts each step.
+ */
+export async function payAndRefund(service: RunningService, label: string): Promise<void> {
+  const body = hostedBody();
+  const created = await postCheckout(service, body);
+  expect(created.status).toBe(201);
+  await service.sandbox.control.settle(created.body.order_tracking_id, 'completed', 'card');
+  await waitFor(
+    'the order completed',
+    async () =>
+      (await getOrder(service, String(body.reference))).body.status === 'completed' || null,
+    20_000,
+  );
+  const refund = await request(service.apiUrl)
+    .post(`/v1/admin/orders/${body.reference}/refunds`)
+    .set(service.adminAuth)
+    .send({ amount: body.amount, reason: label, requested_by: 'test' });
+  expect(refund.status).toBe(201);
+  expect(refund.body.refund.status).toBe('accepted');
+}

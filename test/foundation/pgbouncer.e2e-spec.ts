@@ -3,8 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import request from 'supertest';
-import { getOrder, hostedBody, postCheckout } from '../checkout/support';
+import { getOrder, hostedBody, payAndRefund, postCheckout } from '../checkout/support';
 import { freePort, RunningService, startService, waitFor } from '../support/service';
 import { currentTestRun, portAnswers } from '../support/test-servers';
 
@@ -123,23 +122,8 @@ describe.each([
 
   it('takes a checkout, verifies its payment through the worker and refunds it', async () => {
     const before = await poolerStats();
-    const body = hostedBody();
-    const created = await postCheckout(service, body);
-    expect(created.status).toBe(201);
-    await service.sandbox.control.settle(created.body.order_tracking_id, 'completed', 'card');
     // The gateway notifies; the relay (LISTEN on the direct connection) queues it at once.
-    await waitFor(
-      'the order completed',
-      async () =>
-        (await getOrder(service, String(body.reference))).body.status === 'completed' || null,
-      15_000,
-    );
-    const refund = await request(service.apiUrl)
-      .post(`/v1/admin/orders/${body.reference}/refunds`)
-      .set(service.adminAuth)
-      .send({ amount: body.amount, reason: 'pooler e2e', requested_by: 'test' });
-    expect(refund.status).toBe(201);
-    expect(refund.body.refund.status).toBe('accepted');
+    await payAndRefund(service, 'pooler e2e');
     // The statements went through the pooler.
     const after = await poolerStats();
     const carried = (name: string) => Number(after[name] ?? 0) - Number(before[name] ?? 0);

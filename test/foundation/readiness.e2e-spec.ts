@@ -1,23 +1,27 @@
-import { itWithRedis } from '../support/redis-only';
+import { LocalRedisServer, redisForTest } from '../support/redis-servers';
 import { currentTestRun } from '../support/test-servers';
 import { bootApi, readiness, RunningApi, waitForReadiness } from './boot-api';
 import { TcpProxy } from './tcp-proxy';
 
 /**
  * Readiness follows the real servers: the api reaches Postgres and Redis through proxies the test
- * can cut, and /health/ready must turn 503 naming the lost server and recover by itself.
+ * can cut, and /health/ready must turn 503 naming the lost server and recover by itself. Its
+ * queues are on Redis in both passes (without servers, on a redis-server of its own).
  */
 const run = currentTestRun();
 const postgresTarget = new URL(run.databaseUrl);
-const redisTarget = new URL(run.redisUrl);
 const shopKey = `readiness_${Date.now().toString(36)}`;
 
 describe('GET /health/ready follows Postgres and Redis', () => {
   const postgresProxy = new TcpProxy(postgresTarget.hostname, Number(postgresTarget.port || 5432));
-  const redisProxy = new TcpProxy(redisTarget.hostname, Number(redisTarget.port || 6379));
+  let redis: LocalRedisServer;
+  let redisProxy: TcpProxy;
   let api: RunningApi;
 
   beforeAll(async () => {
+    redis = await redisForTest();
+    const redisTarget = new URL(redis.url);
+    redisProxy = new TcpProxy(redisTarget.hostname, Number(redisTarget.port || 6379));
     await postgresProxy.open();
     await redisProxy.open();
     const databaseUrl = new URL(run.databaseUrl);
@@ -25,7 +29,7 @@ describe('GET /health/ready follows Postgres and Redis', () => {
     api = await bootApi({
       DATABASE_URL: databaseUrl.toString(),
       REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`,
-      QUEUE_BACKEND: run.queueBackend,
+      QUEUE_BACKEND: 'redis',
       SHOP_API_KEYS: `readiness-shop:${shopKey}`,
     });
   });
@@ -33,7 +37,8 @@ describe('GET /health/ready follows Postgres and Redis', () => {
   afterAll(async () => {
     await api?.close();
     await postgresProxy.close();
-    await redisProxy.close();
+    await redisProxy?.close();
+    await redis?.stop();
   });
 
   it('answers 200 when both servers answer', async () => {
@@ -43,7 +48,7 @@ describe('GET /health/ready follows Postgres and Redis', () => {
     expect(answer.body.info?.redis?.status).toBe('up');
   });
 
-  itWithRedis('turns 503 naming redis with a reason, then recovers', async () => {
+  it('turns 503 naming redis with a reason, then recovers', async () => {
     await redisProxy.close();
     const down = await waitForReadiness(api.baseUrl, 503);
     expect(down.body.error?.redis?.status).toBe('down');

@@ -4,7 +4,7 @@ import { OrderTrackingId } from '@app/domain';
 import { InMemoryTokenStore, RedisTokenStore, tokenStoreKey } from '@app/gateway-client';
 import { PostgresTokenStore } from '@app/persistence';
 import { openTestDataSource } from '../support/database';
-import { itWithRedis } from '../support/redis-only';
+import { redisForTest } from '../support/redis-servers';
 import { RunningSandbox, SANDBOX_CREDENTIALS, startSandbox } from '../support/sandbox';
 import { clientFor } from './client-under-test';
 
@@ -75,40 +75,37 @@ describe('GatewayClient against the sandbox: tokens', () => {
     expect((await store.get(key))?.token).not.toBe(forged);
   });
 
-  itWithRedis(
-    'shares one token between two clients (two processes) through one Redis store',
-    async () => {
-      const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
-        maxRetriesPerRequest: 1,
+  it('shares one token between two clients (two processes) through one Redis store', async () => {
+    const server = await redisForTest();
+    const redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
+    try {
+      const key = tokenStoreKey(
+        `${process.env.QUEUE_PREFIX ?? 'test'}:${randomUUID()}`,
+        sandbox.baseUrl,
+        SANDBOX_CREDENTIALS.consumerKey,
+      );
+      expect(key).not.toContain(SANDBOX_CREDENTIALS.consumerSecret);
+      expect(key).not.toContain(SANDBOX_CREDENTIALS.consumerKey);
+      const first = clientFor(sandbox, {
+        tokenStore: new RedisTokenStore(redis),
+        tokenStoreKey: key,
       });
-      try {
-        const key = tokenStoreKey(
-          `${process.env.QUEUE_PREFIX ?? 'test'}:${randomUUID()}`,
-          sandbox.baseUrl,
-          SANDBOX_CREDENTIALS.consumerKey,
-        );
-        expect(key).not.toContain(SANDBOX_CREDENTIALS.consumerSecret);
-        expect(key).not.toContain(SANDBOX_CREDENTIALS.consumerKey);
-        const first = clientFor(sandbox, {
-          tokenStore: new RedisTokenStore(redis),
-          tokenStoreKey: key,
-        });
-        const second = clientFor(sandbox, {
-          tokenStore: new RedisTokenStore(redis),
-          tokenStoreKey: key,
-        });
-        // Both cold at once: the Redis lock lets one of them log in.
-        await Promise.all([
-          ...Array.from({ length: 10 }, () => first.listIpns()),
-          ...Array.from({ length: 10 }, () => second.listIpns()),
-        ]);
-        expect(await tokenRequests()).toBe(1);
-        expect(await redis.pttl(key)).toBeGreaterThan(0);
-      } finally {
-        redis.disconnect();
-      }
-    },
-  );
+      const second = clientFor(sandbox, {
+        tokenStore: new RedisTokenStore(redis),
+        tokenStoreKey: key,
+      });
+      // Both cold at once: the Redis lock lets one of them log in.
+      await Promise.all([
+        ...Array.from({ length: 10 }, () => first.listIpns()),
+        ...Array.from({ length: 10 }, () => second.listIpns()),
+      ]);
+      expect(await tokenRequests()).toBe(1);
+      expect(await redis.pttl(key)).toBeGreaterThan(0);
+    } finally {
+      redis.disconnect();
+      await server.stop();
+    }
+  });
 
   it('shares one token between two clients (two processes) through the PostgreSQL store', async () => {
     const dataSource = await openTestDataSource();

@@ -6,7 +6,7 @@ import { currentTestRun } from '../support/test-servers';
 import { RunningService, startService } from '../support/service';
 import { ipnUrl, reference } from '../ipn/ipn-support';
 import { TcpProxy } from '../foundation/tcp-proxy';
-import { itWithRedis } from '../support/redis-only';
+import { redisForTest } from '../support/redis-servers';
 
 /** Small ceilings so a test reaches them; the defaults are in the README. */
 const SHOP_PER_MINUTE = 5;
@@ -127,38 +127,39 @@ describe('rate limits: per API key on the shop and admin routes, per source addr
     expect(Number(n)).toBe(IPN_PER_MINUTE);
   });
 
-  itWithRedis(
-    'lets requests through, unlimited, while Redis cannot count them',
-    async () => {
-      const redis = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-      const proxy = new TcpProxy(redis.hostname, Number(redis.port || 6379));
-      const savedRedisUrl = process.env.REDIS_URL;
-      await proxy.open();
-      const viaProxy = await startService({
-        env: {
-          REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
-          RATE_LIMIT_SHOP_PER_MINUTE: '2',
-        },
-      });
-      try {
-        await proxy.close();
-        const statuses = [];
-        for (let i = 0; i < 5; i += 1) {
-          statuses.push(
-            (
-              await request(viaProxy.apiUrl)
-                .get(`/v1/orders/${reference('RL')}`)
-                .set(viaProxy.shopAuth)
-            ).status,
-          );
-        }
-        expect(statuses).toEqual([404, 404, 404, 404, 404]);
-      } finally {
-        await viaProxy.close();
-        await proxy.close();
-        process.env.REDIS_URL = savedRedisUrl;
+  it('lets requests through, unlimited, while Redis cannot count them', async () => {
+    const server = await redisForTest();
+    const redis = new URL(server.url);
+    const proxy = new TcpProxy(redis.hostname, Number(redis.port || 6379));
+    const savedRedisUrl = process.env.REDIS_URL;
+    const savedBackend = process.env.QUEUE_BACKEND;
+    await proxy.open();
+    const viaProxy = await startService({
+      env: {
+        QUEUE_BACKEND: 'redis',
+        REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+        RATE_LIMIT_SHOP_PER_MINUTE: '2',
+      },
+    });
+    try {
+      await proxy.close();
+      const statuses = [];
+      for (let i = 0; i < 5; i += 1) {
+        statuses.push(
+          (
+            await request(viaProxy.apiUrl)
+              .get(`/v1/orders/${reference('RL')}`)
+              .set(viaProxy.shopAuth)
+          ).status,
+        );
       }
-    },
-    60_000,
-  );
+      expect(statuses).toEqual([404, 404, 404, 404, 404]);
+    } finally {
+      await viaProxy.close();
+      await proxy.close();
+      await server.stop();
+      process.env.REDIS_URL = savedRedisUrl;
+      process.env.QUEUE_BACKEND = savedBackend;
+    }
+  }, 60_000);
 });

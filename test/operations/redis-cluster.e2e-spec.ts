@@ -1,5 +1,4 @@
-import request from 'supertest';
-import { getOrder, hostedBody, pushBody, postCheckout } from '../checkout/support';
+import { getOrder, payAndRefund, postCheckout, pushBody } from '../checkout/support';
 import { ownTestDatabase } from '../support/database';
 import {
   LocalRedisCluster,
@@ -51,24 +50,8 @@ describe('on a Redis Cluster of three masters', () => {
     return Promise.all(masters.map((master) => master.keys('*')));
   }
 
-  it('takes a hosted checkout to completed through the worker and refunds it', async () => {
-    const body = hostedBody();
-    const created = await postCheckout(service, body);
-    expect(created.status).toBe(201);
-    await service.sandbox.control.settle(created.body.order_tracking_id, 'completed', 'card');
-    await waitFor(
-      'the order completed',
-      async () =>
-        (await getOrder(service, String(body.reference))).body.status === 'completed' || null,
-      20_000,
-    );
-    const refund = await request(service.apiUrl)
-      .post(`/v1/admin/orders/${body.reference}/refunds`)
-      .set(service.adminAuth)
-      .send({ amount: body.amount, reason: 'cluster e2e', requested_by: 'test' });
-    expect(refund.status).toBe(201);
-    expect(refund.body.refund.status).toBe('accepted');
-  });
+  it('takes a hosted checkout to completed through the worker and refunds it', () =>
+    payAndRefund(service, 'cluster e2e'));
 
   it('reconciles a mobile-money push through the queues on the cluster', async () => {
     const body = pushBody();

@@ -8,8 +8,7 @@ import { loadServiceConfig } from '@app/config';
 import { closeQueueConnection, queueConnectionFor, queueKeyPrefix, QUEUES } from '@app/queues';
 import { hostedBody } from '../checkout/support';
 import { ownTestDatabase } from '../support/database';
-import { runHasRedis } from '../support/redis-only';
-import { LocalRedisServer, startRedisServer } from '../support/redis-servers';
+import { LocalRedisServer, redisForTest } from '../support/redis-servers';
 import { RunningSandbox, SANDBOX_CREDENTIALS, startSandbox } from '../support/sandbox';
 import { freePort, waitFor } from '../support/service';
 import { currentTestRun } from '../support/test-servers';
@@ -55,9 +54,9 @@ async function replicasRun(backend: 'redis' | 'postgres'): Promise<void> {
   const sandbox: RunningSandbox = await startSandbox();
   const processes: ChildProcess[] = [];
   const dataSource: DataSource = own.dataSource;
-  let privateRedis: LocalRedisServer | undefined;
+  let redis: LocalRedisServer | undefined;
   try {
-    if (backend === 'redis' && !runHasRedis()) privateRedis = await startRedisServer();
+    if (backend === 'redis') redis = await redisForTest();
     // The gateway's own deliveries are dropped: the test delivers each notification to both apis.
     await sandbox.control.notifications('drop');
     const apiPorts = [await freePort(), await freePort()];
@@ -75,7 +74,7 @@ async function replicasRun(backend: 'redis' | 'postgres'): Promise<void> {
       PUBLIC_BASE_URL: apis[0],
       SHOP_API_KEYS: `replicas:${shopKey}`,
       IPN_PATH_SECRET: ipnSecret,
-      ...(privateRedis ? { REDIS_URL: privateRedis.url } : {}),
+      ...(redis ? { REDIS_URL: redis.url } : {}),
       POLL_SCHEDULE_SECONDS: `${FIRST_POLL_SECONDS},600`,
       SWEEP_INTERVAL_MS: '500',
       WORKER_NICE: '0',
@@ -225,7 +224,7 @@ async function replicasRun(backend: 'redis' | 'postgres'): Promise<void> {
     await Promise.all(processes.map(stopped));
     await sandbox.close();
     await own.drop();
-    await privateRedis?.stop();
+    await redis?.stop();
   }
 }
 

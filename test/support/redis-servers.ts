@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
 import { waitFor } from './service';
+import { currentTestRun } from './test-servers';
 
 const REDIS_SERVER = '/usr/bin/redis-server';
 const REDIS_CLI = '/usr/bin/redis-cli';
@@ -81,7 +82,7 @@ const killed = (server: ChildProcess): Promise<void> =>
  * One redis-server of this suite's own, on a free port, nothing kept on disk: a Redis for a test
  * about Redis when the run has none (the suite's pass without servers).
  */
-export async function startRedisServer(): Promise<LocalRedisServer> {
+async function startRedisServer(): Promise<LocalRedisServer> {
   const port = await clusterPort([]);
   const server = spawn(
     REDIS_SERVER,
@@ -95,6 +96,21 @@ export async function startRedisServer(): Promise<LocalRedisServer> {
     throw error;
   }
   return { url: `redis://127.0.0.1:${port}`, stop: () => killed(server) };
+}
+
+/**
+ * A Redis for a test about Redis itself (its outage, its shared keys): the run's own when it has
+ * one, else (the pass without servers) a redis-server of the test's own, so that no test skips.
+ */
+export async function redisForTest(): Promise<LocalRedisServer> {
+  const run = currentTestRun();
+  if (run.queueBackend === 'redis') return { url: run.redisUrl, stop: async () => undefined };
+  if (!redisServerInstalled()) {
+    throw new Error(
+      'no Redis in this run and no redis-server to start: apt-get install redis-server',
+    );
+  }
+  return startRedisServer();
 }
 
 /**

@@ -1,5 +1,5 @@
 import { OrderStatus, PaymentOutcome } from '@app/domain';
-import { TransactionLookup } from '@app/gateway-client';
+import { TransactionLookup, TransactionRecord } from '@app/gateway-client';
 import { EarlierAttemptStatus, OrderEntity, PaymentAttemptEntity } from '@app/persistence';
 
 export interface GatewayMismatch {
@@ -41,15 +41,7 @@ export function compareWithGateway(
   lookup: TransactionLookup,
 ): GatewayMismatch | null {
   const record = lookup.kind === 'not_found' ? null : lookup.record;
-  const gateway: GatewayMismatch['gateway'] = {
-    found: record !== null,
-    status_code: record?.statusCode ?? null,
-    outcome: record?.outcome ?? null,
-    amount: record ? record.amount.toDecimalString() : null,
-    currency: record?.currency ?? null,
-    confirmation_code: record?.confirmationCode ?? null,
-    payment_method: record?.paymentMethod ?? null,
-  };
+  const gateway = gatewaySide(record);
   const mismatch = (problem: string): GatewayMismatch => ({
     reference: order.merchantReference,
     order_tracking_id: order.orderTrackingId,
@@ -112,19 +104,24 @@ export function compareAttemptWithGateway(
       paid_amount: attempt.paidAmount,
       confirmation_code: attempt.confirmationCode,
     },
-    gateway: {
-      found: record !== null,
-      status_code: record?.statusCode ?? null,
-      outcome: record?.outcome ?? null,
-      amount: record ? record.amount.toDecimalString() : null,
-      currency: record?.currency ?? null,
-      confirmation_code: record?.confirmationCode ?? null,
-      payment_method: record?.paymentMethod ?? null,
-    },
+    gateway: gatewaySide(record),
   });
   if (!record) return mismatch('the gateway knows no such order');
   if (!ATTEMPT_CONSISTENT[attempt.status].includes(record.outcome)) {
     return mismatch(`status: ours ${attempt.status}, gateway ${record.outcome}`);
   }
   return null;
+}
+
+/** The gateway's side of a comparison, as the report shows it. */
+function gatewaySide(record: TransactionRecord | null): GatewayMismatch['gateway'] {
+  return {
+    found: record !== null,
+    status_code: record?.statusCode ?? null,
+    outcome: record?.outcome ?? null,
+    amount: record ? record.amount.toDecimalString() : null,
+    currency: record?.currency ?? null,
+    confirmation_code: record?.confirmationCode ?? null,
+    payment_method: record?.paymentMethod ?? null,
+  };
 }

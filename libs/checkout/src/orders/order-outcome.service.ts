@@ -239,21 +239,11 @@ export class OrderOutcomeService {
     const attempts = manager.getRepository(PaymentAttemptEntity);
     const stillOpen = order.status === 'pending' ? order.orderTrackingId : null;
     await attempts.delete({ id: paying.id });
-    await attempts.insert({
-      orderId: order.id,
-      number: order.attemptNumber,
-      kind: order.kind,
-      gatewayReference: order.gatewayReference ?? order.merchantReference,
-      orderTrackingId: order.orderTrackingId,
-      pushMerchantReference: order.pushMerchantReference,
-      status: order.status === 'failed' ? 'failed' : 'pending',
-      failureReason: order.failureReason,
-      confirmationCode: null,
-      paidAmount: null,
-      paidAt: null,
-      startedAt: order.attemptStartedAt ?? order.createdAt,
-      replacedAt: new Date(),
-    });
+    await this.orders.setAsideCurrentAttempt(
+      order,
+      order.status === 'failed' ? 'failed' : 'pending',
+      manager,
+    );
     Object.assign(order, {
       attemptNumber: paying.number,
       gatewayReference:

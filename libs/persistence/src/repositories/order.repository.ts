@@ -3,7 +3,7 @@ import { DataSource, EntityManager, In } from 'typeorm';
 import { isUuid } from '@app/domain';
 import { OrderEntity } from '../entities/order.entity';
 import { OrderEventEntity } from '../entities/order-event.entity';
-import { PaymentAttemptEntity } from '../entities/payment-attempt.entity';
+import { EarlierAttemptStatus, PaymentAttemptEntity } from '../entities/payment-attempt.entity';
 import { RefundEntity } from '../entities/refund.entity';
 
 /** Reads of orders by any of their names, and the row lock every state change takes. */
@@ -85,6 +85,32 @@ export class OrderRepository {
         reference: record.merchantReference ?? '',
       })
       .getOne();
+  }
+
+  /**
+   * The order row's current attempt joins the earlier ones (another attempt takes the row):
+   * its ids, as it ends, with `status`.
+   */
+  async setAsideCurrentAttempt(
+    order: OrderEntity,
+    status: EarlierAttemptStatus,
+    manager: EntityManager,
+  ): Promise<void> {
+    await manager.getRepository(PaymentAttemptEntity).insert({
+      orderId: order.id,
+      number: order.attemptNumber,
+      kind: order.kind,
+      gatewayReference: order.gatewayReference ?? order.merchantReference,
+      orderTrackingId: order.orderTrackingId,
+      pushMerchantReference: order.pushMerchantReference,
+      status,
+      failureReason: order.failureReason,
+      confirmationCode: null,
+      paidAmount: null,
+      paidAt: null,
+      startedAt: order.attemptStartedAt ?? order.createdAt,
+      replacedAt: new Date(),
+    });
   }
 
   /** The order's earlier attempts, first first (the current one is the order row). */

@@ -8,7 +8,7 @@ import {
   OrderTrackingId,
 } from '@app/domain';
 import { GatewayClient } from '@app/gateway-client';
-import { OrderEntity, OrderRepository, PaymentAttemptEntity } from '@app/persistence';
+import { OrderEntity, OrderRepository } from '@app/persistence';
 import { CheckoutError } from '../../errors/checkout-error';
 import { announcement, OrderJournal } from '../order-journal';
 import { CheckoutSubmission } from './checkout-submission';
@@ -115,21 +115,7 @@ export class PaymentAttemptService {
       status: order.status === 'failed' ? 'failed' : 'cancelled',
       order_tracking_id: order.orderTrackingId,
     } as const;
-    await manager.getRepository(PaymentAttemptEntity).insert({
-      orderId: order.id,
-      number: order.attemptNumber,
-      kind: order.kind,
-      gatewayReference: order.gatewayReference ?? order.merchantReference,
-      orderTrackingId: order.orderTrackingId,
-      pushMerchantReference: order.pushMerchantReference,
-      status: previous.status,
-      failureReason: order.failureReason,
-      confirmationCode: null,
-      paidAmount: null,
-      paidAt: null,
-      startedAt: order.attemptStartedAt ?? order.createdAt,
-      replacedAt: now,
-    });
+    await this.orders.setAsideCurrentAttempt(order, previous.status, manager);
     const from = order.status;
     Object.assign(order, {
       attemptNumber: number,

@@ -11,32 +11,7 @@ import {
 import { REFUND_STATUSES, RefundStatus } from '@app/domain';
 import { PageQuery } from '../../http/page-query';
 
-export class CreateRefundDto {
-  @ApiProperty({ example: '1500.00', description: 'Exact decimal string, at most the paid amount' })
-  @IsString()
-  @Matches(/^\d{1,13}(\.\d{1,2})?$/, {
-    message: 'amount must be a decimal string with at most 2 places, e.g. "150.00"',
-  })
-  amount!: string;
-
-  @ApiProperty({ description: 'Why; sent to the gateway as remarks' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(500)
-  reason!: string;
-
-  @ApiProperty({ description: 'Who authorised it; sent to the gateway as username' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(100)
-  requested_by!: string;
-
-  @ApiPropertyOptional({ description: 'Must be true for an amount below the paid amount' })
-  @IsOptional()
-  @IsBoolean()
-  confirm_partial?: boolean;
-}
-
+/** Why and who: all a full refund of a double payment's second payment needs. */
 export class RefundDoublePaymentDto {
   @ApiProperty({ description: 'Why; sent to the gateway as remarks' })
   @IsString()
@@ -49,6 +24,20 @@ export class RefundDoublePaymentDto {
   @IsNotEmpty()
   @MaxLength(100)
   requested_by!: string;
+}
+
+export class CreateRefundDto extends RefundDoublePaymentDto {
+  @ApiProperty({ example: '1500.00', description: 'Exact decimal string, at most the paid amount' })
+  @IsString()
+  @Matches(/^\d{1,13}(\.\d{1,2})?$/, {
+    message: 'amount must be a decimal string with at most 2 places, e.g. "150.00"',
+  })
+  amount!: string;
+
+  @ApiPropertyOptional({ description: 'Must be true for an amount below the paid amount' })
+  @IsOptional()
+  @IsBoolean()
+  confirm_partial?: boolean;
 }
 
 export const RESOLVABLE = ['accepted', 'rejected', 'reversed'] as const;
