@@ -4,13 +4,7 @@ import { createFastifyApp } from '@app/common';
 import { JobRunner, QUEUES } from '@app/queues';
 import { openTestDataSource } from '../support/database';
 import { RunningService, startService, waitFor } from '../support/service';
-import {
-  hostedCheckout,
-  inboxOf,
-  lookupsOf,
-  transitionsOf,
-  waitForStatus,
-} from './ipn-support';
+import { hostedCheckout, inboxOf, lookupsOf, transitionsOf, waitForStatus } from './ipn-support';
 
 /** Losing Redis while notifications arrive: redis-outage.e2e-spec.ts. */
 describe('IPN resilience: a worker dying mid-job', () => {
