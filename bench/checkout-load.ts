@@ -49,7 +49,9 @@ function send(url: string, method: string, headers: Record<string, string>, body
 }
 
 function start(name: string, entry: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', entry], {
+  // BENCH_API_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof": node flags for one child.
+  const flags = (process.env[`BENCH_${name.toUpperCase()}_FLAGS`] ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, '-r', '@swc-node/register', entry], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -1,16 +1,70 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { nextPollAt } from '@app/domain';
 import { GatewayError, PushedOrder, SubmittedOrder } from '@app/gateway-client';
-import { isUniqueViolation, OrderEntity, OrderRepository } from '@app/persistence';
-import { OrderJournal } from '../order-journal';
+import {
+  isUniqueViolation,
+  OrderEntity,
+  OrderRepository,
+  PreparedStatement,
+  runPrepared,
+} from '@app/persistence';
+import { journalledStatement, journalParams, OrderJournal } from '../order-journal';
 
 export type NewOrder = Omit<
   Partial<OrderEntity>,
   'id' | 'status' | 'submissionStatus' | 'createdAt' | 'updatedAt' | 'version'
 >;
+
+/**
+ * The order's columns are listed, not `*`: a prepared statement whose result changes shape (a
+ * migration adding a column while this process runs) would fail on every connection holding it.
+ * A first attempt is sent under the reference (gateway_reference stays null).
+ */
+function checkoutStatements(dataSource: DataSource): {
+  record: PreparedStatement;
+  complete: PreparedStatement;
+} {
+  const columns = dataSource
+    .getMetadata(OrderEntity)
+    .columns.map((column) => `"${column.databaseName}"`)
+    .join(', ');
+  return {
+    record: {
+      name: 'checkout-record',
+      text: journalledStatement(
+        `INSERT INTO orders
+           (merchant_reference, kind, amount, currency, description, customer, customer_email,
+            customer_phone, return_url, cancel_url, branch, redirect_mode, subscription,
+            account_number, msisdn, network, next_poll_at, status, submission_status, version)
+         VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13::jsonb, $14, $15,
+                 $16, $17, 'pending', 'submitting', 1)
+         RETURNING ${columns}`,
+        17,
+      ),
+    },
+    // A row no longer 'submitting' was completed or repaired already (a twin, or the worker).
+    complete: {
+      name: 'checkout-complete',
+      text: journalledStatement(
+        `UPDATE orders
+            SET order_tracking_id = $2,
+                redirect_url = COALESCE($3, redirect_url),
+                push_merchant_reference = COALESCE($4, push_merchant_reference),
+                business_number = COALESCE($5, business_number),
+                push_account_number = COALESCE($6, push_account_number),
+                submission_status = 'submitted', gateway_error = NULL,
+                next_poll_at = CASE WHEN status = 'pending' THEN $7::timestamptz
+                                    ELSE next_poll_at END,
+                updated_at = CURRENT_TIMESTAMP, version = version + 1
+          WHERE id = $1 AND submission_status <> 'submitted'
+          RETURNING ${columns}`,
+        7,
+      ),
+    },
+  };
+}
 
 /** The unique index on merchant_reference refused the row: the reference is already in use. */
 export class ReferenceTakenError extends Error {
@@ -26,39 +80,54 @@ export class ReferenceTakenError extends Error {
  */
 @Injectable()
 export class CheckoutSubmission {
+  /** The checkout's two statements, prepared: every checkout runs both. */
+  private readonly statements: { record: PreparedStatement; complete: PreparedStatement };
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly orders: OrderRepository,
     private readonly journal: OrderJournal,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
-  ) {}
+  ) {
+    this.statements = checkoutStatements(dataSource);
+  }
 
   /** Writes the row and its 'created' event; a crash after this leaves a row the poller repairs. */
   async record(fields: NewOrder, actor: string): Promise<OrderEntity> {
     const now = new Date();
-    const insert = this.dataSource
-      .getRepository(OrderEntity)
-      .createQueryBuilder()
-      .insert()
-      .into(OrderEntity)
-      .values({
-        ...fields,
-        status: 'pending',
-        submissionStatus: 'submitting',
-        nextPollAt: this.firstPoll(now, now),
-      } as QueryDeepPartialEntity<OrderEntity>)
-      .returning('*');
     try {
-      const row = await this.journal.change(
-        this.dataSource.manager,
-        insert.getQueryAndParameters(),
-        {
-          type: 'created',
-          source: 'api',
-          actor,
-          toStatus: 'pending',
-          details: { kind: fields.kind, amount: fields.amount, currency: fields.currency },
-        },
+      const [row] = await runPrepared<Record<string, unknown>>(
+        this.dataSource,
+        this.statements.record,
+        [
+          fields.merchantReference,
+          fields.kind,
+          fields.amount,
+          fields.currency,
+          fields.description,
+          JSON.stringify(fields.customer ?? {}),
+          fields.customerEmail ?? null,
+          fields.customerPhone ?? null,
+          fields.returnUrl ?? null,
+          fields.cancelUrl ?? null,
+          fields.branch ?? null,
+          fields.redirectMode ?? null,
+          fields.subscription ? JSON.stringify(fields.subscription) : null,
+          fields.accountNumber ?? null,
+          fields.msisdn ?? null,
+          fields.network ?? null,
+          this.firstPoll(now, now),
+          ...journalParams(
+            {
+              type: 'created',
+              source: 'api',
+              actor,
+              toStatus: 'pending',
+              details: { kind: fields.kind, amount: fields.amount, currency: fields.currency },
+            },
+            null,
+          ),
+        ],
       );
       if (!row) throw new Error('order insert returned no row');
       return this.orders.hydrate(row);
@@ -139,33 +208,27 @@ export class CheckoutSubmission {
    */
   private async complete(
     order: OrderEntity,
-    fields: Partial<OrderEntity>,
+    fields: Pick<
+      Partial<OrderEntity>,
+      'redirectUrl' | 'pushMerchantReference' | 'businessNumber' | 'pushAccountNumber'
+    >,
     orderTrackingId: string,
     details: Record<string, unknown>,
   ): Promise<OrderEntity> {
-    const update = this.dataSource
-      .getRepository(OrderEntity)
-      .createQueryBuilder()
-      .update(OrderEntity)
-      .set({
-        ...fields,
+    const [row] = await runPrepared<Record<string, unknown>>(
+      this.dataSource,
+      this.statements.complete,
+      [
+        order.id,
         orderTrackingId,
-        submissionStatus: 'submitted',
-        gatewayError: null,
-        nextPollAt: () =>
-          `CASE WHEN "status" = 'pending' THEN CAST(:nextPollAt AS timestamptz) ELSE "next_poll_at" END`,
-      } as QueryDeepPartialEntity<OrderEntity>)
-      .where('"id" = :id AND "submission_status" <> :submitted', {
-        id: order.id,
-        submitted: 'submitted',
-        nextPollAt: this.firstPoll(order.attemptStartedAt ?? order.createdAt, new Date()),
-      })
-      .returning('*');
-    const row = await this.journal.change(this.dataSource.manager, update.getQueryAndParameters(), {
-      type: 'submitted',
-      source: 'api',
-      details,
-    });
+        fields.redirectUrl ?? null,
+        fields.pushMerchantReference ?? null,
+        fields.businessNumber ?? null,
+        fields.pushAccountNumber ?? null,
+        this.firstPoll(order.attemptStartedAt ?? order.createdAt, new Date()),
+        ...journalParams({ type: 'submitted', source: 'api', details }, null),
+      ],
+    );
     if (row) return this.orders.hydrate(row);
     return (await this.orders.findById(order.id)) ?? order;
   }
