@@ -308,6 +308,29 @@ describe('payment attempts: the customer tries again on the same order', () => {
     expect((await tryAgain('NO-SUCH-ORDER', { method: 'hosted' })).status).toBe(404);
   });
 
+  it('never re-sends the first checkout under its reference while a later attempt is unsettled', async () => {
+    const body = hostedBody();
+    const reference = String(body.reference);
+    const created = await postCheckout(service, body);
+    await service.sandbox.control.settle(created.body.order_tracking_id, 'failed', 'card');
+    await waitForStatus(reference, 'failed');
+    // The new attempt's creation call times out (its outcome at the gateway is unknown), and the
+    // workers cannot repair it yet (lookups by reference fail).
+    await service.sandbox.control.fault('SubmitOrderRequest', 'timeout', { delayMs: 6000 });
+    await service.sandbox.control.fault('GetTransactionByMerchantReference', 'http500');
+    try {
+      const retry = await tryAgain(reference, { method: 'hosted' });
+      expect([retry.status, retry.body.error?.code]).toEqual([504, 'gateway_timeout']);
+      await service.sandbox.control.resetRequests();
+      // The shop posts the first checkout again: its reference names the first attempt's order.
+      const again = await postCheckout(service, body);
+      expect([again.status, again.body.error.code]).toEqual([409, 'checkout_outcome_unknown']);
+      expect((await service.sandbox.control.requests()).counts.SubmitOrderRequest ?? 0).toBe(0);
+    } finally {
+      await service.sandbox.control.reset();
+    }
+  }, 30_000);
+
   it('answers a repeated request with the same Idempotency-Key with the same attempt', async () => {
     const { reference } = await failedCheckout('hosted');
     const first = await tryAgain(reference, { method: 'hosted' }, `retry-${reference}`);

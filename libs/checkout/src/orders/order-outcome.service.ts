@@ -252,6 +252,12 @@ export class OrderOutcomeService {
       kind: paying.kind,
       orderTrackingId: paying.orderTrackingId,
       pushMerchantReference: paying.pushMerchantReference,
+      // The set-aside attempt's page and prompt details are not the paying one's.
+      redirectUrl: null,
+      businessNumber: null,
+      pushAccountNumber: null,
+      msisdn: null,
+      network: null,
     } satisfies Partial<OrderEntity>);
     await manager.getRepository(OrderEntity).save(order);
     return stillOpen;

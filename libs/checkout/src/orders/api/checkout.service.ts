@@ -286,6 +286,14 @@ export class CheckoutService {
       default:
         break;
     }
+    if (settled.gatewayReference) {
+      // A later payment attempt is on its way to the gateway under its own id: re-sending this
+      // checkout under the reference would answer the first attempt's order instead.
+      throw new CheckoutError(
+        'checkout_outcome_unknown',
+        `a new payment attempt of ${settled.merchantReference} is being sent to the gateway; follow GET /v1/orders/${settled.merchantReference}`,
+      );
+    }
     // Re-submitting a known id makes no second order at the gateway: it answers the original.
     if (checkout.kind === 'hosted') {
       const submitted = await this.gateway.submitOrder(request);
