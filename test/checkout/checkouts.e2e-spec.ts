@@ -87,6 +87,25 @@ describe('checkouts: hosted page and mobile money push (api + sandbox over HTTP)
     }
   });
 
+  it('takes the billing phone as typed and sends it to the gateway in international form', async () => {
+    const body = hostedBody({
+      customer: { email: 'amina@example.com', phone: '0712 345 678', country_code: 'KE' },
+    });
+    const created = await postCheckout(service, body);
+    expect(created.status).toBe(201);
+    const { recent } = await service.sandbox.control.requests();
+    const submitted = recent.filter((call) => call.operation === 'SubmitOrderRequest').pop();
+    expect(JSON.parse(submitted?.body ?? '{}')).toMatchObject({
+      billing_address: { phone_number: '+254712345678', country_code: 'KE' },
+    });
+    const unreadable = await postCheckout(
+      service,
+      hostedBody({ customer: { email: 'amina@example.com', phone: '12 34' } }),
+    );
+    expect(unreadable.status).toBe(400);
+    expect(unreadable.body.error.errors[0]).toMatchObject({ field: 'customer.phone' });
+  });
+
   it('shows a completed payment with its details once the gateway reports it', async () => {
     const body = hostedBody();
     const created = await postCheckout(service, body);

@@ -23,6 +23,7 @@ import {
   IsMobileNumberOfCheckout,
   IsPositiveAmount,
 } from './checkout-rules';
+import { billingPhone } from './mobile-number';
 
 const PHONE = /^\+?\d{9,15}$/;
 const URL_RULES = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
@@ -36,10 +37,20 @@ export class CustomerDto {
   @Length(3, 254)
   email?: string;
 
-  @ApiPropertyOptional({ example: '+254712345678', description: '9–15 digits, optional +' })
+  @ApiPropertyOptional({
+    example: '0712 345 678',
+    description:
+      "As typed; read for the address's country_code (else international) and sent as +254712345678",
+  })
   @IsOptional()
+  @Transform(({ value, obj }: { value: unknown; obj: { country_code?: unknown } }) =>
+    billingPhone(value, obj.country_code),
+  )
   @IsString()
-  @Matches(PHONE, { message: 'must be 9–15 digits with an optional leading +' })
+  @Matches(PHONE, {
+    message:
+      'must be a phone number: with the country code (+254 712 345 678) or, with country_code, as dialled at home (0712 345 678)',
+  })
   phone?: string;
 
   @ApiPropertyOptional({ example: 'Amina' })

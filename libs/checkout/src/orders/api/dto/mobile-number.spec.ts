@@ -1,4 +1,4 @@
-import { mobileMoneyCountry, readMobileNumber } from './mobile-number';
+import { billingPhone, mobileMoneyCountry, readMobileNumber } from './mobile-number';
 
 /** [typed, what push is sent] for numbers people type; null where it must be refused. */
 const KENYA: [string, string | null][] = [
@@ -141,5 +141,26 @@ describe('mobile numbers as people type them', () => {
       field: 'country',
       reason: expect.stringContaining('must be one of KE, UG, TZ'),
     });
+  });
+});
+
+describe('billing phones as people type them', () => {
+  it.each([
+    ['0712 345 678', 'KE', '+254712345678'],
+    ['+254 712-345-678', undefined, '+254712345678'],
+    ['00254 712 345 678', undefined, '+254712345678'],
+    ['(0)20 2345678', 'ke', '+254202345678'],
+    ['0772 123 456', 'UG', '+256772123456'],
+    ['+1 (415) 555-2671', 'KE', '+14155552671'],
+  ])('%s (country %s) is sent as %s', (typed, country, sent) => {
+    expect(billingPhone(typed, country)).toBe(sent);
+  });
+
+  it('leaves what it cannot read for the digits rule: separators dropped, letters kept', () => {
+    expect(billingPhone('0712 345 678', undefined)).toBe('0712345678');
+    expect(billingPhone('254712345678', undefined)).toBe('254712345678');
+    expect(billingPhone('12 34', 'KE')).toBe('1234');
+    expect(billingPhone('call me', 'KE')).toBe('call me');
+    expect(billingPhone(712345678, 'KE')).toBe(712345678);
   });
 });

@@ -95,3 +95,21 @@ export function readMobileNumber(typed: unknown, country: string | null): Mobile
   }
   return { ok: true, msisdn: parsed.number.slice(1), country };
 }
+
+/**
+ * The billing phone as people type it (`0712 345 678` with the address's country, `+254 712-345
+ * 678`, `00254…`): a number libphonenumber reads as valid comes out in E.164 (`+254712345678`),
+ * the form the gateway's billing address takes; anything else comes out with its spaces, dots,
+ * dashes and brackets dropped, for the plain digits rule to judge.
+ */
+export function billingPhone(typed: unknown, countryCode: unknown): unknown {
+  if (typeof typed !== 'string' || /[A-Za-z]/.test(typed) || typed.length > 40) return typed;
+  const text = typed.trim().replace(/^00(?=[1-9])/, '+');
+  const country =
+    typeof countryCode === 'string' && /^[A-Za-z]{2}$/.test(countryCode)
+      ? (countryCode.toUpperCase() as CountryCode)
+      : undefined;
+  const parsed = parsePhoneNumberFromString(text, country);
+  if (parsed?.isValid()) return parsed.number;
+  return text.replace(/[\s().-]/g, '');
+}
