@@ -5,6 +5,16 @@ import { RunningService, waitFor } from '../support/service';
 
 let sequence = 0;
 
+/**
+ * The resilience suites' timing: no polls to muddy the counts, a dead worker's job taken again
+ * within seconds, the relay sweeping often.
+ */
+export const RESILIENCE_ENV = {
+  POLL_SCHEDULE_SECONDS: '600',
+  JOB_LOCK_MS: '1500',
+  SWEEP_INTERVAL_MS: '300',
+} as const;
+
 export function reference(prefix = 'IPN'): string {
   sequence += 1;
   return `${prefix}-${Date.now().toString(36)}-${process.pid}-${sequence}`;

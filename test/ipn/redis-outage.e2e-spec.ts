@@ -3,7 +3,14 @@ import { TcpProxy } from '../foundation/tcp-proxy';
 import { openTestDataSource } from '../support/database';
 import { LocalRedisServer, redisForTest } from '../support/redis-servers';
 import { RunningService, startService, waitFor } from '../support/service';
-import { inboxOf, notify, paidSilently, transitionsOf, waitForStatus } from './ipn-support';
+import {
+  inboxOf,
+  notify,
+  paidSilently,
+  RESILIENCE_ENV,
+  transitionsOf,
+  waitForStatus,
+} from './ipn-support';
 
 /**
  * Redis lost while notifications arrive: every one is acknowledged and stored, none is lost, and
@@ -27,9 +34,7 @@ describe('IPN resilience: Redis lost while notifications arrive', () => {
         QUEUE_BACKEND: 'redis',
         // Both apps reach Redis only through the proxy the test can cut.
         REDIS_URL: `redis://127.0.0.1:${redis.port}`,
-        POLL_SCHEDULE_SECONDS: '600',
-        JOB_LOCK_MS: '1500',
-        SWEEP_INTERVAL_MS: '300',
+        ...RESILIENCE_ENV,
       },
     });
     dataSource = await openTestDataSource();

@@ -4,7 +4,14 @@ import { createFastifyApp } from '@app/common';
 import { JobRunner, QUEUES } from '@app/queues';
 import { openTestDataSource } from '../support/database';
 import { RunningService, startService, waitFor } from '../support/service';
-import { hostedCheckout, inboxOf, lookupsOf, transitionsOf, waitForStatus } from './ipn-support';
+import {
+  hostedCheckout,
+  inboxOf,
+  lookupsOf,
+  RESILIENCE_ENV,
+  transitionsOf,
+  waitForStatus,
+} from './ipn-support';
 
 /** Losing Redis while notifications arrive: redis-outage.e2e-spec.ts. */
 describe('IPN resilience: a worker dying mid-job', () => {
@@ -15,11 +22,7 @@ describe('IPN resilience: a worker dying mid-job', () => {
   beforeAll(async () => {
     service = await startService({
       worker: true,
-      env: {
-        POLL_SCHEDULE_SECONDS: '600',
-        JOB_LOCK_MS: '1500',
-        SWEEP_INTERVAL_MS: '300',
-      },
+      env: { ...RESILIENCE_ENV },
     });
     dataSource = await openTestDataSource();
   }, 60_000);
