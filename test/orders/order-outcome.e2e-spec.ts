@@ -3,7 +3,9 @@ import { DataSource } from 'typeorm';
 import { Money } from '@app/domain';
 import { OrderJournal } from '@app/checkout/orders/order-journal';
 import { OrderOutcomeService } from '@app/checkout/orders/order-outcome.service';
+import { randomUUID } from 'node:crypto';
 import {
+  driverPool,
   OrderEntity,
   OrderEventEntity,
   OrderRepository,
@@ -96,6 +98,78 @@ describe('applying lookup outcomes to orders (real Postgres)', () => {
     expect(seen.status).toBe('pending');
     expect((await eventsOf(order.id)).map((e) => e.toStatus)).toEqual(['completed']);
     expect((await outboxOf(order.id)).map((e) => e.type)).toEqual(['order.completed']);
+  });
+
+  it('writes the outcomes applied at once in one statement, each with its own events, and marks the notifications each lookup answered', async () => {
+    const orders = await Promise.all(Array.from({ length: 4 }, () => givenOrder(dataSource)));
+    const seen = await Promise.all(orders.map((order) => reload(order.id)));
+    // Another lookup moves the last one on after it was read: its write must change nothing.
+    await outcomes.apply(orders[3].id, lookupFor(orders[3], 'failed'), 'poll');
+    /** Inbox rows of an order: one received before its lookup started, one after. */
+    const inbox = async (order: OrderEntity) => {
+      const [early, late] = [randomUUID(), randomUUID()];
+      await dataSource.query(
+        `INSERT INTO ipn_notifications (id, order_tracking_id, merchant_reference,
+                                        notification_type, http_method, payload, status,
+                                        received_at)
+         VALUES ($1, $3, $4, 'IPNCHANGE', 'GET', '{}', 'queued', now() - interval '1 minute'),
+                ($2, $3, $4, 'IPNCHANGE', 'GET', '{}', 'queued', now() + interval '1 minute')`,
+        [early, late, order.orderTrackingId, order.merchantReference],
+      );
+      return { early, late };
+    };
+    const rows = await Promise.all(orders.map(inbox));
+    const statusOf = async (id: string) =>
+      (
+        (await dataSource.query('SELECT status FROM ipn_notifications WHERE id = $1', [id])) as {
+          status: string;
+        }[]
+      )[0].status;
+
+    const pool = driverPool(dataSource);
+    const sent = jest.spyOn(pool, 'query');
+    const covers = orders.map((order, i) => ({
+      orderTrackingId: order.orderTrackingId,
+      receivedUpTo: new Date(),
+      // The late row waits on this lookup too (it joined it), so it is marked by id.
+      notificationIds: new Set(i === 0 ? [rows[i].early, rows[i].late] : [rows[i].early]),
+      covered: new Set<string>(),
+    }));
+    const results = await Promise.all(
+      orders.map((order, i) =>
+        outcomes.apply(order.id, lookupFor(order, 'completed'), 'ipn', seen[i], covers[i]),
+      ),
+    );
+    // The first went alone; the three asked for meanwhile shared the next statement.
+    const writes = sent.mock.calls.filter(
+      ([config]) => (config as { name?: string }).name === 'order-outcomes-write',
+    );
+    sent.mockRestore();
+    expect(writes).toHaveLength(2);
+
+    expect(results.map((result) => result.kind)).toEqual([
+      'transitioned',
+      'transitioned',
+      'transitioned',
+      'transitioned', // failed -> completed, decided again under the row lock
+    ]);
+    for (const order of orders) {
+      expect((await reload(order.id)).status).toBe('completed');
+      expect((await outboxOf(order.id)).map((e) => e.type)).toContain('order.completed');
+    }
+    expect((await eventsOf(orders[1].id)).map((e) => e.toStatus)).toEqual(['completed']);
+    expect((await eventsOf(orders[3].id)).map((e) => e.toStatus).sort()).toEqual([
+      'completed',
+      'failed',
+    ]);
+    expect([...covers[0].covered].sort()).toEqual([rows[0].early, rows[0].late].sort());
+    expect([...covers[1].covered]).toEqual([rows[1].early]);
+    expect(await statusOf(rows[1].early)).toBe('applied');
+    // Received after the lookup started and not waiting on it: left to its own verification.
+    expect(await statusOf(rows[1].late)).toBe('queued');
+    // The locked path marks nothing: the verifier marks its own rows then.
+    expect(covers[3].covered.size).toBe(0);
+    expect(await statusOf(rows[3].early)).toBe('queued');
   });
 
   it('decides again under the row lock when the order changed after it was read', async () => {

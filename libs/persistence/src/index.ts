@@ -7,3 +7,4 @@ export * from './prepared-statement';
 export * from './unique-violation';
 export * from './sql-list';
 export * from './database-unavailable';
+export * from './statement-batch';

@@ -306,7 +306,8 @@ describe('OrderOutcomeService.apply', () => {
     it('writes in one prepared statement, without a transaction, and leaves the caller copy alone', async () => {
       const seen = pendingOrder();
       const h = harness(pendingOrder());
-      prepared.mockResolvedValueOnce([{ version: 4 }]);
+      // The statement's answer: the changed order at its next version, no inbox rows to mark.
+      prepared.mockResolvedValueOnce([{ id: ORDER_ID, version: 4, covered: [] }]);
 
       const result = await h.service.apply(ORDER_ID, lookupFor(seen, 'completed'), 'ipn', seen);
 

@@ -18,7 +18,9 @@ import {
   PaymentAttemptEntity,
   PreparedStatement,
   RefundEntity,
+  OPEN_NOTIFICATION_STATUSES_SQL,
   runPrepared,
+  StatementBatch,
 } from '@app/persistence';
 import { announcement, journalledStatement, journalParams, OrderJournal } from './order-journal';
 
@@ -42,25 +44,110 @@ const ANNOUNCED: Partial<Record<OrderStatus, MerchantEventType>> = {
   expired: 'order.expired',
 };
 
-/**
- * Writes what a lookup changed on an order still at the version it was read at, with the
- * journal's timeline event (a transition) and merchant event (one it announces). These are every
- * column a lookup's outcome may change (a flag or a refund's reversal aside).
- */
-const WRITE_OUTCOME: PreparedStatement = {
-  name: 'order-outcome-write',
-  text: journalledStatement(
-    `UPDATE orders
-        SET status = $3, payment_method = $4, payment_account = $5, confirmation_code = $6,
+/** The columns a lookup's outcome may change (a flag or a refund's reversal aside), in order. */
+const OUTCOME_COLUMNS = `status = $3, payment_method = $4, payment_account = $5, confirmation_code = $6,
             paid_amount = $7, paid_currency = $8, paid_at = $9, failure_reason = $10,
             failed_at = $11, reversed_at = $12, next_poll_at = $13, last_checked_at = $14,
-            order_tracking_id = $15, submission_status = $16, updated_at = $17,
-            version = version + 1
-      WHERE id = $1 AND version = $2
-      RETURNING id, version`,
-    17,
-  ),
+            order_tracking_id = $15, submission_status = $16, updated_at = $17`;
+const OUTCOME_PARAMS = 17;
+
+/**
+ * Writes what a lookup changed on an order still at the version it was read at, with the
+ * journal's timeline event (a transition) and merchant event (one it announces), inside the
+ * locked path's transaction.
+ */
+const WRITE_OUTCOME_LOCKED = journalledStatement(
+  `UPDATE orders SET ${OUTCOME_COLUMNS}, version = version + 1
+    WHERE id = $1 AND version = $2
+    RETURNING id, version`,
+  OUTCOME_PARAMS,
+);
+
+/**
+ * The same write for any number of orders at once (a column per array parameter, so one parsed
+ * statement serves every batch size), each with its journal rows, and marking applied the inbox
+ * rows its lookup answered: the order's notifications received up to the lookup's start and the
+ * ones that joined it. An order whose version moved on changes nothing, and marks nothing.
+ */
+const WRITE_OUTCOMES: PreparedStatement = {
+  name: 'order-outcomes-write',
+  text: `WITH v AS (
+       SELECT * FROM unnest(
+         $1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[],
+         $7::numeric[], $8::varchar[], $9::timestamptz[], $10::varchar[], $11::timestamptz[],
+         $12::timestamptz[], $13::timestamptz[], $14::timestamptz[], $15::varchar[],
+         $16::varchar[], $17::timestamptz[],
+         $18::varchar[], $19::varchar[], $20::varchar[], $21::varchar[], $22::varchar[],
+         $23::jsonb[], $24::jsonb[], $25::varchar[], $26::jsonb[], $27::int[],
+         $28::varchar[], $29::timestamptz[])
+         AS v(id, version, status, payment_method, payment_account, confirmation_code,
+              paid_amount, paid_currency, paid_at, failure_reason, failed_at, reversed_at,
+              next_poll_at, last_checked_at, order_tracking_id, submission_status, updated_at,
+              event_type, event_source, from_status, to_status, actor, gateway_record, details,
+              announced_type, announced_payload, attempt, cover_tracking_id, cover_up_to)),
+     changed AS (
+       UPDATE orders o
+          SET status = v.status, payment_method = v.payment_method,
+              payment_account = v.payment_account, confirmation_code = v.confirmation_code,
+              paid_amount = v.paid_amount, paid_currency = v.paid_currency, paid_at = v.paid_at,
+              failure_reason = v.failure_reason, failed_at = v.failed_at,
+              reversed_at = v.reversed_at, next_poll_at = v.next_poll_at,
+              last_checked_at = v.last_checked_at, order_tracking_id = v.order_tracking_id,
+              submission_status = v.submission_status, updated_at = v.updated_at,
+              version = o.version + 1
+         FROM v WHERE o.id = v.id AND o.version = v.version
+       RETURNING o.id, o.version),
+     event AS (
+       INSERT INTO order_events
+         (order_id, type, source, from_status, to_status, actor, gateway_record, details, attempt)
+       SELECT v.id, v.event_type, v.event_source, v.from_status, v.to_status, v.actor,
+              v.gateway_record, v.details, v.attempt
+         FROM v JOIN changed USING (id) WHERE v.event_type IS NOT NULL),
+     announced AS (
+       INSERT INTO outbox_events (order_id, type, payload)
+       SELECT v.id, v.announced_type, v.announced_payload
+         FROM v JOIN changed USING (id) WHERE v.announced_type IS NOT NULL),
+     answered AS (
+       SELECT n.id, v.id AS order_id
+         FROM v JOIN changed USING (id)
+         JOIN ipn_notifications n
+           ON n.order_tracking_id = v.cover_tracking_id AND n.received_at <= v.cover_up_to
+       UNION
+       SELECT j.id, j.order_id
+         FROM unnest($30::uuid[], $31::uuid[]) AS j(id, order_id)
+         JOIN changed ON changed.id = j.order_id),
+     covered AS (
+       UPDATE ipn_notifications n
+          SET status = 'applied', order_id = answered.order_id, processed_at = now(),
+              attempts = n.attempts + 1, next_attempt_at = NULL
+         FROM answered
+        WHERE n.id = answered.id AND n.status IN ${OPEN_NOTIFICATION_STATUSES_SQL}
+       RETURNING n.id, answered.order_id)
+     SELECT changed.id, changed.version,
+            ARRAY(SELECT covered.id FROM covered WHERE covered.order_id = changed.id) AS covered
+       FROM changed`,
 };
+
+/**
+ * The inbox rows a lookup answers: filled in `covered` by the outcome's write when it applied
+ * (empty when the locked path applied it; the caller then marks its rows itself).
+ */
+export interface InboxCover {
+  /** The order's tracking id (its notifications are indexed by it) and the lookup's start. */
+  orderTrackingId: string | null;
+  receivedUpTo: Date;
+  /** Notifications waiting on the lookup, read when the write is sent. */
+  notificationIds: ReadonlySet<string>;
+  covered: Set<string>;
+}
+
+interface OutcomeWrite {
+  values: unknown[];
+  cover: InboxCover | undefined;
+}
+
+/** The order's new version and the inbox rows marked applied; null when the version had moved. */
+type OutcomeWritten = { version: number; covered: string[] } | null;
 
 /** What a lookup means for an order as read: computed first, then written in one statement. */
 type Plan =
@@ -85,22 +172,34 @@ type Plan =
 @Injectable()
 export class OrderOutcomeService {
   private readonly logger = new Logger(OrderOutcomeService.name);
+  /** Outcomes applied at once (each lookup of a burst of notifications) share one statement. */
+  private readonly writes: StatementBatch<OutcomeWrite, OutcomeWritten>;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly orders: OrderRepository,
     private readonly journal: OrderJournal,
     private readonly gateway: GatewayClient,
-  ) {}
+  ) {
+    this.writes = new StatementBatch((batch) => this.writeOutcomes(batch), {
+      maxBatch: 100,
+      maxParallel: 1,
+      key: (write) => write.values[0] as string,
+    });
+  }
 
-  /** `seen`: the order as read before the lookup started, if the caller has it. */
+  /**
+   * `seen`: the order as read before the lookup started, if the caller has it; `cover`: the
+   * inbox rows the lookup answers, marked applied with the outcome when it can be.
+   */
   apply(
     orderId: string,
     lookup: TransactionLookup,
     source: EventSource,
     seen?: OrderEntity,
+    cover?: InboxCover,
   ): Promise<OutcomeResult> {
-    return inSpan('apply outcome', () => this.applyOutcome(orderId, lookup, source, seen));
+    return inSpan('apply outcome', () => this.applyOutcome(orderId, lookup, source, seen, cover));
   }
 
   private async applyOutcome(
@@ -108,13 +207,14 @@ export class OrderOutcomeService {
     lookup: TransactionLookup,
     source: EventSource,
     seen?: OrderEntity,
+    cover?: InboxCover,
   ): Promise<OutcomeResult> {
     if (seen?.id === orderId && !namesAnotherAttempt(seen, lookup)) {
       const plan = planOutcome(copyOf(seen), lookup);
       // A reversal settles the refund and a flag is rare: both take the locked path.
       const simple =
         plan.kind === 'touch' || (plan.kind === 'transition' && plan.to !== 'reversed');
-      if (simple && (await this.write(null, plan, seen.version, source, null))) {
+      if (simple && (await this.write(null, plan, seen.version, source, null, cover))) {
         return resultOf(plan);
       }
     }
@@ -293,7 +393,8 @@ export class OrderOutcomeService {
   /**
    * One statement: the order's outcome columns if its version is still `version`, with the
    * transition's timeline event and merchant event. False when the version had moved on.
-   * Outside a transaction it runs prepared (it is the hot path of every notification and poll).
+   * Outside a transaction it joins the shared, prepared statement (it is the hot path of every
+   * notification and poll), which also marks the inbox rows of `cover`.
    */
   private async write(
     manager: EntityManager | null,
@@ -301,6 +402,7 @@ export class OrderOutcomeService {
     version: number,
     source: EventSource,
     refund: RefundEntity | null,
+    cover?: InboxCover,
   ): Promise<boolean> {
     const { order } = plan;
     order.updatedAt = new Date();
@@ -339,12 +441,49 @@ export class OrderOutcomeService {
         announced && announcement(announced, order, refund),
       ),
     ];
-    const rows = manager
-      ? ((await manager.query(WRITE_OUTCOME.text, values)) as { version: number }[])
-      : await runPrepared<{ version: number }>(this.dataSource, WRITE_OUTCOME, values);
-    if (rows.length === 0) return false;
-    order.version = rows[0].version;
+    if (manager) {
+      const rows = (await manager.query(WRITE_OUTCOME_LOCKED, values)) as { version: number }[];
+      if (rows.length === 0) return false;
+      order.version = rows[0].version;
+      return true;
+    }
+    const written = await this.writes.submit({ values, cover });
+    if (!written) return false;
+    order.version = written.version;
+    for (const id of written.covered) cover?.covered.add(id);
     return true;
+  }
+
+  /** WRITE_OUTCOMES for a batch: each write's values as a column, its cover flattened. */
+  private async writeOutcomes(batch: OutcomeWrite[]): Promise<OutcomeWritten[]> {
+    const columns: unknown[][] = Array.from({ length: 29 }, () => []);
+    const joinedIds: string[] = [];
+    const joinedOrders: string[] = [];
+    // In one order of ids, so that two workers' batches lock their orders alike (no deadlock).
+    const sorted = [...batch].sort((a, b) => (String(a.values[0]) < String(b.values[0]) ? -1 : 1));
+    for (const { values, cover } of sorted) {
+      // A lookup nobody waits on (a poll) marks no notifications.
+      const waited = cover !== undefined && cover.notificationIds.size > 0;
+      [
+        ...values,
+        waited ? cover.orderTrackingId : null,
+        waited ? cover.receivedUpTo : null,
+      ].forEach((value, column) => columns[column].push(value));
+      for (const id of cover?.notificationIds ?? []) {
+        joinedIds.push(id);
+        joinedOrders.push(values[0] as string);
+      }
+    }
+    const rows = await runPrepared<{ id: string; version: number; covered: string[] }>(
+      this.dataSource,
+      WRITE_OUTCOMES,
+      [...columns, joinedIds, joinedOrders],
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return batch.map(({ values }) => {
+      const row = byId.get(values[0] as string);
+      return row ? { version: row.version, covered: row.covered } : null;
+    });
   }
 
   /** A reversal reported by the gateway is the only sign that a requested refund moved money. */

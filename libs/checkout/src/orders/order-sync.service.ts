@@ -2,14 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { MerchantReference, OrderTrackingId } from '@app/domain';
 import { GatewayClient, TransactionLookup } from '@app/gateway-client';
 import { EventSource, OrderEntity, OrderRepository } from '@app/persistence';
-import { OrderOutcomeService, OutcomeResult } from './order-outcome.service';
+import { InboxCover, OrderOutcomeService, OutcomeResult } from './order-outcome.service';
 
 /** One lookup of an order at the gateway, applied; shared by everyone who joined it. */
 export interface OrderLookup {
   /** 'waiting' until it asks the database clock for its start time, which then becomes startedAt. */
   phase: 'waiting' | 'starting' | 'started';
   startedAt?: Date;
-  readonly done: Promise<{ startedAt: Date; result: OutcomeResult }>;
+  /**
+   * Inbox rows waiting on it: the outcome's write marks them applied, with the order's rows
+   * received before the lookup started, when it applies without the row lock.
+   */
+  readonly notifications: Set<string>;
+  /** `covered`: the inbox rows that write marked (none on the locked path). */
+  readonly done: Promise<{ startedAt: Date; result: OutcomeResult; covered: ReadonlySet<string> }>;
 }
 
 /**
@@ -80,9 +86,10 @@ export class OrderSyncService {
     after?: Promise<unknown>,
     notBefore?: Date,
   ): OrderLookup {
+    const notifications = new Set<string>();
     const lookup: Omit<OrderLookup, 'done'> & { done?: OrderLookup['done'] } = notBefore
-      ? { phase: 'started', startedAt: notBefore }
-      : { phase: 'waiting' };
+      ? { phase: 'started', startedAt: notBefore, notifications }
+      : { phase: 'waiting', notifications };
     lookup.done = (async () => {
       await after?.catch(() => undefined);
       let startedAt = notBefore;
@@ -91,8 +98,15 @@ export class OrderSyncService {
         startedAt = await this.orders.databaseNow();
         Object.assign(lookup, { phase: 'started', startedAt });
       }
+      const cover: InboxCover = {
+        orderTrackingId: order.orderTrackingId,
+        receivedUpTo: startedAt,
+        notificationIds: notifications,
+        covered: new Set(),
+      };
       // A follow-up starts after another lookup of the order applied: its copy is stale.
-      return { startedAt, result: await this.lookupAndApply(order, source, !after) };
+      const result = await this.lookupAndApply(order, source, !after, cover);
+      return { startedAt, result, covered: cover.covered };
     })();
     return lookup as OrderLookup;
   }
@@ -107,6 +121,7 @@ export class OrderSyncService {
     order: OrderEntity,
     source: EventSource,
     current: boolean,
+    cover: InboxCover,
   ): Promise<OutcomeResult> {
     const fresh = order.orderTrackingId ? order : ((await this.orders.findById(order.id)) ?? order);
     const lookup: TransactionLookup = fresh.orderTrackingId
@@ -119,6 +134,7 @@ export class OrderSyncService {
       lookup,
       source,
       current || fresh !== order ? fresh : undefined,
+      { ...cover, orderTrackingId: fresh.orderTrackingId },
     );
   }
 }

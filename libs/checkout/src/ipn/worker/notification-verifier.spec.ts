@@ -53,7 +53,13 @@ function lookupStartedAt(startedAt: Date, of: OrderEntity): OrderLookup {
   return {
     phase: 'started',
     startedAt,
-    done: Promise.resolve({ startedAt, result: { kind: 'unchanged', order: of } }),
+    notifications: new Set(),
+    // Nothing marked by the outcome's write: the verifier marks its rows itself.
+    done: Promise.resolve({
+      startedAt,
+      result: { kind: 'unchanged', order: of },
+      covered: new Set(),
+    }),
   };
 }
 

@@ -14,6 +14,7 @@ import {
   OrderRepository,
   PreparedStatement,
   runPrepared,
+  StatementBatch,
 } from '@app/persistence';
 import { JobData, JobProducer } from '@app/queues';
 import { OrderOutcomeService } from '../../orders/order-outcome.service';
@@ -25,7 +26,7 @@ import { RecurringChargeRecorder } from './recurring-charge.recorder';
 const MAX_UNMATCHED_WAIT_MS = 3_600_000;
 
 /**
- * The inbox row, the database clock when it was read, and the order it names. Any of our names
+ * Inbox rows, the database clock when they were read, and the order each names. Any of our names
  * for an order finds it; one named by the tracking id wins over one named by the merchant
  * reference, the oldest over later ones. The order's columns are listed, not `o.*`: a prepared
  * statement whose result changes shape (a migration adding a column while this process runs)
@@ -55,7 +56,7 @@ function readStatement(dataSource: DataSource): PreparedStatement {
                          o.created_at
                 LIMIT 1
              ) o ON true
-            WHERE n.id = $1`,
+            WHERE n.id = ANY($1::uuid[])`,
   };
 }
 
@@ -86,7 +87,8 @@ const COVER: PreparedStatement = {
 @Injectable()
 export class NotificationVerifier {
   private readonly logger = new Logger(NotificationVerifier.name);
-  private readonly readStatement: PreparedStatement;
+  /** Verifications under way at once share one read of their rows. */
+  private readonly reads: StatementBatch<string, InboxRead | undefined>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -99,7 +101,15 @@ export class NotificationVerifier {
     private readonly jobs: JobProducer,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {
-    this.readStatement = readStatement(dataSource);
+    const statement = readStatement(dataSource);
+    this.reads = new StatementBatch(
+      async (ids) => {
+        const rows = await runPrepared<InboxRead>(this.dataSource, statement, [ids]);
+        const byId = new Map(rows.map((row) => [row.inbox_id, row]));
+        return ids.map((id) => byId.get(id));
+      },
+      { maxBatch: 100, maxParallel: 1 },
+    );
   }
 
   async verify(data: JobData['verify-notification']): Promise<RunLater | void> {
@@ -141,8 +151,10 @@ export class NotificationVerifier {
       lookup =
         this.sync.covering(order.id, row.receivedAt) ?? this.sync.begin(order, 'ipn', readAt);
     }
-    const { startedAt } = await lookup.done;
-    await this.cover(order, startedAt, row.id);
+    lookup.notifications.add(row.id);
+    const { startedAt, covered } = await lookup.done;
+    // Not marked by the outcome's write (it joined too late, or the locked path applied it).
+    if (!covered.has(row.id)) await this.cover(order, startedAt, row.id);
     applied(row);
   }
 
@@ -250,7 +262,7 @@ export class NotificationVerifier {
   private async read(
     id: string,
   ): Promise<{ row: InboxRowRead; readAt: Date; order: OrderEntity | null } | null> {
-    const [raw] = await runPrepared<InboxRead>(this.dataSource, this.readStatement, [id]);
+    const raw = await this.reads.submit(id);
     if (!raw) return null;
     return {
       row: {

@@ -1,0 +1,94 @@
+/** Runs one statement for a batch of items and answers each item, in the batch's order. */
+export type BatchRunner<Item, Answer> = (items: Item[]) => Promise<Answer[]>;
+
+export interface StatementBatchOptions<Item> {
+  /** Items in one statement at most. */
+  maxBatch: number;
+  /** Statements of this kind under way at once; items made meanwhile wait for the next. */
+  maxParallel: number;
+  /**
+   * Items that must not share a statement (two changes of one order row): the later one waits
+   * for the next statement.
+   */
+  key?: (item: Item) => string;
+}
+
+interface Waiting<Item, Answer> {
+  item: Item;
+  resolve: (answer: Answer) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * Shares one statement (one round trip, one commit) among the items asked for while an earlier
+ * statement of the same kind is under way: with nothing under way an item goes alone at once, so
+ * it costs no latency when idle and cuts the statements per item as the load rises. A statement
+ * that fails for a batch is tried again item by item, so one bad item (or a deadlock between two
+ * batches) fails only itself.
+ */
+export class StatementBatch<Item, Answer> {
+  private waiting: Waiting<Item, Answer>[] = [];
+  private running = 0;
+
+  constructor(
+    private readonly run: BatchRunner<Item, Answer>,
+    private readonly options: StatementBatchOptions<Item>,
+  ) {}
+
+  submit(item: Item): Promise<Answer> {
+    return new Promise<Answer>((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      if (this.running < this.options.maxParallel) void this.next();
+    });
+  }
+
+  private async next(): Promise<void> {
+    const batch = this.take();
+    if (batch.length === 0) return;
+    this.running += 1;
+    try {
+      await this.settle(batch);
+    } finally {
+      this.running -= 1;
+      if (this.waiting.length > 0) void this.next();
+    }
+  }
+
+  /** The oldest waiting items, up to the batch size, none sharing a key with another. */
+  private take(): Waiting<Item, Answer>[] {
+    const { maxBatch, key } = this.options;
+    if (!key) return this.waiting.splice(0, maxBatch);
+    const keys = new Set<string>();
+    const batch: Waiting<Item, Answer>[] = [];
+    const left: Waiting<Item, Answer>[] = [];
+    for (const entry of this.waiting) {
+      const k = key(entry.item);
+      if (batch.length < maxBatch && !keys.has(k)) {
+        keys.add(k);
+        batch.push(entry);
+      } else {
+        left.push(entry);
+      }
+    }
+    this.waiting = left;
+    return batch;
+  }
+
+  private async settle(batch: Waiting<Item, Answer>[]): Promise<void> {
+    try {
+      const answers = await this.run(batch.map((entry) => entry.item));
+      batch.forEach((entry, i) => entry.resolve(answers[i]));
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0].reject(error as Error);
+        return;
+      }
+      for (const entry of batch) {
+        await this.run([entry.item]).then(
+          ([answer]) => entry.resolve(answer),
+          (alone: Error) => entry.reject(alone),
+        );
+      }
+    }
+  }
+}
