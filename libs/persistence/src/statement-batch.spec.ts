@@ -1,7 +1,7 @@
 import { StatementBatch } from './statement-batch';
 
 /** A runner the test finishes statement by statement; it records every batch it was given. */
-function recordingRunner(fail: (item: string) => boolean = () => false) {
+function recordingRunner(fail: (item: string) => boolean = () => false, code = '22001') {
   const batches: string[][] = [];
   const pending: (() => void)[] = [];
   const run = (items: string[]) =>
@@ -9,7 +9,7 @@ function recordingRunner(fail: (item: string) => boolean = () => false) {
       batches.push(items);
       pending.push(() =>
         items.some(fail)
-          ? reject(new Error(`bad item in ${items.join(',')}`))
+          ? reject(Object.assign(new Error(`bad item in ${items.join(',')}`), { code }))
           : resolve(items.map((item) => `answer ${item}`)),
       );
     });
@@ -93,5 +93,27 @@ describe('StatementBatch', () => {
       'answer c',
     ]);
     expect(r.batches.slice(1)).toEqual([['b', 'bad', 'c'], ['b'], ['bad'], ['c']]);
+  });
+
+  it('fails the whole batch at once when the statement never reached the server', async () => {
+    const r = recordingRunner((item) => item === 'bad', 'ECONNREFUSED');
+    const batch = new StatementBatch(r.run, { maxBatch: 10, maxParallel: 1 });
+
+    const first = batch.submit('a');
+    const rest = ['b', 'bad'].map((item) =>
+      batch.submit(item).then(
+        () => 'answered',
+        (error: Error) => `failed: ${error.message}`,
+      ),
+    );
+    await r.finishNext();
+    await r.finishNext();
+
+    await expect(first).resolves.toBe('answer a');
+    await expect(Promise.all(rest)).resolves.toEqual([
+      'failed: bad item in b,bad',
+      'failed: bad item in b,bad',
+    ]);
+    expect(r.batches).toEqual([['a'], ['b', 'bad']]);
   });
 });

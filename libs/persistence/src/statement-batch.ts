@@ -23,8 +23,9 @@ interface Waiting<Item, Answer> {
  * Shares one statement (one round trip, one commit) among the items asked for while an earlier
  * statement of the same kind is under way: with nothing under way an item goes alone at once, so
  * it costs no latency when idle and cuts the statements per item as the load rises. A statement
- * that fails for a batch is tried again item by item, so one bad item (or a deadlock between two
- * batches) fails only itself.
+ * the server refuses for a batch is tried again item by item, so one bad item (or a deadlock
+ * between two batches) fails only itself; one that never reached it (the connection failed)
+ * fails the whole batch at once.
  */
 export class StatementBatch<Item, Answer> {
   private waiting: Waiting<Item, Answer>[] = [];
@@ -79,8 +80,8 @@ export class StatementBatch<Item, Answer> {
       const answers = await this.run(batch.map((entry) => entry.item));
       batch.forEach((entry, i) => entry.resolve(answers[i]));
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0].reject(error as Error);
+      if (batch.length === 1 || !rejectedByServer(error)) {
+        for (const entry of batch) entry.reject(error as Error);
         return;
       }
       for (const entry of batch) {
@@ -91,4 +92,13 @@ export class StatementBatch<Item, Answer> {
       }
     }
   }
+}
+
+/**
+ * The server refused the statement itself (a SQLSTATE outside the connection, resource and
+ * shutdown classes): its items may fare otherwise alone.
+ */
+function rejectedByServer(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !/^(08|53|57)/.test(code);
 }

@@ -2,7 +2,12 @@ import { INBOX_CHANNEL } from '../inbox-channel';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { NotificationStatus, PreparedStatement, runPrepared } from '@app/persistence';
+import {
+  NotificationStatus,
+  PreparedStatement,
+  runPrepared,
+  StatementBatch,
+} from '@app/persistence';
 
 export interface InboxEntry {
   orderTrackingId: string | null;
@@ -45,13 +50,6 @@ const STORE: PreparedStatement = {
           WHERE EXISTS (SELECT 1 FROM stored WHERE status = 'received')`,
 };
 
-interface PendingRow {
-  id: string;
-  entry: InboxEntry;
-  resolve: (id: string) => void;
-  reject: (error: Error) => void;
-}
-
 /**
  * The api's side of the notification inbox. Acknowledging costs one INSERT and nothing else: the
  * row is due at once and the same statement signals INBOX_CHANNEL, so a worker puts it on the
@@ -60,43 +58,30 @@ interface PendingRow {
  */
 @Injectable()
 export class IpnInbox {
-  private waiting: PendingRow[] = [];
-  private writing = 0;
-
-  constructor(private readonly dataSource: DataSource) {}
-
   /**
-   * Stores one notification; resolves once its row is committed. Concurrent calls are written
-   * together (one multi-row INSERT, one commit) while the previous write is under way, so the
-   * cost of a commit is shared by everything that arrived meanwhile.
+   * Notifications that arrive while earlier ones are being written are written together (one
+   * multi-row INSERT, one commit), so the cost of a commit is shared by everything meanwhile.
    */
-  store(entry: InboxEntry): Promise<string> {
-    return new Promise<string>((resolve, reject) => {
-      this.waiting.push({ id: randomUUID(), entry, resolve, reject });
-      if (this.writing < MAX_PARALLEL_WRITES) void this.write();
+  private readonly writes: StatementBatch<InboxEntry, string>;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.writes = new StatementBatch((entries) => this.insert(entries), {
+      maxBatch: MAX_BATCH,
+      maxParallel: MAX_PARALLEL_WRITES,
     });
   }
 
-  private async write(): Promise<void> {
-    if (this.waiting.length === 0) return;
-    const batch = this.waiting.splice(0, MAX_BATCH);
-    this.writing += 1;
-    try {
-      await this.insert(batch);
-      for (const item of batch) item.resolve(item.id);
-    } catch (error) {
-      for (const item of batch) item.reject(error as Error);
-    } finally {
-      this.writing -= 1;
-      if (this.waiting.length > 0) void this.write();
-    }
+  /** Stores one notification; resolves with its id once its row is committed. */
+  store(entry: InboxEntry): Promise<string> {
+    return this.writes.submit(entry);
   }
 
-  private async insert(batch: PendingRow[]): Promise<void> {
+  private async insert(entries: InboxEntry[]): Promise<string[]> {
+    const ids = entries.map(() => randomUUID());
     const columns: unknown[][] = Array.from({ length: COLUMNS }, () => []);
-    for (const { id, entry } of batch) {
+    entries.forEach((entry, i) => {
       const values = [
-        id,
+        ids[i],
         entry.orderTrackingId,
         entry.merchantReference,
         entry.notificationType,
@@ -108,7 +93,8 @@ export class IpnInbox {
         entry.traceParent ?? null,
       ];
       values.forEach((value, column) => columns[column].push(value));
-    }
+    });
     await runPrepared(this.dataSource, STORE, columns);
+    return ids;
   }
 }
