@@ -95,3 +95,35 @@ export function peakRssMiB(pid: number): number {
     return 0;
   }
 }
+
+/** Statements and items of each kind shared so far (shared_statement_items), over the apps given. */
+export async function sharedStatements(
+  baseUrls: string[],
+): Promise<Record<string, { statements: number; items: number }>> {
+  const shared: Record<string, { statements: number; items: number }> = {};
+  for (const baseUrl of baseUrls) {
+    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    for (const match of text.matchAll(
+      /^shared_statement_items_(count|sum)\{statement="([a-z_]+)"\} (\S+)$/gm,
+    )) {
+      const entry = (shared[match[2]] ??= { statements: 0, items: 0 });
+      if (match[1] === 'count') entry.statements += Number(match[3]);
+      else entry.items += Number(match[3]);
+    }
+  }
+  return shared;
+}
+
+/** Items per statement of each kind between two readings: `inbox_read 3.1, ...`. */
+export function itemsPerStatement(
+  from: Awaited<ReturnType<typeof sharedStatements>>,
+  to: Awaited<ReturnType<typeof sharedStatements>>,
+): string {
+  return Object.entries(to)
+    .map(([kind, { statements, items }]) => {
+      const n = statements - (from[kind]?.statements ?? 0);
+      const per = n > 0 ? (items - (from[kind]?.items ?? 0)) / n : 0;
+      return `${kind} ${per.toFixed(1)}`;
+    })
+    .join(', ');
+}

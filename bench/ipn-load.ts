@@ -26,7 +26,15 @@ import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { fireOpenLoop, quantile } from './open-loop';
-import { cpuMs, databaseCounters, groupCpuMs, peakRssMiB, STATS_SETTLE_MS } from './counters';
+import {
+  cpuMs,
+  databaseCounters,
+  groupCpuMs,
+  itemsPerStatement,
+  peakRssMiB,
+  sharedStatements,
+  STATS_SETTLE_MS,
+} from './counters';
 import { freePort, waitUntil } from './processes';
 import { dropQueuePrefix } from './queue-prefix';
 
@@ -233,6 +241,7 @@ async function main(): Promise<void> {
       worker: cpuMs(worker.pid as number),
       postgres: groupCpuMs('postgres'),
       redis: groupCpuMs('redis-server'),
+      shared: await sharedStatements([api, `http://127.0.0.1:${workerPort}`]),
     });
     type Work = Awaited<ReturnType<typeof workSoFar>>;
     const perOperation: string[] = [];
@@ -247,7 +256,8 @@ async function main(): Promise<void> {
         `api ${each(from.api, to.api, 3)}, worker ${each(from.worker, to.worker, 3)}, ` +
         `PostgreSQL ${each(from.postgres, to.postgres, 3)}, Redis ${each(from.redis, to.redis, 3)}; ` +
         `peak RSS MiB: api ${peakRssMiB(apiProcess.pid as number).toFixed(0)}, ` +
-        `worker ${peakRssMiB(worker.pid as number).toFixed(0)}`
+        `worker ${peakRssMiB(worker.pid as number).toFixed(0)}; ` +
+        `items per shared statement: ${itemsPerStatement(from.shared, to.shared)}`
       );
     };
     await waitUntil('IPN registration', async () => {

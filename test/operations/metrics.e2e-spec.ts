@@ -37,6 +37,17 @@ function valueOf(
   return Number(series?.value ?? series?.count ?? 0);
 }
 
+/**
+ * Statements of one kind shared so far (shared_statement_items' count), read from the text: the
+ * parser above loses a histogram's labels when `le` comes first, as prom-client writes it.
+ */
+function statementCount(text: string, statement: string): number {
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith(`shared_statement_items_count{statement="${statement}"}`));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
 describe('GET /metrics on the api and the worker', () => {
   let service: RunningService;
   let database: Awaited<ReturnType<typeof ownTestDatabase>>;
@@ -79,7 +90,7 @@ describe('GET /metrics on the api and the worker', () => {
   });
 
   it('counts a checkout, its notification and its refund by the right amounts', async () => {
-    const before = (await scrape(service.apiUrl)).families;
+    const { text: beforeText, families: before } = await scrape(service.apiUrl);
     await service.sandbox.control.notifications('drop');
 
     const checkout = await hostedCheckout(service);
@@ -110,6 +121,13 @@ describe('GET /metrics on the api and the worker', () => {
       moved('http_requests_total', { route: '/v1/ipn/:secret', method: 'POST', status: '200' }),
     ).toBe(1);
     expect(moved('notification_lag_seconds')).toBe(1);
+    // One notification, nothing else at once: its row stored and read by one statement each,
+    // and its outcome written by at least one (a poll may write it too).
+    const statements = (statement: string) =>
+      statementCount(text, statement) - statementCount(beforeText, statement);
+    expect(statements('inbox_store')).toBe(1);
+    expect(statements('inbox_read')).toBe(1);
+    expect(statements('outcome_write')).toBeGreaterThanOrEqual(1);
     expect(
       moved('gateway_client_calls_total', { operation: 'submitOrder', outcome: 'success' }),
     ).toBe(1);

@@ -89,6 +89,8 @@ export interface ServiceConfig {
   unmatchedRetryMs: number;
   /** Verification jobs the inbox relay lets wait on the queue; a longer backlog waits in Postgres. */
   notificationQueueDepth: number;
+  /** The api waits this long for more notifications to store with one (one commit for all). */
+  ipnStoreGatherMs: number;
   /** BullMQ job lock: a job held by a worker that died is picked up again after this long. */
   jobLockMs: number;
   /** The bootstrap webhook endpoint (ORDER_WEBHOOK_URL), kept beside those admins create. */
@@ -204,6 +206,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     orderLookupIntervalMs: r.int('ORDER_LOOKUP_INTERVAL_MS', 1000, 0, 600_000),
     unmatchedRetryMs: r.int('IPN_UNMATCHED_RETRY_MS', 5000, 10, 3_600_000),
     notificationQueueDepth: r.int('NOTIFICATION_QUEUE_DEPTH', 250, 1, 100_000),
+    ipnStoreGatherMs: r.int('IPN_STORE_GATHER_MS', 2, 0, 50),
     jobLockMs: r.int('JOB_LOCK_MS', 30_000, 500, 600_000),
     orderWebhookUrl: r.optionalString('ORDER_WEBHOOK_URL'),
     orderWebhookSecrets: r.list('ORDER_WEBHOOK_SECRET', []),

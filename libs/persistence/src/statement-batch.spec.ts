@@ -116,4 +116,27 @@ describe('StatementBatch', () => {
     ]);
     expect(r.batches).toEqual([['a'], ['b', 'bad']]);
   });
+
+  it('with a gather time, waits that long for company before sending, unless the batch is full', async () => {
+    jest.useFakeTimers();
+    try {
+      const r = recordingRunner();
+      const batch = new StatementBatch(r.run, { maxBatch: 3, maxParallel: 1, gatherMs: 5 });
+
+      void batch.submit('a');
+      void batch.submit('b');
+      expect(r.batches).toEqual([]);
+      jest.advanceTimersByTime(5);
+      expect(r.batches).toEqual([['a', 'b']]);
+
+      const other = new StatementBatch(r.run, { maxBatch: 3, maxParallel: 1, gatherMs: 5 });
+      ['c', 'd', 'e'].forEach((item) => void other.submit(item));
+      expect(r.batches).toEqual([
+        ['a', 'b'],
+        ['c', 'd', 'e'],
+      ]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

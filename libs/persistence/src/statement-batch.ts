@@ -11,6 +11,13 @@ export interface StatementBatchOptions<Item> {
    * for the next statement.
    */
   key?: (item: Item) => string;
+  /**
+   * With nothing under way, wait this long for company before sending (0: send at once). Buys
+   * fewer commits at a steady rate for that much latency.
+   */
+  gatherMs?: number;
+  /** Told the size of each batch sent (a metric). */
+  observe?: (items: number) => void;
 }
 
 interface Waiting<Item, Answer> {
@@ -30,6 +37,7 @@ interface Waiting<Item, Answer> {
 export class StatementBatch<Item, Answer> {
   private waiting: Waiting<Item, Answer>[] = [];
   private running = 0;
+  private gathering: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly run: BatchRunner<Item, Answer>,
@@ -39,11 +47,22 @@ export class StatementBatch<Item, Answer> {
   submit(item: Item): Promise<Answer> {
     return new Promise<Answer>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
-      if (this.running < this.options.maxParallel) void this.next();
+      if (this.running >= this.options.maxParallel) return;
+      const gatherMs = this.options.gatherMs ?? 0;
+      if (gatherMs <= 0 || this.waiting.length >= this.options.maxBatch) {
+        void this.next();
+      } else {
+        this.gathering ??= setTimeout(() => {
+          this.gathering = undefined;
+          void this.next();
+        }, gatherMs);
+      }
     });
   }
 
   private async next(): Promise<void> {
+    clearTimeout(this.gathering);
+    this.gathering = undefined;
     const batch = this.take();
     if (batch.length === 0) return;
     this.running += 1;
@@ -76,6 +95,7 @@ export class StatementBatch<Item, Answer> {
   }
 
   private async settle(batch: Waiting<Item, Answer>[]): Promise<void> {
+    this.options.observe?.(batch.length);
     try {
       const answers = await this.run(batch.map((entry) => entry.item));
       batch.forEach((entry, i) => entry.resolve(answers[i]));

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { inSpan } from '@app/common';
+import { inSpan, serviceMetrics } from '@app/common';
 import { DataSource, EntityManager } from 'typeorm';
 import {
   decideOutcome,
@@ -185,6 +185,8 @@ export class OrderOutcomeService {
       maxBatch: 100,
       maxParallel: 1,
       key: (write) => write.values[0] as string,
+      observe: (items) =>
+        serviceMetrics.sharedStatementItems.observe({ statement: 'outcome_write' }, items),
     });
   }
 

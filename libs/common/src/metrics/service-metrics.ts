@@ -4,6 +4,8 @@ import { counter, histogram } from './metric';
 const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 /** Notification lag buckets (seconds): seconds when healthy, minutes to hours when stuck. */
 const LAG_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600];
+/** Items sharing one statement: 1 when idle, more as the load rises. */
+const SHARED_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128];
 
 /**
  * Every counter and histogram the service's own code moves. Label values are small closed sets
@@ -36,6 +38,12 @@ export const serviceMetrics = {
     name: 'notification_lag_seconds',
     help: 'Time from a notification being stored to its verification applied (looked up and the outcome written).',
     buckets: LAG_BUCKETS,
+  }),
+  sharedStatementItems: histogram({
+    name: 'shared_statement_items',
+    help: 'Items written or read by one shared statement (inbox_store in the api; inbox_read and outcome_write in the worker): its count is statements, its sum items.',
+    labelNames: ['statement'] as const,
+    buckets: SHARED_BUCKETS,
   }),
   checkouts: counter({
     name: 'checkouts_total',

@@ -1,6 +1,8 @@
+import { serviceMetrics } from '@app/common';
 import { INBOX_CHANNEL } from '../inbox-channel';
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { DataSource } from 'typeorm';
 import {
   NotificationStatus,
@@ -64,10 +66,16 @@ export class IpnInbox {
    */
   private readonly writes: StatementBatch<InboxEntry, string>;
 
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(SERVICE_CONFIG) config: ServiceConfig,
+  ) {
     this.writes = new StatementBatch((entries) => this.insert(entries), {
       maxBatch: MAX_BATCH,
       maxParallel: MAX_PARALLEL_WRITES,
+      gatherMs: config.ipnStoreGatherMs,
+      observe: (items) =>
+        serviceMetrics.sharedStatementItems.observe({ statement: 'inbox_store' }, items),
     });
   }
 

@@ -108,7 +108,12 @@ export class NotificationVerifier {
         const byId = new Map(rows.map((row) => [row.inbox_id, row]));
         return ids.map((id) => byId.get(id));
       },
-      { maxBatch: 100, maxParallel: 1 },
+      {
+        maxBatch: 100,
+        maxParallel: 1,
+        observe: (items) =>
+          serviceMetrics.sharedStatementItems.observe({ statement: 'inbox_read' }, items),
+      },
     );
   }
 
