@@ -6,7 +6,8 @@
  *   npm run bench:checkout                     # 1, 8, 32, 64 concurrent, 5 s each
  *   BENCH_LEVELS=1,16 BENCH_SECONDS=3 npm run bench:checkout
  *
- * Starts its own sandbox and api (child processes, from source through @swc-node/register) on a
+ * Starts its own sandbox and api (child processes: the built apps, built first when needed;
+ * BENCH_FROM=source runs them through @swc-node/register) on a
  * fresh database on Postgres at 127.0.0.1:5432 (or BENCH_POSTGRES_URL) and drops it afterwards.
  * Everything shares this machine's cores with the load generator: compare columns, not machines.
  */
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { cpuMs, databaseCounters, groupCpuMs, peakRssMiB, STATS_SETTLE_MS } from './counters';
-import { freePort } from './processes';
+import { appArgs, buildIfNeeded, freePort } from './processes';
 import { dropQueuePrefix } from './queue-prefix';
 
 const ROOT = join(__dirname, '..');
@@ -48,10 +49,10 @@ function send(url: string, method: string, headers: Record<string, string>, body
   });
 }
 
-function start(name: string, entry: string, env: Record<string, string>): ChildProcess {
+function start(name: string, args: string[], env: Record<string, string>): ChildProcess {
   // BENCH_API_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof": node flags for one child.
   const flags = (process.env[`BENCH_${name.toUpperCase()}_FLAGS`] ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...flags, '-r', '@swc-node/register', entry], {
+  const child = spawn(process.execPath, [...flags, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -116,6 +117,7 @@ let sequence = 0;
 const reference = () => `bench-${process.pid}-${(sequence += 1)}`;
 
 async function main(): Promise<void> {
+  buildIfNeeded();
   const database = `pesapal_bench_${Date.now().toString(36)}`;
   const admin = new Client({ connectionString: `${POSTGRES}/postgres` });
   await admin.connect();
@@ -125,12 +127,12 @@ async function main(): Promise<void> {
   const gateway = `${sandboxOrigin}/pesapalv3/api`;
   const api = `http://127.0.0.1:${apiPort}`;
   try {
-    start('sandbox', 'apps/sandbox/src/main.ts', {
+    start('sandbox', appArgs('sandbox'), {
       SANDBOX_PORT: String(sandboxPort),
       SANDBOX_IPN_RATE_LIMIT_MS: '0',
       LOG_LEVEL: 'warn',
     });
-    const apiProcess = start('api', 'apps/api/src/main.ts', {
+    const apiProcess = start('api', appArgs('api'), {
       NODE_ENV: 'development',
       PORT: String(apiPort),
       DATABASE_URL: `${POSTGRES}/${database}`,

@@ -15,8 +15,8 @@
  * The generator (bench/open-loop.ts) writes pre-built requests on BENCH_CONNECTIONS (64) kept-alive
  * sockets, so that it takes as little as possible of the cores it shares with what it measures.
  *
- * Sandbox, api, worker and the bare route run as child processes (from source through
- * @swc-node/register) on a fresh database on 127.0.0.1:5432 (or BENCH_POSTGRES_URL), dropped at
+ * Sandbox, api, worker and the bare route run as child processes (the built apps, built first
+ * when needed; BENCH_FROM=source runs them through @swc-node/register) on a fresh database on 127.0.0.1:5432 (or BENCH_POSTGRES_URL), dropped at
  * the end, and Redis at BENCH_REDIS_URL (default 127.0.0.1:6379) under a fresh queue prefix, also
  * removed at the end.
  */
@@ -35,7 +35,7 @@ import {
   sharedStatements,
   STATS_SETTLE_MS,
 } from './counters';
-import { freePort, waitUntil } from './processes';
+import { appArgs, buildIfNeeded, freePort, waitUntil } from './processes';
 import { dropQueuePrefix } from './queue-prefix';
 
 const ROOT = join(__dirname, '..');
@@ -78,15 +78,11 @@ function start(name: string, args: string[], env: Record<string, string>): Child
     ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name}.cpuprofile`]
     : [];
   const flags = (process.env[`BENCH_${name.toUpperCase()}_FLAGS`] ?? '').split(' ').filter(Boolean);
-  const child = spawn(
-    process.execPath,
-    [...flags, ...profile, '-r', '@swc-node/register', ...args],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  const child = spawn(process.execPath, [...flags, ...profile, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   child.on('exit', (code) => {
     if (code !== null && code !== 0) process.stderr.write(`${name} exited with ${code}\n`);
   });
@@ -187,6 +183,7 @@ function withDuplicates(orders: Notification[], count: number): Notification[] {
 }
 
 async function main(): Promise<void> {
+  buildIfNeeded();
   const database = `pesapal_bench_${Date.now().toString(36)}`;
   const admin = new Client({ connectionString: `${POSTGRES}/postgres` });
   await admin.connect();
@@ -217,19 +214,19 @@ async function main(): Promise<void> {
     SWEEP_INTERVAL_MS: '1000',
   };
   try {
-    start('sandbox', ['apps/sandbox/src/main.ts'], {
+    start('sandbox', appArgs('sandbox'), {
       SANDBOX_PORT: String(sandboxPort),
       SANDBOX_CONTROL: 'true',
       SANDBOX_IPN_RATE_LIMIT_MS: '0',
       LOG_LEVEL: 'warn',
     });
-    start('bare', ['-e', BARE_ROUTE], { BARE_PORT: String(barePort) });
-    const apiProcess = start('api', ['apps/api/src/main.ts'], {
+    start('bare', ['-r', '@swc-node/register', '-e', BARE_ROUTE], { BARE_PORT: String(barePort) });
+    const apiProcess = start('api', appArgs('api'), {
       ...serviceEnv,
       PORT: String(apiPort),
     });
     await waitUntil('api', async () => (await send(`${api}/health/live`, 'GET')).status < 500);
-    const worker = start('worker', ['apps/worker/src/main.ts'], {
+    const worker = start('worker', appArgs('worker'), {
       ...serviceEnv,
       WORKER_PORT: String(workerPort),
       RUN_MIGRATIONS: 'false',

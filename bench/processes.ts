@@ -1,6 +1,7 @@
 /** What the benchmark and fault scripts share: free ports, waiting, HTTP calls, app processes. */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { Agent, request } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -76,6 +77,43 @@ export async function waitUntil(
     await sleep(everyMs);
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
+ * The benchmarks measure what `npm start` and the image run, the built apps in dist/ (built first
+ * when the sources are newer); `BENCH_FROM=source` runs them from TypeScript instead, which adds
+ * the compiler's memory and its work at start to every figure.
+ */
+const FROM_SOURCE = process.env.BENCH_FROM === 'source';
+
+/** Node's arguments that run one of our apps, as chosen above. */
+export function appArgs(app: 'api' | 'worker' | 'sandbox'): string[] {
+  if (FROM_SOURCE) return ['-r', '@swc-node/register', `apps/${app}/src/main.ts`];
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const script = scripts[`start:${app}`] ?? '';
+  const entry = /node\s+(\S+\.js)/.exec(script)?.[1];
+  if (!entry) throw new Error(`package.json script start:${app} does not run "node <file>.js"`);
+  return [entry];
+}
+
+/** Builds the apps when their dist/ is missing or older than the sources (not for BENCH_FROM=source). */
+export function buildIfNeeded(): void {
+  if (FROM_SOURCE) return;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { needsBuild } = require('../scripts/run-support') as {
+    needsBuild: (root: string, entries: string[]) => string | null;
+  };
+  const entries = (['api', 'worker', 'sandbox'] as const).map((app) => join(ROOT, appArgs(app)[0]));
+  const reason = needsBuild(ROOT, entries);
+  if (!reason) return;
+  process.stderr.write(`building the apps (${reason}): npm run build\n`);
+  const built = spawnSync('npm', ['run', 'build'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (built.status !== 0) throw new Error('npm run build failed');
 }
 
 /** Runs one of our apps (or a script) from source, as `node -r @swc-node/register <args>`. */
