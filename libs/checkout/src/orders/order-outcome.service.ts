@@ -458,7 +458,8 @@ export class OrderOutcomeService {
 
   /** WRITE_OUTCOMES for a batch: each write's values as a column, its cover flattened. */
   private async writeOutcomes(batch: OutcomeWrite[]): Promise<OutcomeWritten[]> {
-    const columns: unknown[][] = Array.from({ length: 29 }, () => []);
+    // The order's and the journal's parameters, then the cover's two.
+    const columns: unknown[][] = Array.from({ length: batch[0].values.length + 2 }, () => []);
     const joinedIds: string[] = [];
     const joinedOrders: string[] = [];
     // In one order of ids, so that two workers' batches lock their orders alike (no deadlock).
