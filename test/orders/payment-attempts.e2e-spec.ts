@@ -9,6 +9,14 @@ import { RunningService, startService, waitFor } from '../support/service';
  * is a payment attempt, its own gateway order under its own id; every id finds the order, and a
  * late completion of an earlier attempt is never lost nor silently taken twice.
  */
+/**
+ * A phone whose prompt the sandbox leaves unanswered (last digit 3): the test decides each push's
+ * outcome. The default test phone pays by itself after the sandbox's push delay, which a slow run
+ * could reach before the test settles the order its own way.
+ */
+const NO_ANSWER_PHONE = '+254712345673';
+const NO_ANSWER_LOCAL_PHONE = '0712 345 673';
+
 describe('payment attempts: the customer tries again on the same order', () => {
   let service: RunningService;
   let dataSource: DataSource;
@@ -49,7 +57,7 @@ describe('payment attempts: the customer tries again on the same order', () => {
   };
 
   async function failedCheckout(kind: 'hosted' | 'mobile_money') {
-    const body = kind === 'hosted' ? hostedBody() : pushBody();
+    const body = kind === 'hosted' ? hostedBody() : pushBody({ phone: NO_ANSWER_PHONE });
     const created = await postCheckout(
       service,
       body,
@@ -70,7 +78,7 @@ describe('payment attempts: the customer tries again on the same order', () => {
     const { reference, firstTrackingId } = await failedCheckout('mobile_money');
     const retry = await tryAgain(reference, {
       method: 'mobile_money',
-      phone: '0712 345 678',
+      phone: NO_ANSWER_LOCAL_PHONE,
       network: 'MPESA',
     });
     expect(retry.status).toBe(201);
@@ -124,12 +132,12 @@ describe('payment attempts: the customer tries again on the same order', () => {
   });
 
   it('resends a pending prompt: the first is cancelled at the gateway before the second goes out', async () => {
-    const body = pushBody();
+    const body = pushBody({ phone: NO_ANSWER_PHONE });
     const created = await postCheckout(service, body, '/v1/checkouts/mobile-money');
     const reference = String(body.reference);
     const resend = await tryAgain(reference, {
       method: 'mobile_money',
-      phone: '0712 345 678',
+      phone: NO_ANSWER_LOCAL_PHONE,
       network: 'MPESA',
     });
     expect(resend.status).toBe(201);
