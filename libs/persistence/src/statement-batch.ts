@@ -28,8 +28,9 @@ interface Waiting<Item, Answer> {
 
 /**
  * Shares one statement (one round trip, one commit) among the items asked for while an earlier
- * statement of the same kind is under way: with nothing under way an item goes alone at once, so
- * it costs no latency when idle and cuts the statements per item as the load rises. A statement
+ * statement of the same kind is under way: with nothing under way an item goes alone at once
+ * (or after the gather time, if one is set), so it costs no latency when idle and cuts the
+ * statements per item as the load rises. A statement
  * the server refuses for a batch is tried again item by item, so one bad item (or a deadlock
  * between two batches) fails only itself; one that never reached it (the connection failed)
  * fails the whole batch at once.
@@ -54,7 +55,8 @@ export class StatementBatch<Item, Answer> {
       } else {
         this.gathering ??= setTimeout(() => {
           this.gathering = undefined;
-          void this.next();
+          // A statement may have started meanwhile: its end sends what waits.
+          if (this.running < this.options.maxParallel) void this.next();
         }, gatherMs);
       }
     });
@@ -119,6 +121,6 @@ export class StatementBatch<Item, Answer> {
  * shutdown classes): its items may fare otherwise alone.
  */
 function rejectedByServer(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
+  const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !/^(08|53|57)/.test(code);
 }
