@@ -71,6 +71,14 @@ describe('loadServiceConfig', () => {
     ]);
   });
 
+  it('holds an acknowledgement for company at most 50 ms (0: stored at once)', () => {
+    expect(loadServiceConfig({}).ipnStoreGatherMs).toBe(2);
+    expect(loadServiceConfig({ IPN_STORE_GATHER_MS: '0' }).ipnStoreGatherMs).toBe(0);
+    expect(problemsOf({ IPN_STORE_GATHER_MS: '51' })).toEqual([
+      'IPN_STORE_GATHER_MS must be an integer between 0 and 50 (got "51")',
+    ]);
+  });
+
   describe('merchant webhooks', () => {
     const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 
