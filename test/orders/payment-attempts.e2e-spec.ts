@@ -47,14 +47,16 @@ describe('payment attempts: the customer tries again on the same order', () => {
       15_000,
     );
 
-  const completionEvents = async (reference: string) => {
+  /** Merchant events of one type written for the order. */
+  const eventsOfType = async (reference: string, type: string) => {
     const [row] = (await dataSource.query(
       `SELECT count(*)::int AS n FROM outbox_events e JOIN orders o ON o.id = e.order_id
-        WHERE o.merchant_reference = $1 AND e.type = 'order.completed'`,
-      [reference],
+        WHERE o.merchant_reference = $1 AND e.type = $2`,
+      [reference, type],
     )) as { n: number }[];
     return row.n;
   };
+  const completionEvents = (reference: string) => eventsOfType(reference, 'order.completed');
 
   async function failedCheckout(kind: 'hosted' | 'mobile_money') {
     const body = kind === 'hosted' ? hostedBody() : pushBody({ phone: NO_ANSWER_PHONE });
@@ -177,12 +179,7 @@ describe('payment attempts: the customer tries again on the same order', () => {
     expect(order.attempts[0].confirmation_code).toEqual(expect.any(String));
     expect(order.attempts[0].confirmation_code).not.toBe(order.confirmation_code);
     expect(await completionEvents(reference)).toBe(1);
-    const [flags] = (await dataSource.query(
-      `SELECT count(*)::int AS n FROM outbox_events e JOIN orders o ON o.id = e.order_id
-        WHERE o.merchant_reference = $1 AND e.type = 'order.review_required'`,
-      [reference],
-    )) as { n: number }[];
-    expect(flags.n).toBe(1);
+    expect(await eventsOfType(reference, 'order.review_required')).toBe(1);
 
     // An admin refunds the second payment in one action, once.
     const refundDouble = () =>
@@ -213,12 +210,7 @@ describe('payment attempts: the customer tries again on the same order', () => {
     const after = (await getOrder(service, reference)).body;
     expect(after).toMatchObject({ status: 'completed', needs_review: false });
     expect(after.attempts[0].refund_status).toBe('accepted');
-    const [refundEvents] = (await dataSource.query(
-      `SELECT count(*)::int AS n FROM outbox_events e JOIN orders o ON o.id = e.order_id
-        WHERE o.merchant_reference = $1 AND e.type = 'refund.accepted'`,
-      [reference],
-    )) as { n: number }[];
-    expect(refundEvents.n).toBe(1);
+    expect(await eventsOfType(reference, 'refund.accepted')).toBe(1);
   });
 
   it("lets an earlier attempt's late completion pay an unpaid order, and cancels the newer attempt", async () => {

@@ -23,6 +23,16 @@ export function driverPool(dataSource: DataSource): DriverPool {
   return (dataSource.driver as unknown as { master: DriverPool }).master;
 }
 
+/**
+ * Rows of values turned into one array per column: the parameters of a statement that takes any
+ * number of rows as `unnest($1::type[], $2::type[], ...)`, parsed once whatever the batch size.
+ */
+export function asColumns(rows: readonly (readonly unknown[])[]): unknown[][] {
+  const columns: unknown[][] = (rows[0] ?? []).map(() => []);
+  for (const row of rows) row.forEach((value, column) => columns[column].push(value));
+  return columns;
+}
+
 /** Runs a prepared statement outside any transaction; answers its rows. */
 export async function runPrepared<Row>(
   dataSource: DataSource,

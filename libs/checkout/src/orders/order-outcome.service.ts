@@ -18,6 +18,7 @@ import {
   PaymentAttemptEntity,
   PreparedStatement,
   RefundEntity,
+  asColumns,
   OPEN_NOTIFICATION_STATUSES_SQL,
   runPrepared,
   StatementBatch,
@@ -458,29 +459,31 @@ export class OrderOutcomeService {
 
   /** WRITE_OUTCOMES for a batch: each write's values as a column, its cover flattened. */
   private async writeOutcomes(batch: OutcomeWrite[]): Promise<OutcomeWritten[]> {
-    // The order's and the journal's parameters, then the cover's two.
-    const columns: unknown[][] = Array.from({ length: batch[0].values.length + 2 }, () => []);
-    const joinedIds: string[] = [];
-    const joinedOrders: string[] = [];
     // In one order of ids, so that two workers' batches lock their orders alike (no deadlock).
     const sorted = [...batch].sort((a, b) => (String(a.values[0]) < String(b.values[0]) ? -1 : 1));
-    for (const { values, cover } of sorted) {
-      // A lookup nobody waits on (a poll) marks no notifications.
-      const waited = cover !== undefined && cover.notificationIds.size > 0;
-      [
-        ...values,
-        waited ? cover.orderTrackingId : null,
-        waited ? cover.receivedUpTo : null,
-      ].forEach((value, column) => columns[column].push(value));
-      for (const id of cover?.notificationIds ?? []) {
-        joinedIds.push(id);
-        joinedOrders.push(values[0] as string);
-      }
-    }
+    // The order's and the journal's parameters, then the cover's two; a lookup nobody waits on
+    // (a poll) marks no notifications.
+    const orders = asColumns(
+      sorted.map(({ values, cover }) => {
+        const waited = cover !== undefined && cover.notificationIds.size > 0;
+        return [
+          ...values,
+          waited ? cover.orderTrackingId : null,
+          waited ? cover.receivedUpTo : null,
+        ];
+      }),
+    );
+    const joined = asColumns(
+      sorted.flatMap(({ values, cover }) =>
+        [...(cover?.notificationIds ?? [])].map((id) => [id, values[0]]),
+      ),
+    );
+    // No notification joined any of them: still two (empty) columns.
+    const [joinedIds = [], joinedOrders = []] = joined;
     const rows = await runPrepared<{ id: string; version: number; covered: string[] }>(
       this.dataSource,
       WRITE_OUTCOMES,
-      [...columns, joinedIds, joinedOrders],
+      [...orders, joinedIds, joinedOrders],
     );
     const byId = new Map(rows.map((row) => [row.id, row]));
     return batch.map(({ values }) => {

@@ -98,15 +98,15 @@ export class OrderSyncService {
         startedAt = await this.orders.databaseNow();
         Object.assign(lookup, { phase: 'started', startedAt });
       }
-      const cover: InboxCover = {
-        orderTrackingId: order.orderTrackingId,
-        receivedUpTo: startedAt,
-        notificationIds: notifications,
-        covered: new Set(),
-      };
       // A follow-up starts after another lookup of the order applied: its copy is stale.
-      const result = await this.lookupAndApply(order, source, !after, cover);
-      return { startedAt, result, covered: cover.covered };
+      const { result, covered } = await this.lookupAndApply(
+        order,
+        source,
+        !after,
+        startedAt,
+        notifications,
+      );
+      return { startedAt, result, covered };
     })();
     return lookup as OrderLookup;
   }
@@ -115,26 +115,35 @@ export class OrderSyncService {
    * A tracking id never changes once known; without one, the row is read again (it may have
    * learnt it meanwhile, from the creation answer or a repair). `current`: the row as given is
    * what the order looked like just before this lookup, so applying the answer can skip the
-   * row lock unless something changed it meanwhile.
+   * row lock unless something changed it meanwhile. The notifications waiting on the lookup,
+   * with the order's received up to its start, are marked by the outcome's write when it can.
    */
   private async lookupAndApply(
     order: OrderEntity,
     source: EventSource,
     current: boolean,
-    cover: InboxCover,
-  ): Promise<OutcomeResult> {
+    startedAt: Date,
+    notifications: ReadonlySet<string>,
+  ): Promise<{ result: OutcomeResult; covered: ReadonlySet<string> }> {
     const fresh = order.orderTrackingId ? order : ((await this.orders.findById(order.id)) ?? order);
     const lookup: TransactionLookup = fresh.orderTrackingId
       ? await this.gateway.getTransactionStatus(fresh.orderTrackingId as OrderTrackingId)
       : await this.gateway.getTransactionByMerchantReference(
           (fresh.gatewayReference ?? fresh.merchantReference) as MerchantReference,
         );
-    return this.outcomes.apply(
+    const cover: InboxCover = {
+      orderTrackingId: fresh.orderTrackingId,
+      receivedUpTo: startedAt,
+      notificationIds: notifications,
+      covered: new Set(),
+    };
+    const result = await this.outcomes.apply(
       fresh.id,
       lookup,
       source,
       current || fresh !== order ? fresh : undefined,
-      { ...cover, orderTrackingId: fresh.orderTrackingId },
+      cover,
     );
+    return { result, covered: cover.covered };
   }
 }

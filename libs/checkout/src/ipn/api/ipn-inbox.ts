@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import {
   NotificationStatus,
   PreparedStatement,
+  asColumns,
   runPrepared,
   StatementBatch,
 } from '@app/persistence';
@@ -26,7 +27,6 @@ export interface InboxEntry {
 
 const MAX_BATCH = 200;
 const MAX_PARALLEL_WRITES = 2;
-const COLUMNS = 10;
 
 /**
  * One statement for any number of notifications (a column per array parameter), so it is parsed
@@ -86,23 +86,19 @@ export class IpnInbox {
 
   private async insert(entries: InboxEntry[]): Promise<string[]> {
     const ids = entries.map(() => randomUUID());
-    const columns: unknown[][] = Array.from({ length: COLUMNS }, () => []);
-    entries.forEach((entry, i) => {
-      const values = [
-        ids[i],
-        entry.orderTrackingId,
-        entry.merchantReference,
-        entry.notificationType,
-        entry.httpMethod,
-        JSON.stringify(entry.payload),
-        entry.remoteAddress,
-        entry.status,
-        entry.lastError,
-        entry.traceParent ?? null,
-      ];
-      values.forEach((value, column) => columns[column].push(value));
-    });
-    await runPrepared(this.dataSource, STORE, columns);
+    const rows = entries.map((entry, i) => [
+      ids[i],
+      entry.orderTrackingId,
+      entry.merchantReference,
+      entry.notificationType,
+      entry.httpMethod,
+      JSON.stringify(entry.payload),
+      entry.remoteAddress,
+      entry.status,
+      entry.lastError,
+      entry.traceParent ?? null,
+    ]);
+    await runPrepared(this.dataSource, STORE, asColumns(rows));
     return ids;
   }
 }
