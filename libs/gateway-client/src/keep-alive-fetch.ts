@@ -1,6 +1,6 @@
 import { Agent as HttpAgent, IncomingMessage, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { FetchLike } from './gateway-http';
+import type { FetchAnswer, FetchLike } from './gateway-http';
 
 /**
  * The client's default transport: node:http with a pool of kept-alive sockets. It answers the
@@ -13,7 +13,7 @@ export function keepAliveFetch(maxSockets = 128): FetchLike {
     'https:': new HttpsAgent({ keepAlive: true, maxSockets, scheduling: 'lifo' }),
   };
   return (input, init) =>
-    new Promise<Response>((resolve, reject) => {
+    new Promise<FetchAnswer>((resolve, reject) => {
       const url = new URL(input);
       const secure = url.protocol === 'https:';
       const send = secure ? httpsRequest : httpRequest;
@@ -28,10 +28,9 @@ export function keepAliveFetch(maxSockets = 128): FetchLike {
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('error', reject);
           res.on('end', () => {
-            const status = res.statusCode ?? 0;
-            // Response refuses a body on these statuses.
-            const text = [204, 205, 304].includes(status) ? null : Buffer.concat(chunks);
-            resolve(new Response(text, { status }));
+            // The body as text, without a fetch Response's web streams (tens of µs a call).
+            const text = Buffer.concat(chunks).toString('utf8');
+            resolve({ status: res.statusCode ?? 0, text: () => Promise.resolve(text) });
           });
         },
       );
