@@ -6,6 +6,10 @@
  *   npm run bench:checkout                     # 1, 8, 32, 64 concurrent, 5 s each
  *   BENCH_LEVELS=1,16 BENCH_SECONDS=3 npm run bench:checkout
  *
+ * Beside both, the same checkouts through bench/bare-checkout.ts, the floor: one framework-free
+ * route with the same two statements and gateway call and nothing else, so the service's own
+ * cost shows against what any integration must spend (BENCH_BARE=0 leaves it out).
+ *
  * Starts its own sandbox and api (child processes: the built apps, built first when needed;
  * BENCH_FROM=source runs them through @swc-node/register) on a
  * fresh database on Postgres at 127.0.0.1:5432 (or BENCH_POSTGRES_URL) and drops it afterwards.
@@ -26,6 +30,7 @@ const LEVELS = (process.env.BENCH_LEVELS ?? '1,8,32,64').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const SHOP_KEY = `bench_${randomBytes(8).toString('hex')}`;
+const WITH_BARE = process.env.BENCH_BARE !== '0';
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 const children: ChildProcess[] = [];
 
@@ -122,10 +127,11 @@ async function main(): Promise<void> {
   const admin = new Client({ connectionString: `${POSTGRES}/postgres` });
   await admin.connect();
   await admin.query(`CREATE DATABASE "${database}"`);
-  const [sandboxPort, apiPort] = [await freePort(), await freePort()];
+  const [sandboxPort, apiPort, barePort] = [await freePort(), await freePort(), await freePort()];
   const sandboxOrigin = `http://127.0.0.1:${sandboxPort}`;
   const gateway = `${sandboxOrigin}/pesapalv3/api`;
   const api = `http://127.0.0.1:${apiPort}`;
+  const bare = `http://127.0.0.1:${barePort}`;
   try {
     start('sandbox', appArgs('sandbox'), {
       SANDBOX_PORT: String(sandboxPort),
@@ -183,9 +189,9 @@ async function main(): Promise<void> {
       return answer.status === 200 && answer.body.includes('redirect_url');
     };
     const shopHeaders = { ...json, authorization: `Bearer ${SHOP_KEY}` };
-    const checkout = async () => {
+    const checkoutAt = (origin: string) => async () => {
       const answer = await send(
-        `${api}/v1/checkouts`,
+        `${origin}/v1/checkouts`,
         'POST',
         shopHeaders,
         JSON.stringify({
@@ -198,41 +204,74 @@ async function main(): Promise<void> {
       );
       return answer.status === 201;
     };
+    const checkout = checkoutAt(api);
+    const bareCheckout = checkoutAt(bare);
+    // After the api: its migrations made the tables.
+    const bareProcess = WITH_BARE
+      ? start('bare', ['-r', '@swc-node/register', 'bench/bare-checkout.ts'], {
+          PORT: String(barePort),
+          DATABASE_URL: `${POSTGRES}/${database}`,
+          GATEWAY_URL: gateway,
+          GATEWAY_TOKEN: token,
+          IPN_ID: ipnId,
+          SHOP_KEY,
+          CALLBACK_URL: `${api}/v1/checkouts/return`,
+        })
+      : undefined;
+    if (bareProcess) await waitUntilUp(`${bare}/health`);
 
-    // Warm both (JIT, connection pools, the IPN registration, the token).
+    // Warm them all (JIT, connection pools, the IPN registration, the token).
     await load(8, 2, checkout);
     await load(8, 1, direct);
+    if (bareProcess) await load(8, 1, bareCheckout);
 
     const rows: string[] = [];
     const perCheckout: string[] = [];
+    const bareRows: string[] = [];
     const f = (n: number) => n.toFixed(1).padStart(7);
     const counters = new Client({ connectionString: `${POSTGRES}/${database}` });
     await counters.connect();
-    const workSoFar = async () => ({
+    const workSoFar = async (pid: number) => ({
       database: await databaseCounters(counters, database),
-      api: cpuMs(apiProcess.pid as number),
+      app: cpuMs(pid),
       postgres: groupCpuMs('postgres'),
     });
+    /** One stage between settled counters: its result and its work per checkout. */
+    const measured = async (concurrency: number, pid: number, one: () => Promise<boolean>) => {
+      // Counters are published late: settle before and after the stage.
+      await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
+      const before = await workSoFar(pid);
+      const result = await load(concurrency, SECONDS, one);
+      await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
+      const after = await workSoFar(pid);
+      const each = (a: number, b: number, digits = 2) =>
+        ((b - a) / result.requests).toFixed(digits);
+      const work =
+        `${each(before.database.commits, after.database.commits)} commits, ` +
+        `${each(before.database.inserted, after.database.inserted)} inserted, ` +
+        `${each(before.database.updated, after.database.updated)} updated | CPU ms: app ` +
+        `${each(before.app, after.app, 3)}, PostgreSQL ${each(before.postgres, after.postgres, 3)}`;
+      return { result, work };
+    };
     for (const concurrency of LEVELS) {
       const gatewayOnly = await load(concurrency, SECONDS, direct);
-      // Counters are published late: settle before and after the service's stage.
-      await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
-      const before = await workSoFar();
-      const service = await load(concurrency, SECONDS, checkout);
-      await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
-      const after = await workSoFar();
-      const n = service.requests;
-      const each = (a: number, b: number, digits = 2) => ((b - a) / n).toFixed(digits);
-      perCheckout.push(
-        `${String(concurrency).padStart(5)} | ${each(before.database.commits, after.database.commits)} commits, ` +
-          `${each(before.database.inserted, after.database.inserted)} inserted, ` +
-          `${each(before.database.updated, after.database.updated)} updated | CPU ms: api ` +
-          `${each(before.api, after.api, 3)}, PostgreSQL ${each(before.postgres, after.postgres, 3)}`,
+      const { result: service, work } = await measured(
+        concurrency,
+        apiProcess.pid as number,
+        checkout,
       );
+      perCheckout.push(`${String(concurrency).padStart(5)} | ${work}`);
       rows.push(
         `${String(concurrency).padStart(5)} | ${f(service.perSecond)} ${f(service.p50)} ${f(service.p99)} ${String(service.errors).padStart(5)} | ${f(gatewayOnly.perSecond)} ${f(gatewayOnly.p50)} ${f(gatewayOnly.p99)} | ${f(service.p50 - gatewayOnly.p50)}`,
       );
       process.stdout.write(`${rows.at(-1)}\n`);
+      if (bareProcess) {
+        const floor = await measured(concurrency, bareProcess.pid as number, bareCheckout);
+        bareRows.push(
+          `${String(concurrency).padStart(5)} | ${f(floor.result.perSecond)} ${f(floor.result.p50)} ${f(floor.result.p99)} ${String(floor.result.errors).padStart(5)} | ${floor.work}`,
+        );
+        process.stdout.write(`${bareRows.at(-1)}\n`);
+      }
     }
     process.stdout.write(
       [
@@ -241,9 +280,18 @@ async function main(): Promise<void> {
         'conc. | service: req/s  p50 ms  p99 ms  errs | sandbox: req/s  p50 ms  p99 ms | added p50 ms',
         ...rows,
         '',
-        'per checkout (PostgreSQL counters of the bench database, CPU of the api and of PostgreSQL)',
+        'per checkout through the service (PostgreSQL counters of the bench database, CPU of the api and of PostgreSQL)',
         ...perCheckout,
         `peak RSS of the api: ${peakRssMiB(apiProcess.pid as number).toFixed(0)} MiB`,
+        ...(bareProcess
+          ? [
+              '',
+              'the floor: the same checkouts through bench/bare-checkout.ts (two statements, one gateway call, no framework)',
+              'conc. | req/s  p50 ms  p99 ms  errs | per checkout (CPU of the bare app and of PostgreSQL)',
+              ...bareRows,
+              `peak RSS of the bare app: ${peakRssMiB(bareProcess.pid as number).toFixed(0)} MiB`,
+            ]
+          : []),
         '',
       ].join('\n'),
     );

@@ -1,0 +1,161 @@
+/**
+ * The floor under a checkout, for bench:checkout to measure beside the service: the least an
+ * integration must do for one hosted checkout, in one process with no framework. One Fastify
+ * route checks the shop key and the body's fields by hand, records the order with its `created`
+ * event (one statement), creates the order at the gateway on a kept-alive connection, records
+ * the tracking id with its `submitted` event (a second statement), and answers the redirect URL.
+ * The same tables, rows and round trips as the service's checkout; none of what the service adds
+ * around them (guards, the rate window in Redis, validation and transformation by decorators, the
+ * gateway client's retries and parsing, logging, metrics, idempotency, the reference's twin).
+ *
+ * Started by bench/checkout-load.ts with: PORT, DATABASE_URL (migrated by the api), GATEWAY_URL,
+ * GATEWAY_TOKEN, IPN_ID, SHOP_KEY, CALLBACK_URL. Not part of the service.
+ */
+import { Agent, request } from 'node:http';
+import Fastify from 'fastify';
+import { Pool } from 'pg';
+
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is required`);
+  return value;
+};
+
+const gateway = new URL(`${env('GATEWAY_URL')}/Transactions/SubmitOrderRequest`);
+const bearer = `Bearer ${env('GATEWAY_TOKEN')}`;
+const shopKey = `Bearer ${env('SHOP_KEY')}`;
+const ipnId = env('IPN_ID');
+const callbackUrl = env('CALLBACK_URL');
+const agent = new Agent({ keepAlive: true, maxSockets: 128, scheduling: 'lifo' });
+const pool = new Pool({ connectionString: env('DATABASE_URL'), max: 10 });
+
+const RECORD = {
+  name: 'bare-record',
+  text: `WITH changed AS (
+           INSERT INTO orders (merchant_reference, kind, amount, currency, description, customer,
+                               customer_email, next_poll_at, status, submission_status, version)
+           VALUES ($1, 'hosted', $2, $3, $4, $5::jsonb, $6, now() + interval '5 minutes',
+                   'pending', 'submitting', 1)
+           RETURNING id),
+         event AS (
+           INSERT INTO order_events (order_id, type, source, to_status, actor, details, attempt)
+           SELECT id, 'created', 'api', 'pending', 'bench', '{}'::jsonb, 1 FROM changed)
+         SELECT id FROM changed`,
+};
+
+const COMPLETE = {
+  name: 'bare-complete',
+  text: `WITH changed AS (
+           UPDATE orders SET order_tracking_id = $2, redirect_url = $3,
+                             submission_status = 'submitted', updated_at = now(),
+                             version = version + 1
+            WHERE id = $1 RETURNING id),
+         event AS (
+           INSERT INTO order_events (order_id, type, source, actor, details, attempt)
+           SELECT id, 'submitted', 'api', 'bench', '{}'::jsonb, 1 FROM changed)
+         SELECT id FROM changed`,
+};
+
+interface CheckoutBody {
+  amount?: unknown;
+  currency?: unknown;
+  description?: unknown;
+  reference?: unknown;
+  customer?: { email?: unknown };
+}
+
+function submitOrder(body: string): Promise<{ order_tracking_id: string; redirect_url: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      gateway,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          accept: 'application/json',
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          authorization: bearer,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const answer = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+            order_tracking_id?: string;
+            redirect_url?: string;
+          };
+          if (!answer.order_tracking_id || !answer.redirect_url) {
+            reject(new Error('the gateway created no order'));
+          } else {
+            resolve({
+              order_tracking_id: answer.order_tracking_id,
+              redirect_url: answer.redirect_url,
+            });
+          }
+        });
+      },
+    );
+    req.setTimeout(10_000, () => req.destroy(new Error('gateway timeout')));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const app = Fastify({ logger: false });
+
+app.post('/v1/checkouts', async (req, reply) => {
+  if (req.headers.authorization !== shopKey) return reply.code(401).send({ error: 'unauthorised' });
+  const body = req.body as CheckoutBody;
+  const email = body.customer?.email;
+  if (
+    typeof body.amount !== 'string' ||
+    !/^\d{1,13}(\.\d{1,2})?$/.test(body.amount) ||
+    typeof body.currency !== 'string' ||
+    typeof body.description !== 'string' ||
+    typeof body.reference !== 'string' ||
+    typeof email !== 'string'
+  ) {
+    return reply.code(400).send({ error: 'invalid checkout' });
+  }
+  const { rows } = await pool.query<{ id: string }>({
+    ...RECORD,
+    values: [
+      body.reference,
+      body.amount,
+      body.currency,
+      body.description,
+      JSON.stringify({ email }),
+      email,
+    ],
+  });
+  const order = await submitOrder(
+    `{"id":${JSON.stringify(body.reference)},"currency":${JSON.stringify(body.currency)},` +
+      `"amount":${body.amount},"description":${JSON.stringify(body.description)},` +
+      `"callback_url":${JSON.stringify(callbackUrl)},"notification_id":${JSON.stringify(ipnId)},` +
+      `"billing_address":{"email_address":${JSON.stringify(email)}}}`,
+  );
+  await pool.query({
+    ...COMPLETE,
+    values: [rows[0].id, order.order_tracking_id, order.redirect_url],
+  });
+  return reply.code(201).send({
+    reference: body.reference,
+    order_tracking_id: order.order_tracking_id,
+    redirect_url: order.redirect_url,
+    status: 'pending',
+  });
+});
+
+app.get('/health', async () => ({ status: 'ok' }));
+
+app.listen({ host: '127.0.0.1', port: Number(env('PORT')) }).catch((error: unknown) => {
+  process.stderr.write(`${String(error)}\n`);
+  process.exit(1);
+});
+
+process.on('SIGTERM', () => {
+  void app.close().then(() => pool.end());
+});
