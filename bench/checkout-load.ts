@@ -6,9 +6,9 @@
  *   npm run bench:checkout                     # 1, 8, 32, 64 concurrent, 5 s each
  *   BENCH_LEVELS=1,16 BENCH_SECONDS=3 npm run bench:checkout
  *
- * Beside both, the same checkouts through bench/bare-checkout.ts, the floor: one framework-free
+ * Beside both, the same checkouts through bench/floor-checkout.ts, the floor: one framework-free
  * route with the same two statements and gateway call and nothing else, so the service's own
- * cost shows against what any integration must spend (BENCH_BARE=0 leaves it out).
+ * cost shows against what any integration must spend (BENCH_FLOOR=0 leaves it out).
  *
  * Starts its own sandbox and api (child processes: the built apps, built first when needed;
  * BENCH_FROM=source runs them through @swc-node/register) on a
@@ -30,7 +30,7 @@ const LEVELS = (process.env.BENCH_LEVELS ?? '1,8,32,64').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const SHOP_KEY = `bench_${randomBytes(8).toString('hex')}`;
-const WITH_BARE = process.env.BENCH_BARE !== '0';
+const WITH_FLOOR = process.env.BENCH_FLOOR !== '0';
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 const children: ChildProcess[] = [];
 
@@ -127,11 +127,11 @@ async function main(): Promise<void> {
   const admin = new Client({ connectionString: `${POSTGRES}/postgres` });
   await admin.connect();
   await admin.query(`CREATE DATABASE "${database}"`);
-  const [sandboxPort, apiPort, barePort] = [await freePort(), await freePort(), await freePort()];
+  const [sandboxPort, apiPort, floorPort] = [await freePort(), await freePort(), await freePort()];
   const sandboxOrigin = `http://127.0.0.1:${sandboxPort}`;
   const gateway = `${sandboxOrigin}/pesapalv3/api`;
   const api = `http://127.0.0.1:${apiPort}`;
-  const bare = `http://127.0.0.1:${barePort}`;
+  const floor = `http://127.0.0.1:${floorPort}`;
   try {
     start('sandbox', appArgs('sandbox'), {
       SANDBOX_PORT: String(sandboxPort),
@@ -205,11 +205,11 @@ async function main(): Promise<void> {
       return answer.status === 201;
     };
     const checkout = checkoutAt(api);
-    const bareCheckout = checkoutAt(bare);
+    const floorCheckout = checkoutAt(floor);
     // After the api: its migrations made the tables.
-    const bareProcess = WITH_BARE
-      ? start('bare', ['-r', '@swc-node/register', 'bench/bare-checkout.ts'], {
-          PORT: String(barePort),
+    const floorProcess = WITH_FLOOR
+      ? start('floor', ['-r', '@swc-node/register', 'bench/floor-checkout.ts'], {
+          PORT: String(floorPort),
           DATABASE_URL: `${POSTGRES}/${database}`,
           GATEWAY_URL: gateway,
           GATEWAY_TOKEN: token,
@@ -218,16 +218,16 @@ async function main(): Promise<void> {
           CALLBACK_URL: `${api}/v1/checkouts/return`,
         })
       : undefined;
-    if (bareProcess) await waitUntilUp(`${bare}/health`);
+    if (floorProcess) await waitUntilUp(`${floor}/health`);
 
     // Warm them all (JIT, connection pools, the IPN registration, the token).
     await load(8, 2, checkout);
     await load(8, 1, direct);
-    if (bareProcess) await load(8, 1, bareCheckout);
+    if (floorProcess) await load(8, 1, floorCheckout);
 
     const rows: string[] = [];
     const perCheckout: string[] = [];
-    const bareRows: string[] = [];
+    const floorRows: string[] = [];
     const f = (n: number) => n.toFixed(1).padStart(7);
     const counters = new Client({ connectionString: `${POSTGRES}/${database}` });
     await counters.connect();
@@ -265,12 +265,12 @@ async function main(): Promise<void> {
         `${String(concurrency).padStart(5)} | ${f(service.perSecond)} ${f(service.p50)} ${f(service.p99)} ${String(service.errors).padStart(5)} | ${f(gatewayOnly.perSecond)} ${f(gatewayOnly.p50)} ${f(gatewayOnly.p99)} | ${f(service.p50 - gatewayOnly.p50)}`,
       );
       process.stdout.write(`${rows.at(-1)}\n`);
-      if (bareProcess) {
-        const floor = await measured(concurrency, bareProcess.pid as number, bareCheckout);
-        bareRows.push(
-          `${String(concurrency).padStart(5)} | ${f(floor.result.perSecond)} ${f(floor.result.p50)} ${f(floor.result.p99)} ${String(floor.result.errors).padStart(5)} | ${floor.work}`,
+      if (floorProcess) {
+        const atFloor = await measured(concurrency, floorProcess.pid as number, floorCheckout);
+        floorRows.push(
+          `${String(concurrency).padStart(5)} | ${f(atFloor.result.perSecond)} ${f(atFloor.result.p50)} ${f(atFloor.result.p99)} ${String(atFloor.result.errors).padStart(5)} | ${atFloor.work}`,
         );
-        process.stdout.write(`${bareRows.at(-1)}\n`);
+        process.stdout.write(`${floorRows.at(-1)}\n`);
       }
     }
     process.stdout.write(
@@ -283,13 +283,13 @@ async function main(): Promise<void> {
         'per checkout through the service (PostgreSQL counters of the bench database, CPU of the api and of PostgreSQL)',
         ...perCheckout,
         `peak RSS of the api: ${peakRssMiB(apiProcess.pid as number).toFixed(0)} MiB`,
-        ...(bareProcess
+        ...(floorProcess
           ? [
               '',
-              'the floor: the same checkouts through bench/bare-checkout.ts (two statements, one gateway call, no framework)',
-              'conc. | req/s  p50 ms  p99 ms  errs | per checkout (CPU of the bare app and of PostgreSQL)',
-              ...bareRows,
-              `peak RSS of the bare app: ${peakRssMiB(bareProcess.pid as number).toFixed(0)} MiB`,
+              'the floor: the same checkouts through bench/floor-checkout.ts (two statements, one gateway call, no framework)',
+              'conc. | req/s  p50 ms  p99 ms  errs | per checkout (CPU of the floor process and of PostgreSQL)',
+              ...floorRows,
+              `peak RSS of the floor process: ${peakRssMiB(floorProcess.pid as number).toFixed(0)} MiB`,
             ]
           : []),
         '',

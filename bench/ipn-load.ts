@@ -15,7 +15,12 @@
  * The generator (bench/open-loop.ts) writes pre-built requests on BENCH_CONNECTIONS (64) kept-alive
  * sockets, so that it takes as little as possible of the cores it shares with what it measures.
  *
- * Sandbox, api, worker and the bare route run as child processes (the built apps, built first
+ * At the first rate, the same kind of notifications (for orders of their own) also go through
+ * bench/floor-ipn.ts, the floor: one framework-free process that stores, acknowledges, looks up and
+ * applies, with no queue or batching, so the service's work per notification shows against what
+ * any integration with the same promises must spend (BENCH_FLOOR=0 leaves it out).
+ *
+ * Sandbox, api, worker, the bare route and the floor run as child processes (the built apps, built first
  * when needed; BENCH_FROM=source runs them through @swc-node/register) on a fresh database on 127.0.0.1:5432 (or BENCH_POSTGRES_URL), dropped at
  * the end, and Redis at BENCH_REDIS_URL (default 127.0.0.1:6379) under a fresh queue prefix, also
  * removed at the end.
@@ -46,6 +51,7 @@ const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.
 const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Kept-alive sockets the generator fires on (one request in flight on each). */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const WITH_FLOOR = process.env.BENCH_FLOOR !== '0';
 const agent = new Agent({ keepAlive: true, maxSockets: 512 });
 const children: ChildProcess[] = [];
 
@@ -189,7 +195,8 @@ async function main(): Promise<void> {
   await admin.connect();
   await admin.query(`CREATE DATABASE "${database}"`);
   const db = new Client({ connectionString: `${POSTGRES}/${database}` });
-  const [sandboxPort, apiPort, workerPort, barePort] = [
+  const [sandboxPort, apiPort, workerPort, barePort, floorPort] = [
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -334,10 +341,81 @@ async function main(): Promise<void> {
       return orders;
     }
 
-    // Warm both servers (JIT, connection pools) before measuring.
+    // After the api: its migrations made the tables.
+    const floor = WITH_FLOOR
+      ? start('floor', ['-r', '@swc-node/register', 'bench/floor-ipn.ts'], {
+          PORT: String(floorPort),
+          DATABASE_URL: `${POSTGRES}/${database}`,
+          GATEWAY_URL: `${sandbox}/pesapalv3/api`,
+          GATEWAY_TOKEN: token,
+        })
+      : undefined;
+    const floorUrl = `http://127.0.0.1:${floorPort}/ipn`;
+    if (floor) {
+      await waitUntil(
+        'the floor',
+        async () => (await send(`http://127.0.0.1:${floorPort}/health`, 'GET')).status === 200,
+      );
+    }
+
+    /** Waits until every one of these orders is completed; seconds after `lastSentAt`. */
+    async function finalAfter(orders: Notification[], lastSentAt: number): Promise<number> {
+      const references = orders.map((o) => o.reference);
+      await waitUntil(
+        'every order final',
+        async () => {
+          const left = await db.query(
+            `SELECT count(*)::int AS n FROM orders WHERE merchant_reference = ANY($1) AND status <> 'completed'`,
+            [references],
+          );
+          return left.rows[0].n === 0;
+        },
+        120_000,
+      );
+      return (Date.now() - lastSentAt) / 1000;
+    }
+
+    /** The same stage through the floor, for orders of its own: its work per notification. */
+    async function atFloor(
+      floorProcess: ChildProcess,
+      rate: number,
+      count: number,
+    ): Promise<string> {
+      const orders = await paidOrders(Math.round(count * (1 - DUPLICATES)));
+      const notifications = withDuplicates(orders, count);
+      const counted = async () => ({
+        database: await databaseCounters(db, database),
+        floor: cpuMs(floorProcess.pid as number),
+        postgres: groupCpuMs('postgres'),
+      });
+      await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
+      const from = await counted();
+      const stage = await fire(floorUrl, rate, notifications);
+      const final = await finalAfter(orders, stage.lastSentAt);
+      await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
+      const to = await counted();
+      const each = (a: number, b: number, digits = 2) => ((b - a) / count).toFixed(digits);
+      return (
+        `the floor at ${rate}/s (bench/floor-ipn.ts, ${count} notifications, orders of its own): ` +
+        `ack p50 ${stage.p50.toFixed(1)} p99 ${stage.p99.toFixed(1)} ms, ok ${stage.ok}/${stage.sent}, ` +
+        `all final ${final.toFixed(2)} s after the last; per notification ` +
+        `${each(from.database.commits, to.database.commits)} commits, ` +
+        `${each(from.database.inserted, to.database.inserted)} rows inserted, ` +
+        `${each(from.database.updated, to.database.updated)} updated; CPU ms: ` +
+        `floor ${each(from.floor, to.floor, 3)}, PostgreSQL ${each(from.postgres, to.postgres, 3)}; ` +
+        `peak RSS ${peakRssMiB(floorProcess.pid as number).toFixed(0)} MiB`
+      );
+    }
+
+    // Warm the servers (JIT, connection pools) before measuring.
     const warm = await paidOrders(200);
     await fire(`${api}/v1/ipn/${secret}`, 200, warm);
     await fire(`http://127.0.0.1:${barePort}/ipn`, 200, warm);
+    if (floor) {
+      const floorWarm = await paidOrders(200);
+      await fire(floorUrl, 200, floorWarm);
+      await finalAfter(floorWarm, Date.now());
+    }
 
     const lines: string[] = [];
     for (const [index, rate] of RATES.entries()) {
@@ -355,18 +433,7 @@ async function main(): Promise<void> {
       let finality = '';
       if (index === 0) {
         const references = orders.map((o) => o.reference);
-        await waitUntil(
-          'every order final',
-          async () => {
-            const left = await db.query(
-              `SELECT count(*)::int AS n FROM orders WHERE merchant_reference = ANY($1) AND status <> 'completed'`,
-              [references],
-            );
-            return left.rows[0].n === 0;
-          },
-          120_000,
-        );
-        const finalAfter = (Date.now() - service.lastSentAt) / 1000;
+        const final = await finalAfter(orders, service.lastSentAt);
         const doubled = await db.query(
           `SELECT count(*)::int AS n FROM (
              SELECT e.order_id FROM order_events e JOIN orders o ON o.id = e.order_id
@@ -379,10 +446,11 @@ async function main(): Promise<void> {
           [orders.map((o) => o.trackingId)],
         );
         finality =
-          ` | all ${orders.length} orders final ${finalAfter.toFixed(2)} s after the last;` +
+          ` | all ${orders.length} orders final ${final.toFixed(2)} s after the last;` +
           ` ${count - service.ok} lost acks, ${doubled.rows[0].n} doubled, ${stored.rows[0].n}/${count} stored`;
         await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
         perOperation.push(perNotification(before as Work, await workSoFar(), count, rate));
+        if (floor) perOperation.push(await atFloor(floor, rate, count));
       }
       lines.push(
         `${String(rate).padStart(5)}/s | service ${service.perSecond.toFixed(0).padStart(5)}/s ` +

@@ -30,7 +30,7 @@ const agent = new Agent({ keepAlive: true, maxSockets: 128, scheduling: 'lifo' }
 const pool = new Pool({ connectionString: env('DATABASE_URL'), max: 10 });
 
 const RECORD = {
-  name: 'bare-record',
+  name: 'floor-record',
   text: `WITH changed AS (
            INSERT INTO orders (merchant_reference, kind, amount, currency, description, customer,
                                customer_email, next_poll_at, status, submission_status, version)
@@ -44,7 +44,7 @@ const RECORD = {
 };
 
 const COMPLETE = {
-  name: 'bare-complete',
+  name: 'floor-complete',
   text: `WITH changed AS (
            UPDATE orders SET order_tracking_id = $2, redirect_url = $3,
                              submission_status = 'submitted', updated_at = now(),

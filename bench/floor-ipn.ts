@@ -1,0 +1,152 @@
+/**
+ * The floor under a notification, for bench:ipn to measure beside the service: the least an
+ * integration with the same promises must do, in one process with no framework, queue or batching.
+ * One Fastify route stores the notification (one INSERT) and acknowledges it after the commit;
+ * then, in the same process, it looks the order up at the gateway (one GetTransactionStatus on a
+ * kept-alive connection, shared by the notifications of an order that arrive while it runs) and
+ * applies a completion once: the order, its timeline event and the inbox rows the lookup answered
+ * in one statement. What the service adds around this: the api and worker split with a queue
+ * between them (a verification survives the process that acknowledged it), the relay, retries and
+ * dead letters, the lookup reservation shared by workers, merchant events, metrics and logs.
+ *
+ * Started by bench/ipn-load.ts with PORT, DATABASE_URL (migrated by the api), GATEWAY_URL,
+ * GATEWAY_TOKEN. Not part of the service.
+ */
+import { Agent, request } from 'node:http';
+import Fastify from 'fastify';
+import { Pool } from 'pg';
+
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is required`);
+  return value;
+};
+
+const statusUrl = `${env('GATEWAY_URL')}/Transactions/GetTransactionStatus?orderTrackingId=`;
+const bearer = `Bearer ${env('GATEWAY_TOKEN')}`;
+const agent = new Agent({ keepAlive: true, maxSockets: 64, scheduling: 'lifo' });
+const pool = new Pool({ connectionString: env('DATABASE_URL'), max: 10 });
+
+const STORE = {
+  name: 'floor-ipn-store',
+  text: `INSERT INTO ipn_notifications (order_tracking_id, merchant_reference, notification_type,
+                                        http_method, payload, status)
+         VALUES ($1, $2, $3, 'POST', $4::jsonb, 'received') RETURNING id`,
+};
+
+const APPLY = {
+  name: 'floor-ipn-apply',
+  text: `WITH changed AS (
+           UPDATE orders SET status = 'completed', confirmation_code = $2, payment_method = $3,
+                             paid_amount = amount, paid_currency = currency, paid_at = now(),
+                             updated_at = now(), version = version + 1
+            WHERE order_tracking_id = $1 AND status = 'pending' RETURNING id),
+         event AS (
+           INSERT INTO order_events (order_id, type, source, from_status, to_status, actor,
+                                     gateway_record, details, attempt)
+           SELECT id, 'status_changed', 'ipn', 'pending', 'completed', 'gateway', $4::jsonb,
+                  '{}'::jsonb, 1 FROM changed),
+         applied AS (
+           UPDATE ipn_notifications SET status = 'applied', processed_at = now()
+            WHERE id = ANY($5::uuid[]))
+         SELECT count(*)::int AS changed FROM changed`,
+};
+
+interface StatusRecord {
+  status_code?: number;
+  confirmation_code?: string;
+  payment_method?: string;
+}
+
+function lookUp(trackingId: string): Promise<StatusRecord> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${statusUrl}${encodeURIComponent(trackingId)}`,
+      { agent, headers: { accept: 'application/json', authorization: bearer } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+      },
+    );
+    req.setTimeout(10_000, () => req.destroy(new Error('gateway timeout')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Notifications waiting on an order's lookup under way: they are answered by it. */
+const underWay = new Map<string, string[]>();
+
+async function verify(trackingId: string, notificationId: string): Promise<void> {
+  const joined = underWay.get(trackingId);
+  if (joined) {
+    joined.push(notificationId);
+    return;
+  }
+  const answered = [notificationId];
+  underWay.set(trackingId, answered);
+  try {
+    const record = await lookUp(trackingId);
+    // Later notifications wait for the next lookup; these are the ones this one answers.
+    underWay.delete(trackingId);
+    if (record.status_code !== 1) return;
+    await pool.query({
+      ...APPLY,
+      values: [
+        trackingId,
+        record.confirmation_code ?? null,
+        record.payment_method ?? null,
+        JSON.stringify(record),
+        answered,
+      ],
+    });
+  } finally {
+    if (underWay.get(trackingId) === answered) underWay.delete(trackingId);
+  }
+}
+
+interface Notification {
+  OrderTrackingId?: unknown;
+  OrderMerchantReference?: unknown;
+  OrderNotificationType?: unknown;
+}
+
+const app = Fastify({ logger: false });
+
+app.post('/ipn', async (req, reply) => {
+  const body = req.body as Notification;
+  if (typeof body.OrderTrackingId !== 'string' || typeof body.OrderNotificationType !== 'string') {
+    return reply.code(400).send({ status: 500 });
+  }
+  const { rows } = await pool.query<{ id: string }>({
+    ...STORE,
+    values: [
+      body.OrderTrackingId,
+      typeof body.OrderMerchantReference === 'string' ? body.OrderMerchantReference : null,
+      body.OrderNotificationType,
+      JSON.stringify(body),
+    ],
+  });
+  void verify(body.OrderTrackingId, rows[0].id).catch((error: unknown) => {
+    process.stderr.write(`floor ipn: ${String(error)}\n`);
+  });
+  return {
+    orderNotificationType: body.OrderNotificationType,
+    orderTrackingId: body.OrderTrackingId,
+    orderMerchantReference: body.OrderMerchantReference,
+    status: 200,
+  };
+});
+
+app.get('/health', async () => ({ status: 'ok' }));
+
+app.listen({ host: '127.0.0.1', port: Number(env('PORT')) }).catch((error: unknown) => {
+  process.stderr.write(`${String(error)}\n`);
+  process.exit(1);
+});
+
+process.on('SIGTERM', () => {
+  void app.close().then(() => pool.end());
+});
