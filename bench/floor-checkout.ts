@@ -14,12 +14,7 @@
 import { Agent, request } from 'node:http';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
-
-const env = (name: string): string => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is required`);
-  return value;
-};
+import { requiredEnv as env, serveFloor } from './floor-support';
 
 const gateway = new URL(`${env('GATEWAY_URL')}/Transactions/SubmitOrderRequest`);
 const bearer = `Bearer ${env('GATEWAY_TOKEN')}`;
@@ -149,13 +144,4 @@ app.post('/v1/checkouts', async (req, reply) => {
   });
 });
 
-app.get('/health', async () => ({ status: 'ok' }));
-
-app.listen({ host: '127.0.0.1', port: Number(env('PORT')) }).catch((error: unknown) => {
-  process.stderr.write(`${String(error)}\n`);
-  process.exit(1);
-});
-
-process.on('SIGTERM', () => {
-  void app.close().then(() => pool.end());
-});
+serveFloor(app, pool);
