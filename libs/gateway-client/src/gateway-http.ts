@@ -1,7 +1,10 @@
 import { GatewayOperation, GatewayTimeoutError, GatewayUnavailableError } from './gateway-errors';
 import { parseJsonBody } from './parse-error';
 
-/** What the client reads of an answer: a fetch Response has it, and so does the kept-alive transport's lighter one. */
+/**
+ * What the client reads of an answer: a fetch Response has it, and so does the kept-alive
+ * transport's lighter one.
+ */
 export interface FetchAnswer {
   status: number;
   text(): Promise<string>;
