@@ -22,6 +22,8 @@ const bearer = `Bearer ${env('GATEWAY_TOKEN')}`;
 const agent = new Agent({ keepAlive: true, maxSockets: 64, scheduling: 'lifo' });
 const pool = new Pool({ connectionString: env('DATABASE_URL'), max: 10 });
 
+// next_attempt_at stays null: the service's inbox relay, running beside the floor on the same
+// table, never claims these rows.
 const STORE = {
   name: 'floor-ipn-store',
   text: `INSERT INTO ipn_notifications (order_tracking_id, merchant_reference, notification_type,
