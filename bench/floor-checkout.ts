@@ -11,12 +11,13 @@
  * Started by bench/checkout-load.ts with: PORT, DATABASE_URL (migrated by the api), GATEWAY_URL,
  * GATEWAY_TOKEN, IPN_ID, SHOP_KEY, CALLBACK_URL. Not part of the service.
  */
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
 import { requiredEnv as env, serveFloor } from './floor-support';
+import { call } from './processes';
 
-const gateway = new URL(`${env('GATEWAY_URL')}/Transactions/SubmitOrderRequest`);
+const gateway = `${env('GATEWAY_URL')}/Transactions/SubmitOrderRequest`;
 const bearer = `Bearer ${env('GATEWAY_TOKEN')}`;
 const shopKey = `Bearer ${env('SHOP_KEY')}`;
 const ipnId = env('IPN_ID');
@@ -59,44 +60,24 @@ interface CheckoutBody {
   customer?: { email?: unknown };
 }
 
-function submitOrder(body: string): Promise<{ order_tracking_id: string; redirect_url: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      gateway,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          accept: 'application/json',
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          authorization: bearer,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const answer = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-            order_tracking_id?: string;
-            redirect_url?: string;
-          };
-          if (!answer.order_tracking_id || !answer.redirect_url) {
-            reject(new Error('the gateway created no order'));
-          } else {
-            resolve({
-              order_tracking_id: answer.order_tracking_id,
-              redirect_url: answer.redirect_url,
-            });
-          }
-        });
-      },
-    );
-    req.setTimeout(10_000, () => req.destroy(new Error('gateway timeout')));
-    req.on('error', reject);
-    req.end(body);
+/** SubmitOrderRequest; the tracking id and redirect URL of the order it created. */
+async function submitOrder(
+  body: string,
+): Promise<{ order_tracking_id: string; redirect_url: string }> {
+  const answer = await call(gateway, 'POST', {
+    headers: {
+      accept: 'application/json',
+      'content-type': 'application/json',
+      authorization: bearer,
+    },
+    body,
+    agent,
+    timeoutMs: 10_000,
   });
+  const order = JSON.parse(answer.body) as { order_tracking_id?: string; redirect_url?: string };
+  if (!order.order_tracking_id || !order.redirect_url)
+    throw new Error('the gateway created no order');
+  return { order_tracking_id: order.order_tracking_id, redirect_url: order.redirect_url };
 }
 
 const app = Fastify({ logger: false });

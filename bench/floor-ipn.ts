@@ -12,10 +12,11 @@
  * Started by bench/ipn-load.ts with PORT, DATABASE_URL (migrated by the api), GATEWAY_URL,
  * GATEWAY_TOKEN. Not part of the service.
  */
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
 import { requiredEnv as env, serveFloor } from './floor-support';
+import { call } from './processes';
 
 const statusUrl = `${env('GATEWAY_URL')}/Transactions/GetTransactionStatus?orderTrackingId=`;
 const bearer = `Bearer ${env('GATEWAY_TOKEN')}`;
@@ -55,22 +56,13 @@ interface StatusRecord {
   payment_method?: string;
 }
 
-function lookUp(trackingId: string): Promise<StatusRecord> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${statusUrl}${encodeURIComponent(trackingId)}`,
-      { agent, headers: { accept: 'application/json', authorization: bearer } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
-      },
-    );
-    req.setTimeout(10_000, () => req.destroy(new Error('gateway timeout')));
-    req.on('error', reject);
-    req.end();
+async function lookUp(trackingId: string): Promise<StatusRecord> {
+  const answer = await call(`${statusUrl}${encodeURIComponent(trackingId)}`, 'GET', {
+    headers: { accept: 'application/json', authorization: bearer },
+    agent,
+    timeoutMs: 10_000,
   });
+  return JSON.parse(answer.body) as StatusRecord;
 }
 
 /** Notifications waiting on an order's lookup under way: they are answered by it. */

@@ -30,10 +30,9 @@ interface Waiting<Item, Answer> {
  * Shares one statement (one round trip, one commit) among the items asked for while an earlier
  * statement of the same kind is under way: with nothing under way an item goes alone at once
  * (or after the gather time, if one is set), so it costs no latency when idle and cuts the
- * statements per item as the load rises. A statement
- * the server refuses for a batch is tried again item by item, so one bad item (or a deadlock
- * between two batches) fails only itself; one that never reached it (the connection failed)
- * fails the whole batch at once.
+ * statements per item as the load rises. A statement the server refuses for a batch is tried
+ * again item by item, so one bad item (or a deadlock between two batches) fails only itself; one
+ * that never reached it (the connection failed) fails the whole batch at once.
  */
 export class StatementBatch<Item, Answer> {
   private waiting: Waiting<Item, Answer>[] = [];

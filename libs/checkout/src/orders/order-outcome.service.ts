@@ -143,6 +143,8 @@ export interface InboxCover {
 }
 
 interface OutcomeWrite {
+  orderId: string;
+  /** The statement's parameters for this order, its id first. */
   values: unknown[];
   cover: InboxCover | undefined;
 }
@@ -185,7 +187,7 @@ export class OrderOutcomeService {
     this.writes = new StatementBatch((batch) => this.writeOutcomes(batch), {
       maxBatch: 100,
       maxParallel: 1,
-      key: (write) => write.values[0] as string,
+      key: (write) => write.orderId,
       observe: (items) =>
         serviceMetrics.sharedStatementItems.observe({ statement: 'outcome_write' }, items),
     });
@@ -450,7 +452,7 @@ export class OrderOutcomeService {
       order.version = rows[0].version;
       return true;
     }
-    const written = await this.writes.submit({ values, cover });
+    const written = await this.writes.submit({ orderId: order.id, values, cover });
     if (!written) return false;
     order.version = written.version;
     for (const id of written.covered) cover?.covered.add(id);
@@ -460,7 +462,7 @@ export class OrderOutcomeService {
   /** WRITE_OUTCOMES for a batch: each write's values as a column, its cover flattened. */
   private async writeOutcomes(batch: OutcomeWrite[]): Promise<OutcomeWritten[]> {
     // In one order of ids, so that two workers' batches lock their orders alike (no deadlock).
-    const sorted = [...batch].sort((a, b) => (String(a.values[0]) < String(b.values[0]) ? -1 : 1));
+    const sorted = [...batch].sort((a, b) => (a.orderId < b.orderId ? -1 : 1));
     // The order's and the journal's parameters, then the cover's two; a lookup nobody waits on
     // (a poll) marks no notifications.
     const orders = asColumns(
@@ -474,8 +476,8 @@ export class OrderOutcomeService {
       }),
     );
     const joined = asColumns(
-      sorted.flatMap(({ values, cover }) =>
-        [...(cover?.notificationIds ?? [])].map((id) => [id, values[0]]),
+      sorted.flatMap(({ orderId, cover }) =>
+        [...(cover?.notificationIds ?? [])].map((id) => [id, orderId]),
       ),
     );
     // No notification joined any of them: still two (empty) columns.
@@ -486,8 +488,8 @@ export class OrderOutcomeService {
       [...orders, joinedIds, joinedOrders],
     );
     const byId = new Map(rows.map((row) => [row.id, row]));
-    return batch.map(({ values }) => {
-      const row = byId.get(values[0] as string);
+    return batch.map(({ orderId }) => {
+      const row = byId.get(orderId);
       return row ? { version: row.version, covered: row.covered } : null;
     });
   }
