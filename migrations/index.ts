@@ -10,6 +10,7 @@ import { WebhookEndpoints1795578175485 } from './1795578175485-WebhookEndpoints'
 import { RateLimitWindows1795590000000 } from './1795590000000-RateLimitWindows';
 import { PaymentAttempts1795601015231 } from './1795601015231-PaymentAttempts';
 import { DoublePaymentRefunds1795602493786 } from './1795602493786-DoublePaymentRefunds';
+import { BoundedReads1795700000000 } from './1795700000000-BoundedReads';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -24,4 +25,5 @@ export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
   RateLimitWindows1795590000000,
   PaymentAttempts1795601015231,
   DoublePaymentRefunds1795602493786,
+  BoundedReads1795700000000,
 ];

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import type { Query } from 'typeorm/driver/Query';
 import { loadOrExit, loadServiceConfig } from '@app/config';
 import { buildDataSourceOptions, runMigrationsWithLock } from '@app/persistence';
-import { findSchemaDrift, pendingSchemaChange } from './schema-tools';
+import { findSchemaDrift, pendingSchemaChange, revertLastMigration } from './schema-tools';
 
 /**
  * The migrations CLI: `generate <Name>`, `run`, `revert`, `drift`. It reads the same validated
@@ -92,7 +92,7 @@ async function run(databaseUrl: string): Promise<number> {
 }
 
 async function revert(databaseUrl: string): Promise<number> {
-  await withDataSource(databaseUrl, (ds) => ds.undoLastMigration({ transaction: 'each' }));
+  await withDataSource(databaseUrl, (ds) => revertLastMigration(ds));
   say('Reverted the last applied migration.');
   return 0;
 }

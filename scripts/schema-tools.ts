@@ -19,13 +19,27 @@ export async function pendingSchemaChange(dataSource: DataSource): Promise<Pendi
   return { up: log.upQueries, down: log.downQueries };
 }
 
+/**
+ * Reverts the last applied migration, outside a transaction when that migration says so (its
+ * CONCURRENTLY statements cannot run in one); TypeORM's undo would otherwise open one regardless.
+ */
+export async function revertLastMigration(dataSource: DataSource): Promise<void> {
+  const table = dataSource.options.migrationsTableName ?? 'migrations';
+  const [last] = (await dataSource.query(
+    `SELECT name FROM "${table}" ORDER BY timestamp DESC, id DESC LIMIT 1`,
+  )) as { name: string }[];
+  const instance = dataSource.migrations.find((migration) => migration.name === last?.name);
+  const outside = (instance as { transaction?: boolean } | undefined)?.transaction === false;
+  await dataSource.undoLastMigration({ transaction: outside ? 'none' : 'each' });
+}
+
 /** Reverts applied migrations one by one until none is left; returns how many were reverted. */
 export async function revertAllMigrations(dataSource: DataSource): Promise<number> {
   let reverted = 0;
   for (;;) {
     const applied = await appliedMigrationCount(dataSource);
     if (applied === 0) return reverted;
-    await dataSource.undoLastMigration({ transaction: 'each' });
+    await revertLastMigration(dataSource);
     if ((await appliedMigrationCount(dataSource)) !== applied - 1) {
       throw new Error(`reverting a migration left ${applied} applied`);
     }

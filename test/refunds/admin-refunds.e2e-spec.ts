@@ -257,17 +257,17 @@ describe('admin refunds (api + Postgres + sandbox gateway)', () => {
       .get('/v1/admin/refunds?currency=KES&limit=100')
       .set(service.adminAuth);
     expect(all.status).toBe(200);
-    expect(all.body.total).toBeGreaterThanOrEqual(5);
+    expect(all.body.items.length).toBeGreaterThanOrEqual(5);
     const created = all.body.items.map((r: { created_at: string }) => r.created_at);
     expect([...created].sort().reverse()).toEqual(created);
     const future = await request(service.apiUrl)
       .get(`/v1/admin/refunds?from=${new Date(Date.now() + 3600_000).toISOString()}`)
       .set(service.adminAuth);
-    expect(future.body.total).toBe(0);
+    expect([future.body.items, future.body.next_cursor]).toEqual([[], null]);
     const usd = await request(service.apiUrl)
       .get('/v1/admin/refunds?currency=USD')
       .set(service.adminAuth);
-    expect(usd.body.total).toBe(0);
+    expect([usd.body.items, usd.body.next_cursor]).toEqual([[], null]);
     const bad = await request(service.apiUrl)
       .get('/v1/admin/refunds?status=maybe')
       .set(service.adminAuth);

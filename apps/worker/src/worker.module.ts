@@ -9,6 +9,7 @@ import {
   MerchantEventsWorkerModule,
   OrdersWorkerModule,
   RefundsWorkerModule,
+  RetentionWorkerModule,
 } from '@app/checkout';
 
 /** The worker serves no API: only health on WORKER_PORT, beside its BullMQ processors. */
@@ -26,6 +27,7 @@ import {
     RefundsWorkerModule,
     AdminWorkerModule,
     MerchantEventsWorkerModule,
+    RetentionWorkerModule,
   ],
 })
 export class WorkerModule {}

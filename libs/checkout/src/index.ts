@@ -9,3 +9,4 @@ export * from './admin/worker/admin-worker.module';
 export * from './merchant-events/api/merchant-events.module';
 export * from './merchant-events/worker/merchant-events-worker.module';
 export * from './http/rate-limits';
+export * from './retention/worker/retention-worker.module';

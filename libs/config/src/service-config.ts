@@ -105,6 +105,19 @@ export interface ServiceConfig {
   webhookTimeoutMs: number;
   /** Lets endpoints be plain http and on loopback/private addresses (off in production). */
   webhookAllowPrivate: boolean;
+  /**
+   * How long the operational records that are not the merchant's record are kept, in days (0:
+   * for ever): settled notifications (applied or ignored), merchant events handed to every
+   * endpoint with their messages and delivery attempts, and expired idempotency keys. Orders,
+   * attempts, refunds, timelines, charges and reports are never removed.
+   */
+  retention: {
+    notificationsDays: number;
+    merchantEventsDays: number;
+    idempotencyKeysDays: number;
+    /** Rows one statement removes: small batches keep locks short. */
+    batchSize: number;
+  };
   /** Requests per minute: per shop key, per admin key (all replicas), per IPN source address (per replica); 0 turns one off. */
   rateLimits: { shopPerMinute: number; adminPerMinute: number; ipnPerMinute: number };
 }
@@ -214,6 +227,12 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     webhookDisableAfterMs: r.duration('WEBHOOK_DISABLE_AFTER', '5d'),
     webhookTimeoutMs: r.int('WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000),
     webhookAllowPrivate: r.bool('WEBHOOK_ALLOW_PRIVATE', !production),
+    retention: {
+      notificationsDays: r.int('RETENTION_NOTIFICATIONS_DAYS', 30, 0, 3650),
+      merchantEventsDays: r.int('RETENTION_MERCHANT_EVENTS_DAYS', 30, 0, 3650),
+      idempotencyKeysDays: r.int('RETENTION_IDEMPOTENCY_KEYS_DAYS', 1, 0, 3650),
+      batchSize: r.int('RETENTION_BATCH_SIZE', 1000, 10, 10_000),
+    },
     rateLimits: {
       shopPerMinute: r.int('RATE_LIMIT_SHOP_PER_MINUTE', 60_000, 0, 10_000_000),
       adminPerMinute: r.int('RATE_LIMIT_ADMIN_PER_MINUTE', 6_000, 0, 10_000_000),

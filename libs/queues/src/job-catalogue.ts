@@ -11,6 +11,8 @@ export const QUEUES = {
   registration: 'ipn-registration',
   // Its own queue so that the reconciliation worker never picks up another feature's job.
   reconciliation: 'reconciliation',
+  // Removing old operational records: its own queue, so a long pass never delays a lookup.
+  retention: 'retention',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export const QUEUE_NAMES = Object.values(QUEUES) as QueueName[];
@@ -66,6 +68,9 @@ export interface ReconcileData {
   sinceHours: number;
 }
 
+/** Remove operational records past their retention (every few minutes, a bounded pass). */
+export type PruneOperationalRecordsData = Record<string, never>;
+
 export interface JobData {
   'verify-notification': VerifyNotificationData;
   'sync-order': SyncOrderData;
@@ -73,6 +78,7 @@ export interface JobData {
   'refund-double-payment': RefundDoublePaymentData;
   'register-ipn': RegisterIpnData;
   reconcile: ReconcileData;
+  'prune-operational-records': PruneOperationalRecordsData;
 }
 export type JobName = keyof JobData;
 
@@ -84,6 +90,7 @@ export const JOB_QUEUE: { [N in JobName]: QueueName } = {
   'refund-double-payment': QUEUES.orderSync,
   'register-ipn': QUEUES.registration,
   reconcile: QUEUES.reconciliation,
+  'prune-operational-records': QUEUES.retention,
 };
 
 export interface QueueWorkerSettings {
@@ -98,6 +105,7 @@ export const QUEUE_WORKERS: Record<QueueName, QueueWorkerSettings> = {
   [QUEUES.orderSync]: { concurrency: 20, lookupRateLimited: true },
   [QUEUES.registration]: { concurrency: 1, lookupRateLimited: false },
   [QUEUES.reconciliation]: { concurrency: 1, lookupRateLimited: false },
+  [QUEUES.retention]: { concurrency: 1, lookupRateLimited: false },
 };
 
 /** Repeatable jobs, registered by the worker (an upsert: replicas agree on one). */
@@ -108,6 +116,13 @@ export const JOB_SCHEDULES = {
     pattern: '30 2 * * *',
     tz: 'UTC',
     data: { sinceHours: 48 },
+  },
+  /** Every ten minutes: each pass removes what lapsed since the last, in small batches. */
+  'operational-records-retention': {
+    job: 'prune-operational-records',
+    pattern: '*/10 * * * *',
+    tz: 'UTC',
+    data: {},
   },
 } as const satisfies Record<
   string,
@@ -172,6 +187,9 @@ export function jobOptions<N extends JobName>(name: N, data: JobData[N]): JobsOp
         deduplication: { id: `register-ipn-${registration.method}-${registration.url}` },
       };
     }
+    case 'prune-operational-records':
+      // The next scheduled pass takes over from a failed one.
+      return { ...RETRYING, attempts: 1, removeOnFail: { age: 24 * 3600, count: 100 } };
     default:
       return { ...RETRYING, attempts: 1 };
   }

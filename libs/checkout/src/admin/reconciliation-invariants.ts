@@ -24,9 +24,23 @@ export interface InvariantViolations {
 const ANNOUNCED_STATUSES = ['completed', 'failed', 'cancelled', 'reversed', 'expired'];
 const ANNOUNCED_REFUNDS = ['accepted', 'rejected', 'reversed'];
 
-/** Read-only queries over the whole history: they report, never repair. */
+/**
+ * The orders a run looks at: created or changed since `since` (each side on its own index), and
+ * the instant before which merchant events may have been removed by retention, so an event
+ * removed on purpose is not reported as never written.
+ */
+export interface InvariantWindow {
+  since: Date;
+  outboxSince: Date;
+}
+
+const IN_WINDOW = `o.id IN (SELECT w.id FROM orders w WHERE w.created_at >= $1
+                            UNION SELECT w.id FROM orders w WHERE w.updated_at >= $1)`;
+
+/** Read-only queries over the window's orders: they report, never repair. */
 export async function findInvariantViolations(
   dataSource: DataSource,
+  window: InvariantWindow,
 ): Promise<InvariantViolations> {
   const [
     completedTwice,
@@ -38,48 +52,52 @@ export async function findInvariantViolations(
     dataSource.query(
       `SELECT e.order_id, o.merchant_reference AS reference, COUNT(*)::int AS events
            FROM order_events e JOIN orders o ON o.id = e.order_id
-          WHERE e.type = 'status_changed' AND e.to_status = 'completed'
+          WHERE ${IN_WINDOW} AND e.type = 'status_changed' AND e.to_status = 'completed'
           GROUP BY e.order_id, o.merchant_reference HAVING COUNT(*) > 1
           LIMIT ${EXAMPLES}`,
+      [window.since],
     ),
     dataSource.query(
       `SELECT r.id AS refund_id, o.merchant_reference AS reference,
                 r.amount::text AS refund_amount, r.currency AS refund_currency,
                 o.paid_amount::text AS paid_amount, o.paid_currency
            FROM refunds r JOIN orders o ON o.id = r.order_id
-          WHERE r.status <> 'rejected'
+          WHERE ${IN_WINDOW} AND r.status <> 'rejected'
             AND (o.paid_amount IS NULL OR r.amount > o.paid_amount
                  OR r.currency <> COALESCE(o.paid_currency, o.currency))
           LIMIT ${EXAMPLES}`,
+      [window.since],
     ),
     dataSource.query(
       `SELECT o.id AS order_id, o.merchant_reference AS reference, o.status
            FROM orders o
-          WHERE o.status <> 'pending'
+          WHERE ${IN_WINDOW} AND o.status <> 'pending'
             AND NOT EXISTS (SELECT 1 FROM order_events e
                              WHERE e.order_id = o.id AND e.type = 'status_changed'
                                AND e.to_status = o.status)
           LIMIT ${EXAMPLES}`,
+      [window.since],
     ),
     dataSource.query(
       `SELECT e.order_id, o.merchant_reference AS reference,
                 'order.' || e.to_status AS expected_event
            FROM order_events e JOIN orders o ON o.id = e.order_id
-          WHERE e.type = 'status_changed' AND e.to_status = ANY($1)
+          WHERE ${IN_WINDOW} AND e.created_at >= $3
+            AND e.type = 'status_changed' AND e.to_status = ANY($2)
             AND NOT EXISTS (SELECT 1 FROM outbox_events x
                              WHERE x.order_id = e.order_id AND x.type = 'order.' || e.to_status)
           LIMIT ${EXAMPLES}`,
-      [ANNOUNCED_STATUSES],
+      [window.since, ANNOUNCED_STATUSES, window.outboxSince],
     ),
     dataSource.query(
       `SELECT r.order_id, o.merchant_reference AS reference,
                 'refund.' || r.status AS expected_event
            FROM refunds r JOIN orders o ON o.id = r.order_id
-          WHERE r.status = ANY($1)
+          WHERE ${IN_WINDOW} AND r.created_at >= $3 AND r.status = ANY($2)
             AND NOT EXISTS (SELECT 1 FROM outbox_events x
                              WHERE x.order_id = r.order_id AND x.type = 'refund.' || r.status)
           LIMIT ${EXAMPLES}`,
-      [ANNOUNCED_REFUNDS],
+      [window.since, ANNOUNCED_REFUNDS, window.outboxSince],
     ),
   ]);
   return {

@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { Brackets, DataSource, In } from 'typeorm';
 import { isUuid, MerchantReference, OrderTrackingId } from '@app/domain';
 import { GatewayClient, TransactionLookup } from '@app/gateway-client';
@@ -46,6 +47,7 @@ export class ReconciliationService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly gateway: GatewayClient,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
 
   async run(
@@ -105,7 +107,14 @@ export class ReconciliationService {
         });
       }
     });
-    const violations = await findInvariantViolations(this.dataSource);
+    const eventsKeptDays = this.config.retention.merchantEventsDays;
+    const violations = await findInvariantViolations(this.dataSource, {
+      since,
+      outboxSince:
+        eventsKeptDays > 0
+          ? new Date(Math.max(since.getTime(), startedAt.getTime() - eventsKeptDays * 86_400_000))
+          : since,
+    });
     const mismatchCount = mismatches.length + violationCount(violations);
 
     const reports = this.dataSource.getRepository(ReconciliationReportEntity);

@@ -1,6 +1,15 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import {
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 
 /** How many items a list answers: 50 unless asked, at most 200. */
 export class LimitQuery {
@@ -13,18 +22,31 @@ export class LimitQuery {
   limit?: number;
 }
 
-/** limit/offset pagination. */
+/**
+ * limit/offset pagination, for the one list that lives in Redis (dead letters, kept a week) and
+ * so cannot take a cursor; the offset is bounded so that no page reads far into it.
+ */
 export class OffsetPageQuery extends LimitQuery {
-  @ApiPropertyOptional({ default: 0 })
+  @ApiPropertyOptional({ default: 0, maximum: 10_000 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  @Max(10_000)
   offset?: number;
 }
 
+/** Cursor pagination: `cursor` is the `next_cursor` of the previous page (page-cursor.ts). */
+export class CursorPageQuery extends LimitQuery {
+  @ApiPropertyOptional({ description: 'next_cursor of the previous page', maxLength: 512 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  cursor?: string;
+}
+
 /** Shared by the admin order and refund lists: pagination, a created_at window and a currency. */
-export class PageQuery extends OffsetPageQuery {
+export class PageQuery extends CursorPageQuery {
   @ApiPropertyOptional({ description: 'created at or after (ISO 8601)' })
   @IsOptional()
   @IsISO8601()

@@ -25,6 +25,7 @@ export const OPEN_NOTIFICATION_STATUSES_SQL = sqlList(OPEN_NOTIFICATION_STATUSES
 @Index('idx_ipn_notifications_status_due', ['status', 'nextAttemptAt'])
 @Index('idx_ipn_notifications_tracking_received', ['orderTrackingId', 'receivedAt'])
 @Index('idx_ipn_notifications_received', ['receivedAt'])
+@Index('idx_ipn_notifications_status_received', ['status', 'receivedAt', 'id'])
 export class IpnNotificationEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { INSTANT } from './columns';
 
 /**
@@ -7,6 +7,7 @@ import { INSTANT } from './columns';
  * burst waits for it. UNLOGGED: a crash forgets reservations, which only allows one lookup more.
  */
 @Entity({ name: 'lookup_reservations' })
+@Index('idx_lookup_reservations_until', ['reservedUntil'])
 export class LookupReservationEntity {
   @PrimaryColumn({ name: 'order_id', type: 'uuid' })
   orderId!: string;

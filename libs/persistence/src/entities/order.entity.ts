@@ -25,6 +25,20 @@ export interface SubscriptionTerms {
 @Entity({ name: 'orders' })
 @Index('idx_orders_status_created', ['status', 'createdAt'])
 @Index('idx_orders_due_poll', ['nextPollAt'], { where: `"status" IN ${sqlList(UNPAID_STATUSES)}` })
+@Index('idx_orders_created', ['createdAt', 'id'])
+@Index('idx_orders_currency_created', ['currency', 'createdAt', 'id'])
+@Index('idx_orders_currency_status_created', ['currency', 'status', 'createdAt', 'id'])
+@Index('idx_orders_updated', ['updatedAt'])
+@Index('idx_orders_needs_review', ['createdAt', 'id'], { where: '"needs_review"' })
+@Index('idx_orders_pending_created', ['createdAt', 'id'], { where: `"status" = 'pending'` })
+@Index('idx_orders_submission_open', ['createdAt', 'id'], {
+  where: `"submission_status" IN ('unknown', 'submitting')`,
+})
+// Expression indexes (search by lower(email) and by a phone's last nine digits): declared in
+// migrations/1795700000000-BoundedReads.ts, which the schema comparison cannot express.
+@Index('idx_orders_customer_email_lower', { synchronize: false })
+@Index('idx_orders_customer_phone_digits', { synchronize: false })
+@Index('idx_orders_msisdn_digits', { synchronize: false })
 export class OrderEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -80,11 +94,9 @@ export class OrderEntity {
   @Column({ type: 'jsonb', default: () => `'{}'` })
   customer!: BillingAddress;
 
-  @Index('idx_orders_customer_email')
   @Column({ name: 'customer_email', type: 'varchar', length: 254, nullable: true })
   customerEmail!: string | null;
 
-  @Index('idx_orders_customer_phone')
   @Column({ name: 'customer_phone', type: 'varchar', length: 32, nullable: true })
   customerPhone!: string | null;
 

@@ -9,6 +9,9 @@ import { INSTANT } from './columns';
 @Entity({ name: 'outbox_events' })
 @Index('idx_outbox_events_unrelayed', ['createdAt'], { where: '"relayed_at" IS NULL' })
 @Index('idx_outbox_events_order', ['orderId'])
+@Index('idx_outbox_events_created', ['createdAt', 'id'])
+@Index('idx_outbox_events_type_created', ['type', 'createdAt', 'id'])
+@Index('idx_outbox_events_undelivered', ['createdAt', 'id'], { where: '"delivered_at" IS NULL' })
 export class OutboxEventEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

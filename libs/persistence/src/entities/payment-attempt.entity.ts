@@ -16,6 +16,7 @@ export type AttemptRefundStatus = 'requested' | 'accepted' | 'rejected' | 'unkno
  */
 @Entity({ name: 'payment_attempts' })
 @Index('uq_payment_attempts_order_number', ['orderId', 'number'], { unique: true })
+@Index('idx_payment_attempts_confirmation_code', ['confirmationCode'])
 export class PaymentAttemptEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

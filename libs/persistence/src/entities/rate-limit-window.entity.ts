@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { INSTANT } from './columns';
 
 /**
@@ -7,6 +7,7 @@ import { INSTANT } from './columns';
  * lets a client a few more requests.
  */
 @Entity({ name: 'rate_limit_windows' })
+@Index('idx_rate_limit_windows_ends', ['windowEnds'])
 export class RateLimitWindowEntity {
   @PrimaryColumn({ type: 'varchar', length: 200 })
   key!: string;

@@ -42,7 +42,7 @@ export class AdminOperationsController {
 
   @Get('notifications')
   notifications(@Query() query: ListNotificationsQuery) {
-    return this.inbox.list(query.status, query.limit, query.offset);
+    return this.inbox.list(query);
   }
 
   @Get('notifications/:id')

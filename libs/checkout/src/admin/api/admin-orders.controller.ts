@@ -28,7 +28,7 @@ export class AdminOrdersController {
   /** Declared before :reference so that "stuck" is never read as an order reference. */
   @Get('stuck')
   stuckOrders(@Query() query: StuckQuery) {
-    return this.stuck.list(query.pending_minutes ?? 30);
+    return this.stuck.list(query.pending_minutes ?? 30, query.limit ?? 200, query.cursor);
   }
 
   @Get(':reference')

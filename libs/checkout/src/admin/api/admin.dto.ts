@@ -1,9 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min, Max } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, MaxLength, Min, Max } from 'class-validator';
 import { ORDER_STATUSES, OrderStatus } from '@app/domain';
 import { NotificationStatus } from '@app/persistence';
-import { OffsetPageQuery, PageQuery } from '../../http/page-query';
+import { CursorPageQuery, OffsetPageQuery, PageQuery } from '../../http/page-query';
 
 export class ListOrdersQuery extends PageQuery {
   @ApiPropertyOptional({ enum: ORDER_STATUSES })
@@ -30,11 +30,21 @@ const NOTIFICATION_STATUSES: NotificationStatus[] = [
   'failed',
 ];
 
-export class ListNotificationsQuery extends PageQuery {
+export class ListNotificationsQuery extends CursorPageQuery {
   @ApiPropertyOptional({ enum: NOTIFICATION_STATUSES })
   @IsOptional()
   @IsIn(NOTIFICATION_STATUSES)
   status?: NotificationStatus;
+
+  @ApiPropertyOptional({ description: 'received at or after (ISO 8601)' })
+  @IsOptional()
+  @IsISO8601()
+  from?: string;
+
+  @ApiPropertyOptional({ description: 'received before (ISO 8601)' })
+  @IsOptional()
+  @IsISO8601()
+  to?: string;
 }
 
 export class DeadLettersQuery extends OffsetPageQuery {
@@ -44,7 +54,7 @@ export class DeadLettersQuery extends OffsetPageQuery {
   queue?: string;
 }
 
-export class StuckQuery {
+export class StuckQuery extends CursorPageQuery {
   @ApiPropertyOptional({ default: 30, description: 'pending longer than this many minutes' })
   @IsOptional()
   @Type(() => Number)

@@ -5,6 +5,7 @@ import { IpnNotificationEntity, NotificationStatus } from '@app/persistence';
 import { JobProducer, VerifyNotificationData } from '@app/queues';
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { CheckoutError } from '../../errors/checkout-error';
+import { afterPosition, decodeCursor, pageOf, positionParameters } from '../../http/page-cursor';
 import { iso } from '../../orders/order-view';
 
 export interface NotificationView {
@@ -23,6 +24,22 @@ export interface NotificationView {
   next_attempt_at: string | null;
   processed_at: string | null;
 }
+
+export interface NotificationFilters {
+  status?: NotificationStatus;
+  from?: string;
+  to?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface NotificationPage {
+  items: NotificationView[];
+  limit: number;
+  next_cursor: string | null;
+}
+
+const LIST = 'admin-notifications';
 
 function toView(n: IpnNotificationEntity): NotificationView {
   return {
@@ -51,14 +68,34 @@ export class NotificationInboxService {
     private readonly jobs: JobProducer,
   ) {}
 
-  async list(status: NotificationStatus | undefined, limit = 50, offset = 0) {
-    const [rows, total] = await this.dataSource.getRepository(IpnNotificationEntity).findAndCount({
-      where: status ? { status } : {},
-      order: { receivedAt: 'DESC', id: 'ASC' },
-      take: limit,
-      skip: offset,
-    });
-    return { items: rows.map(toView), total, limit, offset };
+  /** Newest first, a cursor page at a time (by status on its own index). */
+  async list(filters: NotificationFilters): Promise<NotificationPage> {
+    const limit = filters.limit ?? 50;
+    const fingerprint = { status: filters.status, from: filters.from, to: filters.to };
+    const position = filters.cursor ? decodeCursor(LIST, fingerprint, filters.cursor) : null;
+    const query = this.dataSource
+      .getRepository(IpnNotificationEntity)
+      .createQueryBuilder('n')
+      .orderBy('n.received_at', 'DESC')
+      .addOrderBy('n.id', 'DESC')
+      .limit(limit + 1);
+    if (filters.status) query.andWhere('n.status = :status', { status: filters.status });
+    if (filters.from) query.andWhere('n.received_at >= :from', { from: new Date(filters.from) });
+    if (filters.to) query.andWhere('n.received_at < :to', { to: new Date(filters.to) });
+    if (position) {
+      query.andWhere(
+        afterPosition('n', 'ipn_notifications', 'received_at', 'DESC'),
+        positionParameters(position),
+      );
+    }
+    const page = pageOf(
+      await query.getMany(),
+      limit,
+      (n) => ({ at: n.receivedAt, id: n.id }),
+      LIST,
+      fingerprint,
+    );
+    return { items: page.rows.map(toView), limit, next_cursor: page.next_cursor };
   }
 
   async get(id: string): Promise<NotificationView> {

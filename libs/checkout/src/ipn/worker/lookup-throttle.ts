@@ -1,10 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { PreparedStatement, runPrepared } from '@app/persistence';
@@ -35,31 +29,15 @@ const RESERVE: PreparedStatement = {
  * every worker: through Redis when queues run there, else through PostgreSQL (lookup_reservations).
  * The first notification is looked up at once; the rest of a burst waits for the interval and is
  * covered by one more lookup. If the store cannot be asked, the lookup goes ahead (the in-process
- * coalescing of OrderSyncService still applies).
+ * coalescing of OrderSyncService still applies). Lapsed reservations are removed by retention.
  */
-/** Lapsed reservations are deleted this often (they only matter while they run). */
-const PRUNE_EVERY_MS = 10 * 60_000;
-
 @Injectable()
-export class LookupThrottle implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(LookupThrottle.name);
-  private pruner: NodeJS.Timeout | undefined;
-
+export class LookupThrottle {
   constructor(
     private readonly dataSource: DataSource,
     private readonly redis: RedisConnection,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
-
-  onApplicationBootstrap(): void {
-    if (this.redis.client) return;
-    this.pruner = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
-    this.pruner.unref();
-  }
-
-  onModuleDestroy(): void {
-    clearInterval(this.pruner);
-  }
 
   /** 0 when a lookup may start now (and reserves the interval), else the milliseconds to wait. */
   async reserve(orderId: string): Promise<number> {
@@ -89,15 +67,5 @@ export class LookupThrottle implements OnApplicationBootstrap, OnModuleDestroy {
       interval / 1000,
     ]);
     return row ? Math.ceil(Number(row.wait_ms)) : 0;
-  }
-
-  private async prune(): Promise<void> {
-    try {
-      await this.dataSource.query(
-        `DELETE FROM lookup_reservations WHERE reserved_until < now() - interval '1 minute'`,
-      );
-    } catch (error) {
-      this.logger.warn(`lapsed lookup reservations not pruned: ${(error as Error).message}`);
-    }
   }
 }

@@ -21,7 +21,7 @@ export class MerchantEventsAdminController {
       delivered: query.delivered === undefined ? undefined : query.delivered === 'true',
       order: query.order,
       limit: query.limit ?? 50,
-      before: query.before,
+      cursor: query.cursor,
     });
   }
 

@@ -9,6 +9,7 @@ import {
   WebhookMessageEntity,
 } from '@app/persistence';
 import { CheckoutError } from '../../errors/checkout-error';
+import { afterPosition, decodeCursor, pageOf, positionParameters } from '../../http/page-cursor';
 import {
   MerchantEventView,
   WebhookDeliveryView,
@@ -24,14 +25,16 @@ export interface MerchantEventFilter {
   delivered?: boolean;
   order?: string;
   limit: number;
-  /** Id of the last event of the previous page. */
-  before?: string;
+  /** next_cursor of the previous page. */
+  cursor?: string;
 }
 
 export interface MerchantEventPage {
   data: MerchantEventView[];
-  next_before: string | null;
+  next_cursor: string | null;
 }
+
+const LIST = 'admin-merchant-events';
 
 /** The admin's view of merchant events: list, attempt history, and redelivery. */
 @Injectable()
@@ -43,33 +46,39 @@ export class MerchantEventsAdminService {
     private readonly orders: OrderRepository,
   ) {}
 
+  /** Newest first, a cursor page at a time; each filter reads its own index. */
   async list(filter: MerchantEventFilter): Promise<MerchantEventPage> {
+    const fingerprint = { type: filter.type, delivered: filter.delivered, order: filter.order };
+    const position = filter.cursor ? decodeCursor(LIST, fingerprint, filter.cursor) : null;
     const query = this.dataSource
       .getRepository(OutboxEventEntity)
       .createQueryBuilder('e')
       .orderBy('e.created_at', 'DESC')
       .addOrderBy('e.id', 'DESC')
-      .limit(filter.limit);
+      .limit(filter.limit + 1);
     if (filter.type) query.andWhere('e.type = :type', { type: filter.type });
     if (filter.delivered !== undefined) {
       query.andWhere(filter.delivered ? 'e.delivered_at IS NOT NULL' : 'e.delivered_at IS NULL');
     }
     if (filter.order) {
       const order = await this.orders.findByAnyReference(filter.order);
-      if (!order) return { data: [], next_before: null };
+      if (!order) return { data: [], next_cursor: null };
       query.andWhere('e.order_id = :orderId', { orderId: order.id });
     }
-    if (filter.before) {
+    if (position) {
       query.andWhere(
-        '(e.created_at, e.id) < (SELECT b.created_at, b.id FROM outbox_events b WHERE b.id = :before)',
-        { before: filter.before },
+        afterPosition('e', 'outbox_events', 'created_at', 'DESC'),
+        positionParameters(position),
       );
     }
-    const events = await query.getMany();
-    return {
-      data: events.map(toMerchantEventView),
-      next_before: events.length === filter.limit ? events[events.length - 1].id : null,
-    };
+    const page = pageOf(
+      await query.getMany(),
+      filter.limit,
+      (e) => ({ at: e.createdAt, id: e.id }),
+      LIST,
+      fingerprint,
+    );
+    return { data: page.rows.map(toMerchantEventView), next_cursor: page.next_cursor };
   }
 
   /** The event, where it stands with each endpoint, and every attempt, oldest first. */

@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { LimitQuery } from '../../http/page-query';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { CursorPageQuery } from '../../http/page-query';
 
-export class ListMerchantEventsQuery extends LimitQuery {
+export class ListMerchantEventsQuery extends CursorPageQuery {
   @ApiPropertyOptional({ description: 'event type, e.g. order.completed' })
   @IsOptional()
   @IsString()
@@ -21,9 +21,4 @@ export class ListMerchantEventsQuery extends LimitQuery {
   @IsString()
   @MaxLength(100)
   order?: string;
-
-  @ApiPropertyOptional({ description: 'next_before of the previous page' })
-  @IsOptional()
-  @IsUUID()
-  before?: string;
 }

@@ -58,9 +58,15 @@ export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async queueDuePolls(): Promise<number> {
     const rows = (await this.dataSource.query(
+      // The candidates come from two small sets, unpaid orders (their partial index) and open
+      // refunds, never from the completed orders of the whole history; the conditions below
+      // decide which of them are due.
       `WITH due AS (
          SELECT o.id FROM orders o
-          WHERE (o.status IN ${sqlList(UNPAID_STATUSES)}
+          WHERE o.id IN (SELECT u.id FROM orders u WHERE u.status IN ${sqlList(UNPAID_STATUSES)}
+                          UNION ALL
+                         SELECT r.order_id FROM refunds r WHERE r.status = ANY($4::varchar[]))
+            AND ((o.status IN ${sqlList(UNPAID_STATUSES)}
                  AND (o.next_poll_at <= now()
                       OR (o.next_poll_at IS NULL
                           AND (o.submission_status = 'unknown'
@@ -69,7 +75,7 @@ export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
              OR (o.status = 'completed'
                  AND EXISTS (SELECT 1 FROM refunds r
                               WHERE r.order_id = o.id AND r.status = ANY($4::varchar[]))
-                 AND (o.next_poll_at <= now() OR (o.next_poll_at IS NULL AND NOT o.needs_review)))
+                 AND (o.next_poll_at <= now() OR (o.next_poll_at IS NULL AND NOT o.needs_review))))
           ORDER BY o.next_poll_at NULLS FIRST
           LIMIT $2
           FOR UPDATE OF o SKIP LOCKED)

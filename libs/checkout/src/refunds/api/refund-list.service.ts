@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RefundStatus } from '@app/domain';
 import { RefundEntity } from '@app/persistence';
+import { afterPosition, decodeCursor, pageOf, positionParameters } from '../../http/page-cursor';
 import { AdminRefundView, toAdminRefundView } from '../refund-admin-view';
 
 export interface RefundFilters {
@@ -10,38 +11,56 @@ export interface RefundFilters {
   to?: string;
   currency?: string;
   limit?: number;
-  offset?: number;
+  cursor?: string;
 }
 
 export interface RefundPage {
   items: AdminRefundView[];
-  total: number;
   limit: number;
-  offset: number;
+  /** Give it as `cursor` for the next page; null on the last page. */
+  next_cursor: string | null;
 }
 
-/** Refunds for the admin, newest first, each with its order's reference. */
+const LIST = 'admin-refunds';
+
+/** Refunds for the admin, newest first, each with its order's reference, a cursor page at a time. */
 @Injectable()
 export class RefundListService {
   constructor(private readonly dataSource: DataSource) {}
 
   async list(filters: RefundFilters): Promise<RefundPage> {
     const limit = filters.limit ?? 50;
-    const offset = filters.offset ?? 0;
+    const fingerprint = { ...filters, limit: undefined, cursor: undefined };
+    const position = filters.cursor ? decodeCursor(LIST, fingerprint, filters.cursor) : null;
     const query = this.dataSource
       .getRepository(RefundEntity)
       .createQueryBuilder('r')
       .leftJoinAndSelect('r.order', 'o')
       .orderBy('r.created_at', 'DESC')
-      .addOrderBy('r.id', 'ASC')
-      .take(limit)
-      .skip(offset);
+      .addOrderBy('r.id', 'DESC')
+      .limit(limit + 1);
     if (filters.status) query.andWhere('r.status = :status', { status: filters.status });
     if (filters.currency)
       query.andWhere('r.currency = :currency', { currency: filters.currency.toUpperCase() });
     if (filters.from) query.andWhere('r.created_at >= :from', { from: new Date(filters.from) });
     if (filters.to) query.andWhere('r.created_at < :to', { to: new Date(filters.to) });
-    const [rows, total] = await query.getManyAndCount();
-    return { items: rows.map((refund) => toAdminRefundView(refund)), total, limit, offset };
+    if (position) {
+      query.andWhere(
+        afterPosition('r', 'refunds', 'created_at', 'DESC'),
+        positionParameters(position),
+      );
+    }
+    const page = pageOf(
+      await query.getMany(),
+      limit,
+      (r) => ({ at: r.createdAt, id: r.id }),
+      LIST,
+      fingerprint,
+    );
+    return {
+      items: page.rows.map((refund) => toAdminRefundView(refund)),
+      limit,
+      next_cursor: page.next_cursor,
+    };
   }
 }

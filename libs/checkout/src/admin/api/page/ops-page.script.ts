@@ -86,12 +86,15 @@ export const OPS_PAGE_SCRIPT = String.raw`(function () {
     if (name === 'webhooks') { loadEndpoints(); loadEvents(); }
   }
 
-  function renderCounts(counts) {
+  // Counts stop at the API's cap: a count at the cap reads "1000+".
+  function renderCounts(counts, cap) {
     var box = $('counts');
     box.replaceChildren();
     var total = 0;
-    Object.keys(counts).forEach(function (status) { total += counts[status]; });
-    [['', 'all', total]].concat(Object.keys(counts).map(function (s) { return [s, s, counts[s]]; }))
+    var capped = false;
+    var shown = function (n) { if (n >= cap) capped = true; return n >= cap ? n + '+' : String(n); };
+    var entries = Object.keys(counts).map(function (s) { total += counts[s]; return [s, s, shown(counts[s])]; });
+    [['', 'all', total + (capped ? '+' : '')]].concat(entries)
       .forEach(function (entry) {
         var button = el('button', 'count' + (filter.status === entry[0] ? ' active' : ''), entry[1] + ' ' + entry[2]);
         button.type = 'button';
@@ -111,7 +114,7 @@ export const OPS_PAGE_SCRIPT = String.raw`(function () {
     if (filter.q) params.set('q', filter.q);
     try {
       var page = await api('GET', '/v1/admin/orders?' + params.toString());
-      renderCounts(page.counts);
+      renderCounts(page.counts, page.count_cap);
       var body = $('orders');
       body.replaceChildren();
       page.items.forEach(function (order) {
@@ -127,7 +130,7 @@ export const OPS_PAGE_SCRIPT = String.raw`(function () {
         row.addEventListener('click', function () { openOrder(order.reference); });
         body.appendChild(row);
       });
-      text($('orders-total'), page.total + ' order(s)' + (page.total > page.items.length ? ', newest ' + page.items.length + ' shown' : ''));
+      text($('orders-total'), page.items.length + ' order(s)' + (page.next_cursor ? ', the newest shown' : ''));
     } catch (error) { failed(error); }
   }
 
