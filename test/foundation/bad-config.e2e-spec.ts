@@ -28,6 +28,14 @@ describe('configuration at start', () => {
     expect(lines[0]).toContain('"abc"');
   });
 
+  it('a retention setting out of range stops the api with one line naming it', async () => {
+    const { code, stderr } = await startApi({ RETENTION_NOTIFICATIONS_DAYS: '-3' });
+    expect(code).toBe(1);
+    const lines = stderr.split('\n').filter((line) => line.trim() !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/\bRETENTION_NOTIFICATIONS_DAYS\b/);
+  });
+
   it('a port already taken stops the api with one line naming PORT', async () => {
     const squatter = createServer();
     await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', () => resolve()));

@@ -30,6 +30,80 @@ class DriftProbe {
 }
 
 describe('migrations', () => {
+  it('build the bounded-read indexes online on a database that already holds orders', async () => {
+    await withScratchDatabase(run.adminDatabaseUrl, 'migrations_data', async (url) => {
+      const before = new DataSource({
+        ...buildDataSourceOptions(url),
+        migrations: ALL_MIGRATIONS.slice(0, -1),
+      });
+      await before.initialize();
+      try {
+        await before.runMigrations({ transaction: 'each' });
+        await before.query(
+          `INSERT INTO orders (merchant_reference, kind, status, submission_status, amount,
+                               currency, description, customer_email, customer_phone, version,
+                               created_at)
+           SELECT 'mig-' || g, 'hosted', (ARRAY['completed','failed','pending'])[1 + g % 3],
+                  'submitted', 10.00, 'KES', 'seeded', 'Buyer' || g || '@Example.com',
+                  '+2547' || lpad(g::text, 8, '0'), 1, now() - make_interval(mins => g)
+             FROM generate_series(1, 20000) AS g`,
+        );
+        // An earlier run was interrupted: its index exists but is not valid.
+        await before.query('CREATE INDEX idx_orders_created ON orders (created_at, id)');
+        await before.query(
+          `UPDATE pg_index SET indisvalid = false WHERE indexrelid = 'idx_orders_created'::regclass`,
+        );
+      } finally {
+        await before.destroy();
+      }
+
+      const dataSource = new DataSource(buildDataSourceOptions(url));
+      await dataSource.initialize();
+      try {
+        // Checkouts go on while the indexes build: none waits for the migration to finish.
+        let writing = true;
+        let written = 0;
+        const writer = (async () => {
+          while (writing) {
+            await dataSource.query(
+              `INSERT INTO orders (merchant_reference, kind, amount, currency, description, version)
+               VALUES ('live-' || gen_random_uuid(), 'hosted', 1.00, 'KES', 'live', 1)`,
+            );
+            written += 1;
+          }
+        })();
+        const applied = await dataSource.runMigrations({ transaction: 'each' });
+        writing = false;
+        await writer;
+        expect(applied.map((m) => m.name)).toEqual([
+          new ALL_MIGRATIONS[ALL_MIGRATIONS.length - 1]().name,
+        ]);
+        expect(written).toBeGreaterThan(0);
+
+        const invalid = (await dataSource.query(
+          `SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+            WHERE NOT i.indisvalid`,
+        )) as { relname: string }[];
+        expect(invalid).toEqual([]);
+        const [{ count }] = (await dataSource.query(
+          `SELECT count(*)::int AS count FROM orders WHERE merchant_reference LIKE 'mig-%'`,
+        )) as { count: number }[];
+        expect(count).toBe(20000);
+        // The expression indexes answer the search's own expressions.
+        const [{ id }] = (await dataSource.query(
+          `SELECT id FROM orders WHERE lower(customer_email) = lower('BUYER77@example.COM')`,
+        )) as { id: string }[];
+        const [phone] = (await dataSource.query(
+          `SELECT id FROM orders WHERE right(regexp_replace(customer_phone, '\\D', '', 'g'), 9) = '700000077'`,
+        )) as { id: string }[];
+        expect(phone.id).toBe(id);
+        expect((await pendingSchemaChange(dataSource)).up.map((q) => q.query)).toEqual([]);
+      } finally {
+        await dataSource.destroy();
+      }
+    });
+  });
+
   it('run from empty to head, match the entities, and revert back down to empty', async () => {
     await withScratchDatabase(run.adminDatabaseUrl, 'migrations', async (url) => {
       expect(url).toMatch(/test/);

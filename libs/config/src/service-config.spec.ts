@@ -71,6 +71,24 @@ describe('loadServiceConfig', () => {
     ]);
   });
 
+  it('retention: 30 days for notifications and merchant events, 1 for expired keys, 0 keeps for ever, bounded', () => {
+    expect(loadServiceConfig({}).retention).toEqual({
+      notificationsDays: 30,
+      merchantEventsDays: 30,
+      idempotencyKeysDays: 1,
+      batchSize: 1000,
+    });
+    expect(
+      loadServiceConfig({ RETENTION_NOTIFICATIONS_DAYS: '0' }).retention.notificationsDays,
+    ).toBe(0);
+    expect(
+      problemsOf({ RETENTION_MERCHANT_EVENTS_DAYS: '3651', RETENTION_BATCH_SIZE: '5' }),
+    ).toEqual([
+      'RETENTION_MERCHANT_EVENTS_DAYS must be an integer between 0 and 3650 (got "3651")',
+      'RETENTION_BATCH_SIZE must be an integer between 10 and 10000 (got "5")',
+    ]);
+  });
+
   it('holds an acknowledgement for company at most 50 ms (0: stored at once)', () => {
     expect(loadServiceConfig({}).ipnStoreGatherMs).toBe(2);
     expect(loadServiceConfig({ IPN_STORE_GATHER_MS: '0' }).ipnStoreGatherMs).toBe(0);

@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+
+/**
+ * Rows written straight into the tables, for suites about reads and retention that need history
+ * (old orders, settled notifications, delivered events) faster than the API could make it. Each
+ * helper answers the ids it wrote; `ageDays` backdates the row.
+ */
+export class SeedRows {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private async one<T>(sql: string, parameters: unknown[]): Promise<T> {
+    const rows = (await this.dataSource.query(sql, parameters)) as T[];
+    return rows[0];
+  }
+
+  /** A paid (or otherwise settled) order with its timeline, an earlier attempt and a refund. */
+  async settledOrder(
+    options: { ageDays?: number; status?: string; currency?: string; withRefund?: boolean } = {},
+  ): Promise<{ id: string; reference: string }> {
+    const reference = `seed-${randomBytes(6).toString('hex')}`;
+    const ageDays = options.ageDays ?? 0;
+    const { id } = await this.one<{ id: string }>(
+      `INSERT INTO orders (merchant_reference, order_tracking_id, kind, status, submission_status,
+                           amount, currency, description, customer_email, version,
+                           paid_amount, paid_currency, paid_at, created_at, updated_at)
+       VALUES ($1, gen_random_uuid()::text, 'hosted', $2, 'submitted', 100.00, $3, 'seeded',
+               $1::varchar || '@example.com', 3, 100.00, $3, now() - make_interval(days => $4),
+               now() - make_interval(days => $4), now() - make_interval(days => $4))
+       RETURNING id`,
+      [reference, options.status ?? 'completed', options.currency ?? 'KES', ageDays],
+    );
+    await this.dataSource.query(
+      `INSERT INTO order_events (order_id, type, from_status, to_status, source, created_at)
+       VALUES ($1, 'created', NULL, 'pending', 'api', now() - make_interval(days => $2)),
+              ($1, 'status_changed', 'pending', $3, 'ipn', now() - make_interval(days => $2))`,
+      [id, ageDays, options.status ?? 'completed'],
+    );
+    await this.dataSource.query(
+      `INSERT INTO payment_attempts (order_id, number, kind, gateway_reference, status,
+                                     started_at, replaced_at)
+       VALUES ($1, 1, 'hosted', $2::varchar || '-a1', 'failed', now() - make_interval(days => $3),
+               now() - make_interval(days => $3))`,
+      [id, reference, ageDays],
+    );
+    if (options.withRefund) {
+      await this.dataSource.query(
+        `INSERT INTO refunds (order_id, confirmation_code, amount, currency, is_partial, reason,
+                              requested_by, admin_key_name, status, created_at, updated_at)
+         VALUES ($1, $2, 100.00, $3, false, 'seeded', 'seed', 'seed', 'accepted',
+                 now() - make_interval(days => $4), now() - make_interval(days => $4))`,
+        [id, `rc-${reference}`, options.currency ?? 'KES', ageDays],
+      );
+    }
+    return { id, reference };
+  }
+
+  async notification(status: string, ageDays: number, orderId: string | null = null) {
+    return this.one<{ id: string }>(
+      `INSERT INTO ipn_notifications (order_tracking_id, merchant_reference, http_method, status,
+                                      order_id, received_at, processed_at)
+       VALUES (gen_random_uuid()::text, 'seed', 'POST', $1, $2,
+               now() - make_interval(days => $3), now() - make_interval(days => $3))
+       RETURNING id`,
+      [status, orderId, ageDays],
+    );
+  }
+
+  async webhookEndpoint(): Promise<{ id: string }> {
+    return this.one(
+      `INSERT INTO webhook_endpoints (url, secret) VALUES ($1, 'whsec_c2VlZA==') RETURNING id`,
+      [`https://shop.example/hooks/${randomBytes(4).toString('hex')}`],
+    );
+  }
+
+  /**
+   * A merchant event, relayed or not, with one message to `endpointId` in `messageState` (none
+   * when null) and `deliveries` attempts.
+   */
+  async merchantEvent(options: {
+    ageDays: number;
+    relayed: boolean;
+    endpointId?: string;
+    messageState?: 'pending' | 'delivered' | 'failed' | null;
+    deliveries?: number;
+    orderId?: string | null;
+  }): Promise<{ id: string }> {
+    const event = await this.one<{ id: string }>(
+      `INSERT INTO outbox_events (order_id, type, payload, created_at, relayed_at, delivered_at)
+       VALUES ($1, 'order.completed', '{}'::jsonb, now() - make_interval(days => $2),
+               CASE WHEN $3 THEN now() - make_interval(days => $2) END,
+               CASE WHEN $4 THEN now() - make_interval(days => $2) END)
+       RETURNING id`,
+      [
+        options.orderId ?? null,
+        options.ageDays,
+        options.relayed,
+        options.messageState === 'delivered',
+      ],
+    );
+    if (options.endpointId && options.messageState) {
+      await this.dataSource.query(
+        `INSERT INTO webhook_messages (event_id, endpoint_id, order_id, event_created_at, state,
+                                       created_at)
+         VALUES ($1, $2, $3, now() - make_interval(days => $4), $5,
+                 now() - make_interval(days => $4))`,
+        [
+          event.id,
+          options.endpointId,
+          options.orderId ?? null,
+          options.ageDays,
+          options.messageState,
+        ],
+      );
+    }
+    for (let attempt = 1; attempt <= (options.deliveries ?? 0); attempt += 1) {
+      await this.dataSource.query(
+        `INSERT INTO webhook_deliveries (event_id, endpoint_id, attempt, url, response_status,
+                                         duration_ms, created_at)
+         VALUES ($1, $2, $3, 'https://shop.example/hooks', 500, 12,
+                 now() - make_interval(days => $4))`,
+        [event.id, options.endpointId ?? null, attempt, options.ageDays],
+      );
+    }
+    return event;
+  }
+
+  async idempotencyKey(expiresInHours: number): Promise<{ key: string }> {
+    const key = `seed-${randomBytes(6).toString('hex')}`;
+    await this.dataSource.query(
+      `INSERT INTO idempotency_keys (scope, key, request_hash, expires_at)
+       VALUES ('seed', $1, 'h', now() + make_interval(hours => $2))`,
+      [key, expiresInHours],
+    );
+    return { key };
+  }
+
+  async rateLimitWindow(endsInSeconds: number): Promise<{ key: string }> {
+    const key = `seed:${randomBytes(6).toString('hex')}`;
+    await this.dataSource.query(
+      `INSERT INTO rate_limit_windows (key, hits, window_ends)
+       VALUES ($1, 1, now() + make_interval(secs => $2))`,
+      [key, endsInSeconds],
+    );
+    return { key };
+  }
+
+  async lookupReservation(orderId: string, endsInSeconds: number): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO lookup_reservations (order_id, reserved_until)
+       VALUES ($1, now() + make_interval(secs => $2))`,
+      [orderId, endsInSeconds],
+    );
+  }
+}
