@@ -150,18 +150,25 @@ describe('admin lists page by cursor (api + Postgres)', () => {
   });
 
   it('counts per status stop at the cap', async () => {
-    await dataSource.query(
+    // Ten days old, outside any reconciliation window another suite runs meanwhile, and removed
+    // afterwards: these rows have no timeline.
+    const inserted = (await dataSource.query(
       `INSERT INTO orders (merchant_reference, kind, status, submission_status, amount, currency,
-                           description, version)
+                           description, version, created_at, updated_at)
        SELECT 'cap-' || g || '-' || md5(random()::text), 'hosted', 'completed', 'submitted',
-              10.00, 'XAF', 'seeded', 1
-         FROM generate_series(1, 1003) AS g`,
-    );
-    const page = await get('/v1/admin/orders?currency=XAF&limit=1');
-    expect(page.status).toBe(200);
-    expect(page.body.count_cap).toBe(1000);
-    expect(page.body.counts).toMatchObject({ completed: 1000, pending: 0, failed: 0 });
-    expect(page.body.next_cursor).toEqual(expect.any(String));
+              10.00, 'XAF', 'seeded', 1, now() - interval '10 days', now() - interval '10 days'
+         FROM generate_series(1, 1003) AS g
+       RETURNING id`,
+    )) as { id: string }[];
+    try {
+      const page = await get('/v1/admin/orders?currency=XAF&limit=1');
+      expect(page.status).toBe(200);
+      expect(page.body.count_cap).toBe(1000);
+      expect(page.body.counts).toMatchObject({ completed: 1000, pending: 0, failed: 0 });
+      expect(page.body.next_cursor).toEqual(expect.any(String));
+    } finally {
+      await dataSource.query('DELETE FROM orders WHERE id = ANY($1)', [inserted.map((r) => r.id)]);
+    }
   });
 
   it('finds an order by an earlier attempt and by its email in any case', async () => {

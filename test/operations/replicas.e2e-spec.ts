@@ -204,8 +204,8 @@ async function replicasRun(backend: 'redis' | 'postgres'): Promise<void> {
     expect((await pollsOf()).map((row) => row.poll_attempts)).toEqual(unnotified.map(() => 1));
     expect((await sandbox.control.requests()).counts.GetTransactionStatus).toBe(UNNOTIFIED);
 
-    // Every worker asks for the nightly reconcile at start; the queue holds one schedule and one
-    // next run.
+    // Every worker asks for the nightly reconcile and the retention pass at start; the queue holds
+    // one schedule of each and one next run of each.
     const config = loadServiceConfig({ ...process.env, ...env });
     const connection = queueConnectionFor(config);
     const reconciliation = new Queue(QUEUES.reconciliation, {
@@ -214,8 +214,12 @@ async function replicasRun(backend: 'redis' | 'postgres'): Promise<void> {
     });
     try {
       const schedulers = await reconciliation.getJobSchedulers();
-      expect(schedulers.map((scheduler) => scheduler.key)).toEqual(['nightly-reconcile']);
-      expect(await reconciliation.getJobCountByTypes('delayed', 'waiting', 'active')).toBe(1);
+      expect(schedulers.map((scheduler) => scheduler.key).sort()).toEqual([
+        'nightly-reconcile',
+        'operational-records-retention',
+      ]);
+      // One next run of each, however many workers registered them.
+      expect(await reconciliation.getJobCountByTypes('delayed', 'waiting', 'active')).toBe(2);
     } finally {
       await reconciliation.close();
       closeQueueConnection(connection);

@@ -24,7 +24,7 @@ describe('retention of operational records (worker + Postgres)', () => {
     seed = new SeedRows(dataSource);
     // Batches of 10 rows, so that the seeded rows take several and the pass must loop.
     service = await startService({ worker: true, env: { RETENTION_BATCH_SIZE: '10' } });
-    queue = new Queue(QUEUES.retention, {
+    queue = new Queue(QUEUES.reconciliation, {
       connection: queueConnectionFor(loadServiceConfig()),
       prefix: process.env.QUEUE_PREFIX,
     });
@@ -124,6 +124,12 @@ describe('retention of operational records (worker + Postgres)', () => {
       ).id,
     ];
 
+    // The seeded orders' own merchant events: the old order's two go, the new order's stays.
+    stay.push(...(await ids(`SELECT id FROM outbox_events WHERE order_id = '${newOrder.id}'`)));
+    expect(
+      await ids(`SELECT id FROM outbox_events WHERE order_id = '${oldOrder.id}'`),
+    ).toHaveLength(3);
+
     const expiredKey = await seed.idempotencyKey(-48);
     const freshlyExpiredKey = await seed.idempotencyKey(-1);
     const liveKey = await seed.idempotencyKey(20);
@@ -143,7 +149,7 @@ describe('retention of operational records (worker + Postgres)', () => {
     const removed = await runPass();
     expect(removed).toEqual({
       notifications: 26,
-      merchant_events: 3,
+      merchant_events: 5,
       webhook_messages: 2,
       webhook_deliveries: 17,
       idempotency_keys: 1,

@@ -14,7 +14,11 @@ export class SeedRows {
     return rows[0];
   }
 
-  /** A paid (or otherwise settled) order with its timeline, an earlier attempt and a refund. */
+  /**
+   * A paid (or otherwise settled) order with its timeline, its merchant event, an earlier attempt
+   * and, if asked, a refund already reversed: consistent, so a reconciliation run by another suite
+   * on the same database finds nothing to report, and final, so no worker follows it up.
+   */
   async settledOrder(
     options: { ageDays?: number; status?: string; currency?: string; withRefund?: boolean } = {},
   ): Promise<{ id: string; reference: string }> {
@@ -37,6 +41,12 @@ export class SeedRows {
       [id, ageDays, options.status ?? 'completed'],
     );
     await this.dataSource.query(
+      `INSERT INTO outbox_events (order_id, type, payload, created_at, relayed_at)
+       VALUES ($1, 'order.' || $3::varchar, '{}'::jsonb, now() - make_interval(days => $2),
+               now() - make_interval(days => $2))`,
+      [id, ageDays, options.status ?? 'completed'],
+    );
+    await this.dataSource.query(
       `INSERT INTO payment_attempts (order_id, number, kind, gateway_reference, status,
                                      started_at, replaced_at)
        VALUES ($1, 1, 'hosted', $2::varchar || '-a1', 'failed', now() - make_interval(days => $3),
@@ -47,9 +57,15 @@ export class SeedRows {
       await this.dataSource.query(
         `INSERT INTO refunds (order_id, confirmation_code, amount, currency, is_partial, reason,
                               requested_by, admin_key_name, status, created_at, updated_at)
-         VALUES ($1, $2, 100.00, $3, false, 'seeded', 'seed', 'seed', 'accepted',
+         VALUES ($1, $2, 100.00, $3, false, 'seeded', 'seed', 'seed', 'reversed',
                  now() - make_interval(days => $4), now() - make_interval(days => $4))`,
         [id, `rc-${reference}`, options.currency ?? 'KES', ageDays],
+      );
+      await this.dataSource.query(
+        `INSERT INTO outbox_events (order_id, type, payload, created_at, relayed_at)
+         VALUES ($1, 'refund.reversed', '{}'::jsonb, now() - make_interval(days => $2),
+                 now() - make_interval(days => $2))`,
+        [id, ageDays],
       );
     }
     return { id, reference };

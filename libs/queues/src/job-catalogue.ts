@@ -9,10 +9,10 @@ export const QUEUES = {
   notifications: 'notifications',
   orderSync: 'order-sync',
   registration: 'ipn-registration',
-  // Its own queue so that the reconciliation worker never picks up another feature's job.
+  // The deployment's housekeeping, one job at a time, apart from the lookups: the nightly
+  // reconciliation and retention's passes. (On BullMQ's PostgreSQL backend every queue costs each
+  // worker process connections of its own: housekeeping shares one.)
   reconciliation: 'reconciliation',
-  // Removing old operational records: its own queue, so a long pass never delays a lookup.
-  retention: 'retention',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export const QUEUE_NAMES = Object.values(QUEUES) as QueueName[];
@@ -90,7 +90,7 @@ export const JOB_QUEUE: { [N in JobName]: QueueName } = {
   'refund-double-payment': QUEUES.orderSync,
   'register-ipn': QUEUES.registration,
   reconcile: QUEUES.reconciliation,
-  'prune-operational-records': QUEUES.retention,
+  'prune-operational-records': QUEUES.reconciliation,
 };
 
 export interface QueueWorkerSettings {
@@ -105,7 +105,6 @@ export const QUEUE_WORKERS: Record<QueueName, QueueWorkerSettings> = {
   [QUEUES.orderSync]: { concurrency: 20, lookupRateLimited: true },
   [QUEUES.registration]: { concurrency: 1, lookupRateLimited: false },
   [QUEUES.reconciliation]: { concurrency: 1, lookupRateLimited: false },
-  [QUEUES.retention]: { concurrency: 1, lookupRateLimited: false },
 };
 
 /** Repeatable jobs, registered by the worker (an upsert: replicas agree on one). */
