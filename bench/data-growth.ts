@@ -12,8 +12,8 @@
  *    verifies each notification. Measures every call (median of BENCH_DATA_CALLS) and the idle CPU.
  * 2. Grows the database by copying those final orders, with their timelines, attempts, inbox rows,
  *    merchant events and refunds, each copy another customer's order with its own identifiers,
- *    spread over the year before the poll horizon (72 h), so each unpaid copy is expired, as the
- *    worker would have made it. Then VACUUM ANALYZE and a checkpoint, as a database that
+ *    spread over the year before the poll horizon (72 h), each as the worker would have left it by
+ *    now: unpaid copies expired, accepted refunds followed up to reversed. Then VACUUM ANALYZE and a checkpoint, as a database that
  *    has lived would have had.
  * 3. Measures the same calls and the idle CPU again; then runs retention through the worker's job
  *    with the default settings until nothing is left to remove (or BENCH_DATA_RETENTION_MINUTES)
@@ -482,8 +482,24 @@ async function grow(db: Client, target: number): Promise<{ orders: number; secon
   const expression = (table: string, column: { name: string; type: string }) => {
     if (column.name === 'order_id') return 'm.new_id';
     if (table === 'orders' && column.name === 'next_poll_at') return 'NULL';
+    // A year on, what the worker would have made of each copy: unpaid ones expired at the poll
+    // horizon, refunds the gateway accepted followed up to reversed (and their orders with them).
     if (table === 'orders' && column.name === 'status') {
-      return `CASE WHEN src.status IN ('pending', 'failed') THEN 'expired' ELSE src.status END`;
+      return `CASE WHEN src.status IN ('pending', 'failed') THEN 'expired'
+                   WHEN EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = src.id
+                                   AND r.status IN ('requested', 'accepted', 'unknown'))
+                   THEN 'reversed' ELSE src.status END`;
+    }
+    if (table === 'orders' && column.name === 'reversed_at') {
+      return `CASE WHEN EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = src.id
+                                   AND r.status IN ('requested', 'accepted', 'unknown'))
+                   THEN m.created_at + interval '2 days' ELSE src.reversed_at + m.shift END`;
+    }
+    if (table === 'refunds' && column.name === 'status') {
+      return `CASE WHEN src.status IN ('requested', 'accepted', 'unknown') THEN 'reversed' ELSE src.status END`;
+    }
+    if (table === 'refunds' && column.name === 'reversed_at') {
+      return `CASE WHEN src.status IN ('requested', 'accepted', 'unknown') THEN m.created_at + interval '2 days' ELSE src.reversed_at + m.shift END`;
     }
     if (table === 'orders' && column.name === 'expired_at') {
       return `CASE WHEN src.status IN ('pending', 'failed') THEN m.created_at + interval '72 hours' ELSE src.expired_at + m.shift END`;
