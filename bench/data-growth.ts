@@ -19,7 +19,8 @@
  *    with the default settings until nothing is left to remove (or BENCH_DATA_RETENTION_MINUTES)
  *    and reports the bytes per order before and after.
  *
- * Writes bench/results/data-growth.json beside what it prints. Needs PostgreSQL at
+ * BENCH_DATA_KEEP=1 keeps the grown database (to look at plans); BENCH_DATA_REBUILD_INDEXES=0
+ * keeps the indexes while copying. Writes bench/results/data-growth.json beside what it prints. Needs PostgreSQL at
  * 127.0.0.1:5432 (or BENCH_POSTGRES_URL) and Redis; drops its database and keys afterwards.
  */
 import { ChildProcess, spawn } from 'node:child_process';
@@ -225,7 +226,13 @@ async function main(): Promise<void> {
     for (const child of children) child.kill('SIGTERM');
     await sleep(1500);
     await db.end().catch(() => undefined);
-    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
+    if (process.env.BENCH_DATA_KEEP === '1') {
+      say(`kept: ${POSTGRES}/${database} (BENCH_DATA_KEEP=1; drop it when done)`);
+    } else {
+      await admin
+        .query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`)
+        .catch(() => undefined);
+    }
     await dropQueuePrefix(REDIS_URL, database).catch(() => undefined);
     await admin.end();
   }
@@ -486,12 +493,12 @@ async function grow(db: Client, target: number): Promise<{ orders: number; secon
     // horizon, refunds the gateway accepted followed up to reversed (and their orders with them).
     if (table === 'orders' && column.name === 'status') {
       return `CASE WHEN src.status IN ('pending', 'failed') THEN 'expired'
-                   WHEN EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = src.id
+                   WHEN EXISTS (SELECT 1 FROM tpl_refunds r WHERE r.order_id = src.id
                                    AND r.status IN ('requested', 'accepted', 'unknown'))
                    THEN 'reversed' ELSE src.status END`;
     }
     if (table === 'orders' && column.name === 'reversed_at') {
-      return `CASE WHEN EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = src.id
+      return `CASE WHEN EXISTS (SELECT 1 FROM tpl_refunds r WHERE r.order_id = src.id
                                    AND r.status IN ('requested', 'accepted', 'unknown'))
                    THEN m.created_at + interval '2 days' ELSE src.reversed_at + m.shift END`;
     }
@@ -536,14 +543,32 @@ async function grow(db: Client, target: number): Promise<{ orders: number; secon
         : columns.map((c) => expression(table, c))
     ).join(', ');
     const key = table === 'orders' ? 'id' : 'order_id';
+    // The templates' own rows, read once: the copies never scan the growing tables.
+    await db.query(
+      `CREATE TEMP TABLE tpl_${table} AS SELECT * FROM ${table} WHERE ${key} IN (SELECT id FROM templates)`,
+    );
+    await db.query(`CREATE INDEX ON tpl_${table} (${key})`);
     copies.push({
       table,
-      sql: `INSERT INTO ${table} (${names}) SELECT ${values} FROM ${table} src JOIN grow_map m ON src.${key} = m.template_id`,
+      sql: `INSERT INTO ${table} (${names}) SELECT ${values} FROM tpl_${table} src JOIN grow_map m ON src.${key} = m.template_id`,
     });
   }
   // Copies are dated from the poll horizon (72 h) back to a year ago: every unpaid copy has
   // expired, as the worker would have made it.
   const spread = 362 * 86_400;
+  // A bulk load's usual way: the copied tables' secondary indexes are dropped while the rows go
+  // in and built afterwards (sorted, in parallel), which takes minutes instead of an hour at ten
+  // million orders. BENCH_DATA_REBUILD_INDEXES=0 keeps them (each row then updates each index).
+  const rebuild = process.env.BENCH_DATA_REBUILD_INDEXES !== '0';
+  const { rows: indexes } = rebuild
+    ? await db.query(
+        `SELECT i.indexname AS name, i.indexdef AS definition FROM pg_indexes i
+          WHERE i.schemaname = 'public' AND i.tablename = ANY($1)
+            AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`,
+        [copies.map((copy) => copy.table)],
+      )
+    : { rows: [] };
+  for (const index of indexes) await db.query(`DROP INDEX "${String(index.name)}"`);
   for (let from = have + 1; from <= target; from += BATCH) {
     const to = Math.min(target, from + BATCH - 1);
     await db.query('BEGIN');
@@ -565,6 +590,12 @@ async function grow(db: Client, target: number): Promise<{ orders: number; secon
     process.stdout.write(`\r  ${done.toLocaleString('en')} orders (${rate.toFixed(0)}/s)   `);
   }
   process.stdout.write('\n');
+  if (indexes.length > 0) {
+    say(`  building ${indexes.length} indexes…`);
+    await db.query(`SET maintenance_work_mem = '1GB'`);
+    await db.query('SET max_parallel_maintenance_workers = 2');
+    for (const index of indexes) await db.query(String(index.definition));
+  }
   return { orders: await orderCount(db), seconds: (performance.now() - started) / 1000 };
 }
 

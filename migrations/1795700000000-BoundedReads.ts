@@ -59,6 +59,8 @@ const INDEXES: { name: string; table: string; definition: string }[] = [
     table: 'payment_attempts',
     definition: '(confirmation_code)',
   },
+  // An order's refunds, rejected ones included (the unique index leaves those out).
+  { name: 'idx_refunds_order', table: 'refunds', definition: '(order_id, created_at)' },
   { name: 'idx_refunds_created', table: 'refunds', definition: '(created_at, id)' },
   {
     name: 'idx_refunds_currency_created',

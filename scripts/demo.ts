@@ -3,10 +3,19 @@
  * Hosted checkout → paid on the sandbox's hosted page → completed; mobile money push → completed;
  * refund of the first one (admin endpoint); each order's timeline printed.
  *
- * Settings (defaults match a bare `npm start`): API_URL (http://127.0.0.1:3000), SHOP_API_KEY
+ * Settings (defaults match `npm start` run with the same environment): the api at HOST and PORT
+ * as `npm start` reads them (127.0.0.1:3000), or API_URL to name another; SHOP_API_KEY
  * (shop_dev_key), ADMIN_API_KEY (admin_dev_key). Keys given as "name:secret" lists also work.
  */
-const API_URL = (process.env.API_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
+function apiUrl(): string {
+  if (process.env.API_URL) return process.env.API_URL.replace(/\/$/, '');
+  const host = process.env.HOST?.trim() || '127.0.0.1';
+  // An api listening on every interface is reached on loopback.
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const port = process.env.PORT?.trim() || '3000';
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+const API_URL = apiUrl();
 const keyOf = (entry: string | undefined, fallback: string) => {
   const first = (entry ?? fallback).split(',')[0].trim();
   return first.includes(':') ? first.slice(first.indexOf(':') + 1) : first;

@@ -252,6 +252,9 @@ async function main() {
     DATABASE_URL: postgres.url,
     ...queues.env,
     SANDBOX_CONTROL: process.env.SANDBOX_CONTROL || '1',
+    // Log lines for a person at a terminal, unless asked otherwise (production logs stay JSON).
+    LOG_FORMAT:
+      process.env.LOG_FORMAT || (process.env.NODE_ENV === 'production' ? 'json' : 'pretty'),
     // The api follows the sandbox if its port moves, unless a real gateway is configured.
     PESAPAL_BASE_URL:
       process.env.PESAPAL_BASE_URL || `http://127.0.0.1:${ports.sandbox}/pesapalv3/api`,

@@ -7,12 +7,15 @@ import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '@app/persistence';
 import { freePort, portAnswers, TEST_RUN_ENV, TestRun } from './test-servers';
 import { startEmbeddedPostgres } from './embedded-postgres';
+import { provisionSystemPackages } from './system-packages';
 
 /**
  * One database and one queue prefix per test run, on the machine's real servers when they answer,
  * otherwise on embedded PostgreSQL (and BullMQ's PostgreSQL backend instead of Redis).
  */
 export default async function globalSetup(): Promise<void> {
+  // What the browser and pooler suites need beyond npm, installed here when it can be.
+  for (const line of provisionSystemPackages()) process.stdout.write(`${line}\n`);
   const runId = `${Date.now().toString(36)}_${process.pid}`;
   let adminBase = process.env.TEST_POSTGRES_URL;
   let embeddedDir: string | undefined;

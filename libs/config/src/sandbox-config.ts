@@ -1,4 +1,4 @@
-import { SANDBOX_DEFAULTS } from './service-config';
+import { LOG_FORMATS, LogFormat, SANDBOX_DEFAULTS } from './service-config';
 import { ConfigValidationError, Env, EnvReader } from './env-parsers';
 
 export interface SandboxMerchant {
@@ -12,6 +12,7 @@ export interface SandboxConfig {
   logLevel: string;
   /** Log lines go to this file (appended) instead of stdout (LOG_FILE). */
   logFile: string | null;
+  logFormat: LogFormat;
   /** Base URL the sandbox advertises in redirect_url (its own hosted page). */
   publicUrl: string;
   merchants: SandboxMerchant[];
@@ -55,6 +56,7 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
       'info',
     ),
     logFile: r.optionalString('LOG_FILE') ?? null,
+    logFormat: r.oneOf<LogFormat>('LOG_FORMAT', LOG_FORMATS, 'json'),
     publicUrl: r.url('SANDBOX_PUBLIC_URL', ['http', 'https'], `http://127.0.0.1:${port}`),
     merchants,
     controlEnabled: r.bool('SANDBOX_CONTROL', false),

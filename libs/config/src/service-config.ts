@@ -10,6 +10,8 @@ export const SANDBOX_DEFAULTS = {
 } as const;
 
 export type QueueBackend = 'redis' | 'postgres';
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 export type NodeEnvironment = 'development' | 'test' | 'production';
 
 export interface ServiceConfig {
@@ -25,6 +27,8 @@ export interface ServiceConfig {
   logLevel: string;
   /** Log lines go to this file (appended) instead of stdout (LOG_FILE). */
   logFile: string | null;
+  /** `json` (a line per record, for collectors) or `pretty` (for a person at a terminal). */
+  logFormat: LogFormat;
   /** GET /metrics on the api and the worker's health port (METRICS_ENABLED). */
   metricsEnabled: boolean;
   /** When set, /metrics asks for this bearer token (METRICS_TOKEN, a secret). */
@@ -172,6 +176,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
       'info',
     ),
     logFile: r.optionalString('LOG_FILE') ?? null,
+    logFormat: r.oneOf<LogFormat>('LOG_FORMAT', LOG_FORMATS, 'json'),
     databaseUrl: r.url(
       'DATABASE_URL',
       ['postgres', 'postgresql'],

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import { destination } from 'pino';
+import pretty from 'pino-pretty';
 import type { Options as PinoHttpOptions } from 'pino-http';
 import { REDACTED_LOG_PATHS } from '@app/config';
 
@@ -23,6 +24,17 @@ export function requestIdOf(req: Pick<IncomingMessage, 'headers'>): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
+/** One readable line per record (time, level, app, message, then the fields), for a terminal. */
+function prettyLines() {
+  return pretty({
+    colorize: process.stdout.isTTY === true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    singleLine: true,
+    sync: true,
+  });
+}
+
 /** JSON logs with a request id (taken from X-Request-Id when sane) and secrets redacted. */
 @Module({})
 export class LoggingModule {
@@ -37,7 +49,15 @@ export class LoggingModule {
       imports: [
         LoggerModule.forRootAsync({
           inject: [configToken],
-          useFactory: ({ logLevel, logFile }: { logLevel: string; logFile?: string | null }) => {
+          useFactory: ({
+            logLevel,
+            logFile,
+            logFormat,
+          }: {
+            logLevel: string;
+            logFile?: string | null;
+            logFormat?: 'json' | 'pretty';
+          }) => {
             const options: PinoHttpOptions = {
               name,
               level: logLevel,
@@ -61,10 +81,12 @@ export class LoggingModule {
             };
             return {
               exclude: unlogged.map((path) => ({ path, method: RequestMethod.ALL })),
-              // Several processes may append to one file: each line is written whole.
+              // Several processes may append to one file: each line is written whole (JSON, always).
               pinoHttp: logFile
                 ? [options, destination({ dest: logFile, append: true, mkdir: true })]
-                : options,
+                : logFormat === 'pretty'
+                  ? [options, prettyLines()]
+                  : options,
             };
           },
         }),

@@ -22,6 +22,7 @@ const NOT_REJECTED = `"status" <> 'rejected'`;
 
 @Entity({ name: 'refunds' })
 @Index('idx_refunds_status_created', ['status', 'createdAt'])
+@Index('idx_refunds_order', ['orderId', 'createdAt'])
 @Index('idx_refunds_created', ['createdAt', 'id'])
 @Index('idx_refunds_currency_created', ['currency', 'createdAt', 'id'])
 export class RefundEntity {
