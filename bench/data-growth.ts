@@ -352,6 +352,11 @@ async function probesFor(db: Client, api: string, made: Made) {
       headers: ADMIN,
     },
     {
+      name: 'admin orders ?currency=UGX',
+      url: `${api}/v1/admin/orders?currency=UGX`,
+      headers: ADMIN,
+    },
+    {
       name: 'admin orders ?status=failed&currency=UGX',
       url: `${api}/v1/admin/orders?status=failed&currency=UGX`,
       headers: ADMIN,
@@ -384,6 +389,21 @@ async function probesFor(db: Client, api: string, made: Made) {
     { name: 'admin orders/stuck', url: `${api}/v1/admin/orders/stuck`, headers: ADMIN },
     { name: 'admin orders/:reference', url: `${api}/v1/admin/orders/${reference}`, headers: ADMIN },
     { name: 'admin refunds', url: `${api}/v1/admin/refunds`, headers: ADMIN },
+    {
+      name: 'admin refunds ?status=accepted&currency=KES',
+      url: `${api}/v1/admin/refunds?status=accepted&currency=KES`,
+      headers: ADMIN,
+    },
+    {
+      name: 'admin events ?type=order.completed',
+      url: `${api}/v1/admin/events?type=order.completed`,
+      headers: ADMIN,
+    },
+    {
+      name: 'admin events ?order=<reference>',
+      url: `${api}/v1/admin/events?order=${reference}`,
+      headers: ADMIN,
+    },
     { name: 'admin events', url: `${api}/v1/admin/events`, headers: ADMIN },
     {
       name: 'admin events ?delivered=false',

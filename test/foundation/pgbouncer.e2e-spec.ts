@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { register } from 'prom-client';
 import { getOrder, hostedBody, payAndRefund, postCheckout } from '../checkout/support';
 import { freePort, RunningService, startService, waitFor } from '../support/service';
 import { currentTestRun, portAnswers } from '../support/test-servers';
@@ -20,21 +21,31 @@ interface Pooler {
   install: string;
   /** max_prepared_statements, and the service's named statements on; 0: sent unnamed. */
   preparedStatements: number;
+  /** DATABASE_PREPARED_STATEMENTS as the service gets it; undefined leaves it at its default. */
+  namedStatements?: 'true' | 'false';
 }
 
 const DEBIAN_PGBOUNCER: Pooler = {
   binary: '/usr/sbin/pgbouncer',
   install: 'apt-get install -y pgbouncer',
   preparedStatements: 0,
+  namedStatements: 'false',
 };
+/** The same pooler with the setting forgotten: the service finds out and goes on unnamed. */
+const DEBIAN_PGBOUNCER_UNTOLD: Pooler = { ...DEBIAN_PGBOUNCER, namedStatements: undefined };
 const PREPARED_PGBOUNCER: Pooler = {
   binary: '/opt/pgbouncer-prepared/bin/pgbouncer',
   install: 'scripts/install-pgbouncer-prepared.sh',
   preparedStatements: 200,
+  namedStatements: 'true',
 };
 
 describe.each([
   ['PgBouncer 1.18 in transaction mode, statements unnamed', DEBIAN_PGBOUNCER],
+  [
+    'PgBouncer 1.18 in transaction mode, DATABASE_PREPARED_STATEMENTS left at its default',
+    DEBIAN_PGBOUNCER_UNTOLD,
+  ],
   ['PgBouncer 1.24 in transaction mode, named statements kept by the pooler', PREPARED_PGBOUNCER],
 ])('through %s', (_title, pooler: Pooler) => {
   let dir: string;
@@ -93,7 +104,7 @@ describe.each([
       env: {
         DATABASE_URL: pooledUrl,
         DATABASE_DIRECT_URL: run.databaseUrl,
-        DATABASE_PREPARED_STATEMENTS: String(pooler.preparedStatements > 0),
+        ...(pooler.namedStatements ? { DATABASE_PREPARED_STATEMENTS: pooler.namedStatements } : {}),
         RUN_MIGRATIONS: 'true',
       },
     });
@@ -153,6 +164,14 @@ describe.each([
       30_000,
       250,
     );
+    if (!pooler.namedStatements) {
+      // Named statements were lost along the way; the service noticed, said so and went on
+      // unnamed, failing none of the requests above.
+      const dropped = await register
+        .getSingleMetric('database_named_statements_dropped_total')
+        ?.get();
+      expect(dropped?.values[0]?.value ?? 0).toBeGreaterThanOrEqual(1);
+    }
     if (pooler.preparedStatements > 0) {
       // Each statement is prepared once per server connection and executed again and again.
       const after = await poolerStats();

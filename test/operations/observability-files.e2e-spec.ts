@@ -11,13 +11,13 @@ import { RunningService, startService } from '../support/service';
  * alert silent, and nothing else would say so. This suite reads both files, takes the metric
  * names out of every PromQL expression and looks each one up in a real scrape of the api and the
  * worker. It also checks that every alert carries what an on-call person needs (for, severity,
- * summary, a runbook) and that each runbook link lands on a heading of README.md.
+ * summary, a runbook) and that each runbook link lands on a heading of docs/operations.md.
  */
 
 const ROOT = join(__dirname, '..', '..');
 const DASHBOARD = join(ROOT, 'deploy/observability/grafana-dashboard.json');
 const ALERTS = join(ROOT, 'deploy/observability/prometheus-alerts.yml');
-const README = join(ROOT, 'README.md');
+const OPERATIONS_PAGE = join(ROOT, 'docs', 'operations.md');
 const OPERATIONS_SECTION = '## Operations: metrics, dashboard, alerts';
 
 /** The families the service itself defines: the dashboard shows each one at least once. */
@@ -165,12 +165,12 @@ function anchorOf(heading: string): string {
     .replace(/\s/g, '-');
 }
 
-/** Anchors of the headings in the README's operations section (code blocks skipped). */
-function operationsAnchors(readme: string): Set<string> {
+/** Anchors of the headings in the operations page's metrics section (code blocks skipped). */
+function operationsAnchors(page: string): Set<string> {
   const anchors = new Set<string>();
   let inside = false;
   let fenced = false;
-  for (const line of readme.split('\n')) {
+  for (const line of page.split('\n')) {
     if (line.startsWith('```')) fenced = !fenced;
     if (fenced) continue;
     if (line.startsWith('## ')) inside = line.trim() === OPERATIONS_SECTION;
@@ -309,12 +309,12 @@ describe('deploy/observability: the dashboard and alerts name metrics the apps s
     expect(unknown).toEqual([]);
   });
 
-  it("each alert's runbook links to a heading of the README's operations section", () => {
+  it("each alert's runbook links to a heading of docs/operations.md's metrics section", () => {
     const rules = readAlertRules(readFileSync(ALERTS, 'utf8'));
-    const anchors = operationsAnchors(readFileSync(README, 'utf8'));
+    const anchors = operationsAnchors(readFileSync(OPERATIONS_PAGE, 'utf8'));
     expect(anchors.size).toBeGreaterThan(0);
     for (const rule of rules) {
-      const link = /^README\.md#([\w-]+)$/.exec(rule['annotations.runbook']);
+      const link = /^docs\/operations\.md#([\w-]+)$/.exec(rule['annotations.runbook']);
       expect([rule.alert, link?.[1]]).toEqual([rule.alert, expect.any(String)]);
       expect([rule.alert, anchors.has(link![1])]).toEqual([rule.alert, true]);
     }

@@ -1,4 +1,6 @@
+import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { counter } from '@app/common';
 import { NAMED_STATEMENTS } from './data-source-options';
 
 /**
@@ -33,22 +35,60 @@ export function asColumns(rows: readonly (readonly unknown[])[]): unknown[][] {
   return columns;
 }
 
-/** Runs a prepared statement outside any transaction; answers its rows. */
+/**
+ * What PostgreSQL answers when a pooler in transaction mode hands a named statement to a server
+ * connection that never parsed it (26000: "prepared statement ... does not exist") or to one that
+ * already did for another client (42P05: "... already exists"). Either way nothing ran.
+ */
+const LOST_STATEMENT_CODES = new Set(['26000', '42P05']);
+
+/** Data sources that met such a pooler: they send their statements unnamed from then on. */
+const unnamedFrom = new WeakSet<DataSource>();
+
+const namedStatementsDropped = counter({
+  name: 'database_named_statements_dropped_total',
+  help: 'Times a process found that its connection pooler loses named prepared statements (PgBouncer in transaction mode before 1.21, or without max_prepared_statements) and went on sending them unnamed.',
+});
+namedStatementsDropped.inc(0);
+
+const logger = new Logger('PreparedStatements');
+
+function namesStatements(dataSource: DataSource): boolean {
+  const option = (dataSource.options.extra as Record<string, unknown> | undefined)?.[
+    NAMED_STATEMENTS
+  ];
+  return option !== false && !unnamedFrom.has(dataSource);
+}
+
+/**
+ * Runs a prepared statement outside any transaction; answers its rows. Behind a pooler that
+ * cannot keep prepared statements (DATABASE_PREPARED_STATEMENTS=false, or found out here the first
+ * time one is lost) the same text goes unnamed: the failed attempt ran nothing, so it is sent
+ * again unnamed and the caller never sees the pooler's error.
+ */
 export async function runPrepared<Row>(
   dataSource: DataSource,
   statement: PreparedStatement,
   values: unknown[],
 ): Promise<Row[]> {
-  const named = (dataSource.options.extra as Record<string, unknown> | undefined)?.[
-    NAMED_STATEMENTS
-  ];
-  const result = await driverPool(dataSource).query({
-    // Behind a pooler that cannot keep prepared statements, the same text goes unnamed.
-    ...(named === false ? {} : { name: statement.name }),
-    text: statement.text,
-    values,
-  });
-  return result.rows as Row[];
+  const pool = driverPool(dataSource);
+  if (!namesStatements(dataSource)) {
+    return (await pool.query({ text: statement.text, values })).rows as Row[];
+  }
+  try {
+    return (await pool.query({ name: statement.name, text: statement.text, values })).rows as Row[];
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== 'string' || !LOST_STATEMENT_CODES.has(code)) throw error;
+    if (!unnamedFrom.has(dataSource)) {
+      unnamedFrom.add(dataSource);
+      namedStatementsDropped.inc();
+      logger.warn(
+        `the connection pooler lost the named statement "${statement.name}" (${code}): statements are sent unnamed from now on; set DATABASE_PREPARED_STATEMENTS=false for this pooler, or give it max_prepared_statements (PgBouncer 1.21+)`,
+      );
+    }
+    return (await pool.query({ text: statement.text, values })).rows as Row[];
+  }
 }
 
 /**
