@@ -4,10 +4,33 @@
  */
 export type Env = Record<string, string | undefined>;
 
+/** What a reader was asked for: the configuration reference is made from these. */
+export interface VariableRead {
+  name: string;
+  /** integer, boolean, string, url, list, duration, durations, one of, redis nodes */
+  kind: string;
+  /** The built-in default, as text; undefined when there is none (required, or optional). */
+  fallback?: string;
+  required: boolean;
+  /** Bounds of an integer, choices of a "one of", protocols of a URL. */
+  min?: number;
+  max?: number;
+  allowed?: readonly string[];
+}
+
 export class EnvReader {
   readonly problems: string[] = [];
 
-  constructor(private readonly env: Env) {}
+  /** `observe` hears of every variable read (in the order read), for the reference. */
+  constructor(
+    private readonly env: Env,
+    private readonly observe?: (read: VariableRead) => void,
+  ) {}
+
+  /** Declares a variable read some other way (conditionally, or by hand), for the reference. */
+  note(read: Omit<VariableRead, 'required'> & { required?: boolean }): void {
+    this.observe?.({ required: false, ...read });
+  }
 
   private raw(name: string): string | undefined {
     const value = this.env[name];
@@ -15,6 +38,7 @@ export class EnvReader {
   }
 
   string(name: string, fallback?: string): string {
+    this.note({ name, kind: 'string', fallback, required: fallback === undefined });
     const value = this.raw(name) ?? fallback;
     if (value === undefined) {
       this.problems.push(`${name} is required`);
@@ -24,10 +48,12 @@ export class EnvReader {
   }
 
   optionalString(name: string): string | undefined {
+    this.note({ name, kind: 'string' });
     return this.raw(name);
   }
 
   int(name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+    this.note({ name, kind: 'integer', fallback: String(fallback), min, max });
     const value = this.raw(name);
     if (value === undefined) return fallback;
     if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
@@ -38,6 +64,7 @@ export class EnvReader {
   }
 
   bool(name: string, fallback: boolean): boolean {
+    this.note({ name, kind: 'boolean', fallback: String(fallback) });
     const value = this.raw(name);
     if (value === undefined) return fallback;
     if (['1', 'true', 'yes', 'on'].includes(value.toLowerCase())) return true;
@@ -47,6 +74,7 @@ export class EnvReader {
   }
 
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    this.note({ name, kind: 'one of', fallback, allowed });
     const value = this.raw(name);
     if (value === undefined) return fallback;
     if (!(allowed as readonly string[]).includes(value)) {
@@ -57,6 +85,13 @@ export class EnvReader {
   }
 
   url(name: string, protocols: readonly string[], fallback?: string): string {
+    this.note({
+      name,
+      kind: 'url',
+      fallback,
+      allowed: protocols,
+      required: fallback === undefined,
+    });
     const value = this.raw(name) ?? fallback;
     if (value === undefined) {
       this.problems.push(`${name} is required`);
@@ -80,7 +115,8 @@ export class EnvReader {
    * answered as a URL (`redis://host:port` for the short form). Empty when unset.
    */
   redisNodes(name: string): string[] {
-    return this.list(name, []).map((item) => {
+    this.note({ name, kind: 'redis nodes' });
+    return this.list(name, [], false).map((item) => {
       const text = /^[a-z]+:\/\//i.test(item) ? item : `redis://${item}`;
       let parsed: URL | undefined;
       try {
@@ -104,7 +140,8 @@ export class EnvReader {
 
   /** Durations such as `500ms`, `5s`, `30m`, `2h`, `5d`, in milliseconds. */
   durations(name: string, fallback: string[]): number[] {
-    return this.list(name, fallback).map((item) => {
+    this.note({ name, kind: 'durations', fallback: fallback.join(',') });
+    return this.list(name, fallback, false).map((item) => {
       const ms = parseDuration(item);
       if (ms === null) {
         this.problems.push(
@@ -117,6 +154,7 @@ export class EnvReader {
   }
 
   duration(name: string, fallback: string): number {
+    this.note({ name, kind: 'duration', fallback });
     const value = this.raw(name) ?? fallback;
     const ms = parseDuration(value);
     if (ms === null) {
@@ -128,7 +166,8 @@ export class EnvReader {
     return ms;
   }
 
-  list(name: string, fallback: string[]): string[] {
+  list(name: string, fallback: string[], noted = true): string[] {
+    if (noted) this.note({ name, kind: 'list', fallback: fallback.join(',') || undefined });
     const value = this.raw(name);
     if (value === undefined) return fallback;
     const items = value

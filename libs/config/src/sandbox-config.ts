@@ -1,5 +1,5 @@
 import { LOG_FORMATS, LogFormat, SANDBOX_DEFAULTS } from './service-config';
-import { ConfigValidationError, Env, EnvReader } from './env-parsers';
+import { ConfigValidationError, Env, EnvReader, VariableRead } from './env-parsers';
 
 export interface SandboxMerchant {
   consumerKey: string;
@@ -33,8 +33,11 @@ export interface SandboxConfig {
 }
 
 /** SANDBOX_MERCHANTS is a comma-separated list of key:secret pairs. */
-export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
-  const r = new EnvReader(env);
+export function loadSandboxConfig(
+  env: Env = process.env,
+  observe?: (read: VariableRead) => void,
+): SandboxConfig {
+  const r = new EnvReader(env, observe);
   const port = r.int('SANDBOX_PORT', SANDBOX_DEFAULTS.port, 0, 65535);
   const merchants = r
     .list('SANDBOX_MERCHANTS', [

@@ -1,5 +1,5 @@
 import { webhookSigningKey } from '@app/domain';
-import { ConfigValidationError, Env, EnvReader } from './env-parsers';
+import { ConfigValidationError, Env, EnvReader, VariableRead } from './env-parsers';
 
 /** Defaults that make a bare `npm start` talk to the built-in sandbox gateway. */
 export const SANDBOX_DEFAULTS = {
@@ -148,8 +148,11 @@ export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [
 ];
 
 /** Reads and validates the api's and worker's environment; throws one error naming every bad variable. */
-export function loadServiceConfig(env: Env = process.env): ServiceConfig {
-  const r = new EnvReader(env);
+export function loadServiceConfig(
+  env: Env = process.env,
+  observe?: (read: VariableRead) => void,
+): ServiceConfig {
+  const r = new EnvReader(env, observe);
   const nodeEnv = r.oneOf<NodeEnvironment>(
     'NODE_ENV',
     ['development', 'test', 'production'],
@@ -245,6 +248,12 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     },
   };
   // Unset, it is DATABASE_URL (already checked: one problem named once).
+  r.note({
+    name: 'DATABASE_DIRECT_URL',
+    kind: 'url',
+    fallback: 'DATABASE_URL',
+    allowed: ['postgres', 'postgresql'],
+  });
   config.databaseDirectUrl = env.DATABASE_DIRECT_URL?.trim()
     ? r.url('DATABASE_DIRECT_URL', ['postgres', 'postgresql'], config.databaseUrl)
     : config.databaseUrl;
