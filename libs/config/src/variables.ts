@@ -16,6 +16,14 @@ export interface VariableNotes {
 
 /** The api's and the worker's variables (libs/config/src/service-config.ts). */
 export const SERVICE_VARIABLES: Record<string, VariableNotes> = {
+  METRICS_ENABLED: {
+    meaning: "`GET /metrics` on the api and on the worker's health port (Prometheus text format)",
+  },
+  METRICS_TOKEN: {
+    meaning:
+      'when set, `/metrics` asks for this bearer token (otherwise it is open: keep the port private)',
+    secret: true,
+  },
   NODE_ENV: {
     meaning: '`development`, `test` or `production`; production refuses the sandbox defaults below',
   },
@@ -36,7 +44,7 @@ export const SERVICE_VARIABLES: Record<string, VariableNotes> = {
       "the worker's CPU priority (0–19; 0 = same as the api): where both share cores, acknowledging notifications goes first",
     apps: ['worker'],
   },
-  LOG_LEVEL: { meaning: '`fatal` `error` `warn` `info` `debug` `trace` `silent`' },
+  LOG_LEVEL: { meaning: 'the least severe records written' },
   LOG_FILE: {
     meaning:
       'append the JSON log lines to this file instead (several processes may share it: each line is written whole)',
@@ -209,6 +217,7 @@ export const SERVICE_VARIABLES: Record<string, VariableNotes> = {
 
 /** The sandbox's variables (libs/config/src/sandbox-config.ts). */
 export const SANDBOX_VARIABLES: Record<string, VariableNotes> = {
+  HOST: { meaning: 'interface the sandbox listens on, as for the api' },
   SANDBOX_PORT: { meaning: 'sandbox HTTP port' },
   LOG_LEVEL: { meaning: 'as above' },
   LOG_FILE: { meaning: 'as above' },
@@ -233,18 +242,20 @@ export const SANDBOX_VARIABLES: Record<string, VariableNotes> = {
 };
 
 /** Variables read outside the loaders, with their default as text. */
-export const OTHER_VARIABLES: Record<string, VariableNotes & { fallback: string }> = {
+export type OtherVariable = VariableNotes & { fallback: string };
+
+/** The api's and the worker's, read by OpenTelemetry's SDK (libs/common/src/tracing). */
+export const TRACING_VARIABLES: Record<string, OtherVariable> = {
   OTEL_EXPORTER_OTLP_ENDPOINT: {
     meaning:
-      'OTLP/HTTP collector to send traces to (libs/common/src/tracing); unset, tracing is off',
+      'OTLP/HTTP collector to send traces to; unset, tracing is off (the other standard `OTEL_*` variables apply, e.g. `OTEL_SERVICE_NAME`)',
     apps: ['api', 'worker'],
     fallback: '',
   },
-  OTEL_SERVICE_NAME: {
-    meaning: 'service name on the traces',
-    apps: ['api', 'worker'],
-    fallback: 'the app (pesapal-checkout-api, -worker)',
-  },
+};
+
+/** Read by `npm start` (scripts/run.js) and by the tests' setup only. */
+export const SCRIPT_VARIABLES: Record<string, OtherVariable> = {
   EMBEDDED_POSTGRES_PORT: {
     meaning: 'port of the embedded PostgreSQL `npm start` runs when none answers on 5432',
     apps: ['npm start'],
@@ -259,6 +270,38 @@ export const OTHER_VARIABLES: Record<string, VariableNotes & { fallback: string 
   TEST_LOG_LEVEL: {
     meaning:
       "log level of the apps inside the tests, printed to the console; unset, they log at `debug` into the run's log files for the secret audit",
+    apps: ['tests'],
+    fallback: '',
+  },
+  TEST_QUEUE_BACKEND: {
+    meaning: '`postgres` runs the suites as a machine without Redis would, on a real PostgreSQL',
+    apps: ['tests'],
+    fallback: '',
+  },
+  TEST_INSTALL_PACKAGES: {
+    meaning:
+      '`0`: the test setup never installs what the browser and pooler suites need (Chromium, PgBouncer); otherwise it does as root with apt',
+    apps: ['tests'],
+    fallback: '1',
+  },
+  SKIP_BROWSER_TESTS: {
+    meaning: '`1` skips the browser suites (where Chromium cannot be installed)',
+    apps: ['tests'],
+    fallback: '',
+  },
+  CHROMIUM_PATH: {
+    meaning: 'the Chromium the browser suites drive (else the first one on `PATH`)',
+    apps: ['tests'],
+    fallback: '',
+  },
+  FUZZ_RUNS: {
+    meaning:
+      'generated requests per endpoint property in the fuzzing suites (`npm run fuzz`: 10,000)',
+    apps: ['tests'],
+    fallback: '40',
+  },
+  FUZZ_SEED: {
+    meaning: "the fuzzing suites' seed, to replay a failure",
     apps: ['tests'],
     fallback: '',
   },
