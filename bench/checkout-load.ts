@@ -24,6 +24,7 @@ import { Client } from 'pg';
 import { cpuMs, databaseCounters, groupCpuMs, peakRssMiB, STATS_SETTLE_MS } from './counters';
 import { appArgs, buildIfNeeded, freePort } from './processes';
 import { dropQueuePrefix } from './queue-prefix';
+import { writeResults } from './results';
 
 const ROOT = join(__dirname, '..');
 const LEVELS = (process.env.BENCH_LEVELS ?? '1,8,32,64').split(',').map(Number);
@@ -228,6 +229,7 @@ async function main(): Promise<void> {
     const rows: string[] = [];
     const perCheckout: string[] = [];
     const floorRows: string[] = [];
+    const levels: Record<string, unknown>[] = [];
     const f = (n: number) => n.toFixed(1).padStart(7);
     const counters = new Client({ connectionString: `${POSTGRES}/${database}` });
     await counters.connect();
@@ -246,20 +248,39 @@ async function main(): Promise<void> {
       const after = await workSoFar(pid);
       const each = (a: number, b: number, digits = 2) =>
         ((b - a) / result.requests).toFixed(digits);
+      const perOperation = {
+        commits: Number(each(before.database.commits, after.database.commits)),
+        rows_inserted: Number(each(before.database.inserted, after.database.inserted)),
+        rows_updated: Number(each(before.database.updated, after.database.updated)),
+        cpu_ms_process: Number(each(before.app, after.app, 3)),
+        cpu_ms_postgres: Number(each(before.postgres, after.postgres, 3)),
+      };
       const work =
         `${each(before.database.commits, after.database.commits)} commits, ` +
         `${each(before.database.inserted, after.database.inserted)} inserted, ` +
         `${each(before.database.updated, after.database.updated)} updated | CPU ms: app ` +
         `${each(before.app, after.app, 3)}, PostgreSQL ${each(before.postgres, after.postgres, 3)}`;
-      return { result, work };
+      return { result, work, perOperation };
     };
+    const figures = (result: Result) => ({
+      per_second: Math.round(result.perSecond),
+      p50_ms: Number(result.p50.toFixed(2)),
+      p99_ms: Number(result.p99.toFixed(2)),
+      errors: result.errors,
+    });
     for (const concurrency of LEVELS) {
       const gatewayOnly = await load(concurrency, SECONDS, direct);
-      const { result: service, work } = await measured(
+      const {
+        result: service,
+        work,
+        perOperation,
+      } = await measured(concurrency, apiProcess.pid as number, checkout);
+      const level: Record<string, unknown> = {
         concurrency,
-        apiProcess.pid as number,
-        checkout,
-      );
+        service: { ...figures(service), ...perOperation },
+        gateway_alone: figures(gatewayOnly),
+      };
+      levels.push(level);
       perCheckout.push(`${String(concurrency).padStart(5)} | ${work}`);
       rows.push(
         `${String(concurrency).padStart(5)} | ${f(service.perSecond)} ${f(service.p50)} ${f(service.p99)} ${String(service.errors).padStart(5)} | ${f(gatewayOnly.perSecond)} ${f(gatewayOnly.p50)} ${f(gatewayOnly.p99)} | ${f(service.p50 - gatewayOnly.p50)}`,
@@ -267,6 +288,7 @@ async function main(): Promise<void> {
       process.stdout.write(`${rows.at(-1)}\n`);
       if (floorProcess) {
         const atFloor = await measured(concurrency, floorProcess.pid as number, floorCheckout);
+        level.floor = { ...figures(atFloor.result), ...atFloor.perOperation };
         floorRows.push(
           `${String(concurrency).padStart(5)} | ${f(atFloor.result.perSecond)} ${f(atFloor.result.p50)} ${f(atFloor.result.p99)} ${String(atFloor.result.errors).padStart(5)} | ${atFloor.work}`,
         );
@@ -294,6 +316,16 @@ async function main(): Promise<void> {
           : []),
         '',
       ].join('\n'),
+    );
+    process.stdout.write(
+      `results: ${writeResults('checkout', {
+        seconds_per_level: SECONDS,
+        levels,
+        peak_rss_mib: {
+          api: Math.round(peakRssMiB(apiProcess.pid as number)),
+          ...(floorProcess ? { floor: Math.round(peakRssMiB(floorProcess.pid as number)) } : {}),
+        },
+      })}\n`,
     );
     await counters.end();
   } finally {

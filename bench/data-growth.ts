@@ -25,8 +25,6 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Queue } from 'bullmq';
 import { Client } from 'pg';
@@ -36,6 +34,7 @@ import { encodeCursor } from '../libs/checkout/src/http/page-cursor';
 import { cpuMs, groupCpuMs } from './counters';
 import { appArgs, buildIfNeeded, call, freePort, ROOT, sleep, waitUntil } from './processes';
 import { dropQueuePrefix } from './queue-prefix';
+import { writeResults } from './results';
 
 const TARGET = Number(process.env.BENCH_DATA_ORDERS ?? 10_000_000);
 const CALLS = Number(process.env.BENCH_DATA_CALLS ?? 15);
@@ -203,7 +202,6 @@ async function main(): Promise<void> {
       };
     });
     Object.assign(results, {
-      machine: { cores: (await import('node:os')).cpus().length },
       orders: { small: smallOrders, large: grown.orders },
       growth_seconds: round(grown.seconds),
       calls: rows,
@@ -217,11 +215,7 @@ async function main(): Promise<void> {
       tables_bytes: { before: bytesBefore.tables, after: bytesAfter.tables },
     });
     report(results, rows);
-    mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-    writeFileSync(
-      join(ROOT, 'bench', 'results', 'data-growth.json'),
-      `${JSON.stringify({ at: new Date().toISOString(), ...results }, null, 2)}\n`,
-    );
+    say(`results: ${writeResults('data-growth', results)}`);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await sleep(1500);

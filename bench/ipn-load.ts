@@ -42,6 +42,7 @@ import {
 } from './counters';
 import { appArgs, buildIfNeeded, freePort, waitUntil } from './processes';
 import { dropQueuePrefix } from './queue-prefix';
+import { writeResults } from './results';
 
 const ROOT = join(__dirname, '..');
 const RATES = (process.env.BENCH_RATES ?? '500,1000,2000,3000').split(',').map(Number);
@@ -249,6 +250,28 @@ async function main(): Promise<void> {
     });
     type Work = Awaited<ReturnType<typeof workSoFar>>;
     const perOperation: string[] = [];
+    const results: Record<string, unknown> = {
+      seconds_per_rate: SECONDS,
+      duplicates: DUPLICATES,
+      rates: [] as Record<string, unknown>[],
+      api_alone: [] as Record<string, unknown>[],
+    };
+    /** Work per notification between two readings, as numbers. */
+    const workPer = (from: Work, to: Work, n: number) => {
+      const each = (a: number, b: number, digits = 2) => Number(((b - a) / n).toFixed(digits));
+      return {
+        commits: each(from.database.commits, to.database.commits),
+        rows_inserted: each(from.database.inserted, to.database.inserted),
+        rows_updated: each(from.database.updated, to.database.updated),
+        rows_deleted: each(from.database.deleted, to.database.deleted),
+        cpu_ms_api: each(from.api, to.api, 3),
+        cpu_ms_worker: each(from.worker, to.worker, 3),
+        cpu_ms_postgres: each(from.postgres, to.postgres, 3),
+        cpu_ms_redis: each(from.redis, to.redis, 3),
+        peak_rss_mib_api: Math.round(peakRssMiB(apiProcess.pid as number)),
+        peak_rss_mib_worker: Math.round(peakRssMiB(worker.pid as number)),
+      };
+    };
     const perNotification = (from: Work, to: Work, n: number, rate: number): string => {
       const each = (a: number, b: number, digits = 2) => ((b - a) / n).toFixed(digits);
       return (
@@ -380,7 +403,7 @@ async function main(): Promise<void> {
       floorProcess: ChildProcess,
       rate: number,
       count: number,
-    ): Promise<string> {
+    ): Promise<{ line: string; figures: Record<string, number> }> {
       const orders = await paidOrders(Math.round(count * (1 - DUPLICATES)));
       const notifications = withDuplicates(orders, count);
       const counted = async () => ({
@@ -395,7 +418,18 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
       const to = await counted();
       const each = (a: number, b: number, digits = 2) => ((b - a) / count).toFixed(digits);
-      return (
+      const figures = {
+        rate,
+        ack_p50_ms: Number(stage.p50.toFixed(2)),
+        ack_p99_ms: Number(stage.p99.toFixed(2)),
+        final_after_last_s: Number(final.toFixed(2)),
+        commits: Number(each(from.database.commits, to.database.commits)),
+        rows_inserted: Number(each(from.database.inserted, to.database.inserted)),
+        rows_updated: Number(each(from.database.updated, to.database.updated)),
+        cpu_ms_floor: Number(each(from.floor, to.floor, 3)),
+        cpu_ms_postgres: Number(each(from.postgres, to.postgres, 3)),
+      };
+      const line =
         `the floor at ${rate}/s (bench/floor-ipn.ts, ${count} notifications, orders of its own): ` +
         `ack p50 ${stage.p50.toFixed(1)} p99 ${stage.p99.toFixed(1)} ms, ok ${stage.ok}/${stage.sent}, ` +
         `all final ${final.toFixed(2)} s after the last; per notification ` +
@@ -403,8 +437,8 @@ async function main(): Promise<void> {
         `${each(from.database.inserted, to.database.inserted)} rows inserted, ` +
         `${each(from.database.updated, to.database.updated)} updated; CPU ms: ` +
         `floor ${each(from.floor, to.floor, 3)}, PostgreSQL ${each(from.postgres, to.postgres, 3)}; ` +
-        `peak RSS ${peakRssMiB(floorProcess.pid as number).toFixed(0)} MiB`
-      );
+        `peak RSS ${peakRssMiB(floorProcess.pid as number).toFixed(0)} MiB`;
+      return { line, figures };
     }
 
     // Warm the servers (JIT, connection pools) before measuring.
@@ -431,6 +465,22 @@ async function main(): Promise<void> {
       }
       const service = await fire(`${api}/v1/ipn/${secret}`, rate, notifications);
       let finality = '';
+      const atRate: Record<string, unknown> = {
+        rate,
+        service: {
+          per_second: Math.round(service.perSecond),
+          p50_ms: Number(service.p50.toFixed(2)),
+          p99_ms: Number(service.p99.toFixed(2)),
+          ok: service.ok,
+          sent: service.sent,
+        },
+        bare_route: {
+          per_second: Math.round(bare.perSecond),
+          p50_ms: Number(bare.p50.toFixed(2)),
+          p99_ms: Number(bare.p99.toFixed(2)),
+        },
+      };
+      (results.rates as Record<string, unknown>[]).push(atRate);
       if (index === 0) {
         const references = orders.map((o) => o.reference);
         const final = await finalAfter(orders, service.lastSentAt);
@@ -449,8 +499,18 @@ async function main(): Promise<void> {
           ` | all ${orders.length} orders final ${final.toFixed(2)} s after the last;` +
           ` ${count - service.ok} lost acks, ${doubled.rows[0].n} doubled, ${stored.rows[0].n}/${count} stored`;
         await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
-        perOperation.push(perNotification(before as Work, await workSoFar(), count, rate));
-        if (floor) perOperation.push(await atFloor(floor, rate, count));
+        const after = await workSoFar();
+        perOperation.push(perNotification(before as Work, after, count, rate));
+        atRate.final_after_last_s = Number(final.toFixed(2));
+        atRate.lost_acks = count - service.ok;
+        atRate.doubled = doubled.rows[0].n;
+        atRate.stored = stored.rows[0].n;
+        atRate.per_notification = workPer(before as Work, after, count);
+        if (floor) {
+          const atTheFloor = await atFloor(floor, rate, count);
+          perOperation.push(atTheFloor.line);
+          atRate.floor = atTheFloor.figures;
+        }
       }
       lines.push(
         `${String(rate).padStart(5)}/s | service ${service.perSecond.toFixed(0).padStart(5)}/s ` +
@@ -469,6 +529,14 @@ async function main(): Promise<void> {
       worker.kill('SIGSTOP');
       try {
         const alone = await fire(`${api}/v1/ipn/${secret}`, rate, notifications);
+        (results.api_alone as Record<string, unknown>[]).push({
+          rate,
+          per_second: Math.round(alone.perSecond),
+          p50_ms: Number(alone.p50.toFixed(2)),
+          p99_ms: Number(alone.p99.toFixed(2)),
+          ok: alone.ok,
+          sent: alone.sent,
+        });
         lines.push(
           `${String(rate).padStart(5)}/s | api alone ${alone.perSecond.toFixed(0).padStart(5)}/s ` +
             `p50 ${alone.p50.toFixed(1).padStart(6)} p99 ${alone.p99.toFixed(1).padStart(6)} ms ` +
@@ -480,6 +548,7 @@ async function main(): Promise<void> {
       }
     }
     process.stdout.write(`\n${perOperation.join('\n')}\n`);
+    process.stdout.write(`results: ${writeResults('ipn', results)}\n`);
     process.stdout.write(
       `\nIPN acknowledgements, ${SECONDS} s per rate, ${Math.round(DUPLICATES * 100)}% duplicates, open loop (latency from the planned send)\n${lines.join('\n')}\n`,
     );

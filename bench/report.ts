@@ -1,0 +1,208 @@
+/**
+ * `npm run bench:report`: docs/benchmarks.md, made from the latest results each benchmark wrote
+ * to bench/results/*.json. A test fails when the page differs from what this makes of them.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..');
+const RESULTS = join(ROOT, 'bench', 'results');
+export const BENCHMARKS_PAGE = join(ROOT, 'docs', 'benchmarks.md');
+
+type Json = Record<string, unknown>;
+
+function load(name: string): Json | null {
+  const file = join(RESULTS, `${name}.json`);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Json) : null;
+}
+
+const n = (value: unknown, digits = 1): string =>
+  typeof value === 'number'
+    ? value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: 0 })
+    : '—';
+const ratio = (a: unknown, b: unknown): string =>
+  typeof a === 'number' && typeof b === 'number' && b !== 0 ? n(a / b, 2) : '—';
+
+function ranOn(result: Json): string {
+  const machine = (result.machine ?? {}) as Json;
+  const settings = Object.entries((result.settings ?? {}) as Record<string, string>)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(' ');
+  return (
+    `Latest run: ${String(result.at).slice(0, 10)}, on ${String(machine.cores)} cores ` +
+    `(${String(machine.cpu)}), ${String(machine.memory_gib)} GiB, Node ${String(machine.node)}, ` +
+    `${String(machine.postgres)}, ${String(machine.redis).replace(/ sha=.*$/, '')}` +
+    (settings ? `; settings: \`${settings}\`` : '') +
+    '.'
+  );
+}
+
+function checkoutSection(result: Json | null): string[] {
+  const lines = ['## Checkouts (`npm run bench:checkout`)', ''];
+  lines.push(
+    'Hosted checkouts through `POST /v1/checkouts` at each concurrency for a few seconds, beside',
+    '`SubmitOrderRequest` sent straight to the sandbox (what the gateway call alone costs) and the',
+    'floor (`bench/floor-checkout.ts`: one framework-free route with the same two statements and the',
+    'same gateway call). Per checkout: commits and rows of the bench database, CPU of the serving',
+    'process and of PostgreSQL.',
+    '',
+  );
+  if (!result) return [...lines, 'No run recorded yet.', ''];
+  lines.push(ranOn(result), '');
+  lines.push(
+    '| concurrency | service req/s | p50 / p99 ms | gateway alone req/s | floor req/s | p50 / p99 ms | service ÷ floor req/s |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  const levels = (result.levels ?? []) as Json[];
+  for (const level of levels) {
+    const service = level.service as Json;
+    const gateway = level.gateway_alone as Json;
+    const floor = (level.floor ?? {}) as Json;
+    lines.push(
+      `| ${String(level.concurrency)} | ${n(service.per_second, 0)} | ${n(service.p50_ms)} / ${n(service.p99_ms)} | ${n(gateway.per_second, 0)} | ${n(floor.per_second, 0)} | ${n(floor.p50_ms)} / ${n(floor.p99_ms)} | ${ratio(service.per_second, floor.per_second)} |`,
+    );
+  }
+  lines.push(
+    '',
+    '| per checkout, concurrency | commits | rows inserted / updated | CPU ms: api / PostgreSQL | floor CPU ms: process / PostgreSQL | api ÷ floor CPU |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const level of levels) {
+    const service = level.service as Json;
+    const floor = (level.floor ?? {}) as Json;
+    lines.push(
+      `| ${String(level.concurrency)} | ${n(service.commits, 2)} | ${n(service.rows_inserted, 2)} / ${n(service.rows_updated, 2)} | ${n(service.cpu_ms_process, 2)} / ${n(service.cpu_ms_postgres, 2)} | ${n(floor.cpu_ms_process, 2)} / ${n(floor.cpu_ms_postgres, 2)} | ${ratio(service.cpu_ms_process, floor.cpu_ms_process)} |`,
+    );
+  }
+  const rss = (result.peak_rss_mib ?? {}) as Json;
+  lines.push('', `Peak RSS: api ${n(rss.api, 0)} MiB, floor ${n(rss.floor, 0)} MiB.`, '');
+  return lines;
+}
+
+function ipnSection(result: Json | null): string[] {
+  const lines = ['## Notifications (`npm run bench:ipn`)', ''];
+  lines.push(
+    'Distinct orders paid at the sandbox, their notifications fired at the IPN route open loop at',
+    'each rate (with duplicates), the api, the worker and the sandbox running; beside a bare Fastify',
+    'route answering the same acknowledgement, and at the first rate the floor',
+    '(`bench/floor-ipn.ts`: store, acknowledge after the commit, look up once per order, apply',
+    'once, in one framework-free process). "Final" is when every order is settled after the last',
+    'notification was sent.',
+    '',
+  );
+  if (!result) return [...lines, 'No run recorded yet.', ''];
+  lines.push(ranOn(result), '');
+  lines.push(
+    '| offered | service acks/s | p50 / p99 ms | bare route acks/s | p50 / p99 ms |',
+    '| ---: | ---: | ---: | ---: | ---: |',
+  );
+  const rates = (result.rates ?? []) as Json[];
+  for (const rate of rates) {
+    const service = rate.service as Json;
+    const bare = rate.bare_route as Json;
+    lines.push(
+      `| ${n(rate.rate, 0)}/s | ${n(service.per_second, 0)} | ${n(service.p50_ms)} / ${n(service.p99_ms)} | ${n(bare.per_second, 0)} | ${n(bare.p50_ms)} / ${n(bare.p99_ms)} |`,
+    );
+  }
+  for (const alone of (result.api_alone ?? []) as Json[]) {
+    lines.push(
+      `| ${n(alone.rate, 0)}/s, worker paused | ${n(alone.per_second, 0)} | ${n(alone.p50_ms)} / ${n(alone.p99_ms)} | | |`,
+    );
+  }
+  const first = rates[0];
+  if (first?.per_notification) {
+    const work = first.per_notification as Json;
+    const floor = (first.floor ?? {}) as Json;
+    const serviceCpu = Number(work.cpu_ms_api) + Number(work.cpu_ms_worker);
+    lines.push(
+      '',
+      `At ${n(first.rate, 0)}/s: every order final ${n(first.final_after_last_s, 2)} s after the last notification; ${n(first.lost_acks, 0)} acknowledgements lost, ${n(first.doubled, 0)} orders changed twice, ${n(first.stored, 0)} notifications stored.`,
+      '',
+      '| per notification | commits | rows inserted / updated | CPU ms | ack p99 ms | final after the last |',
+      '| --- | ---: | ---: | ---: | ---: | ---: |',
+      `| service | ${n(work.commits, 2)} | ${n(work.rows_inserted, 2)} / ${n(work.rows_updated, 2)} | ${n(serviceCpu, 2)} (api ${n(work.cpu_ms_api, 2)}, worker ${n(work.cpu_ms_worker, 2)}; PostgreSQL ${n(work.cpu_ms_postgres, 2)}) | ${n((first.service as Json).p99_ms)} | ${n(first.final_after_last_s, 2)} s |`,
+      `| floor | ${n(floor.commits, 2)} | ${n(floor.rows_inserted, 2)} / ${n(floor.rows_updated, 2)} | ${n(floor.cpu_ms_floor, 2)} (PostgreSQL ${n(floor.cpu_ms_postgres, 2)}) | ${n(floor.ack_p99_ms)} | ${n(floor.final_after_last_s, 2)} s |`,
+      `| service ÷ floor | | ${ratio(Number(work.rows_inserted) + Number(work.rows_updated), Number(floor.rows_inserted) + Number(floor.rows_updated))} (rows) | ${ratio(serviceCpu, floor.cpu_ms_floor)} | ${ratio((first.service as Json).p99_ms, floor.ack_p99_ms)} | |`,
+      '',
+      `Peak RSS: api ${n(work.peak_rss_mib_api, 0)} MiB, worker ${n(work.peak_rss_mib_worker, 0)} MiB.`,
+    );
+  }
+  lines.push('');
+  return lines;
+}
+
+function dataSection(result: Json | null): string[] {
+  const lines = ['## A year of data (`npm run bench:data`)', ''];
+  lines.push(
+    'Orders made through the API as a shop makes them (paid and declined, hosted and push, some',
+    'refunded), verified by the worker; then copied, with their timelines, attempts, notifications,',
+    "merchant events and refunds, each copy another customer's order dated over the year before, as",
+    'the worker would have left it (unpaid ones expired, accepted refunds reversed). Each call is the',
+    'median of repeated calls on the small database and on the grown one; the target is at most',
+    'twice the small median or 25 ms, whichever is larger. Then retention runs with its defaults.',
+    '',
+  );
+  if (!result) return [...lines, 'No run recorded yet.', ''];
+  lines.push(ranOn(result), '');
+  const orders = (result.orders ?? {}) as Json;
+  lines.push(
+    `| call | ${n(orders.small, 0)} orders (ms) | ${n(orders.large, 0)} orders (ms) | ratio | after retention (ms) | within target |`,
+    '| --- | ---: | ---: | ---: | ---: | --- |',
+  );
+  for (const call of (result.calls ?? []) as Json[]) {
+    lines.push(
+      `| ${String(call.call)} | ${n(call.small_ms, 2)} | ${n(call.large_ms, 2)} | ${n(call.ratio, 2)} | ${n(call.after_retention_ms, 2)} | ${call.within_target ? 'yes' : '**no**'} |`,
+    );
+  }
+  const idle = (result.idle_cpu_ms_per_minute ?? {}) as Record<string, Json>;
+  const bytes = (result.bytes_per_order ?? {}) as Json;
+  const retention = (result.retention ?? {}) as Json;
+  const removed = (retention.removed ?? {}) as Json;
+  lines.push(
+    '',
+    '| idle CPU ms per minute | api | worker | PostgreSQL |',
+    '| --- | ---: | ---: | ---: |',
+    `| ${n(orders.small, 0)} orders | ${n(idle.small?.api, 0)} | ${n(idle.small?.worker, 0)} | ${n(idle.small?.postgres, 0)} |`,
+    `| ${n(orders.large, 0)} orders | ${n(idle.large?.api, 0)} | ${n(idle.large?.worker, 0)} | ${n(idle.large?.postgres, 0)} |`,
+    '',
+    `Bytes on disk per order (tables, indexes and TOAST): ${n(bytes.without_retention, 0)} without retention, ${n(bytes.with_retention, 0)} once retention removed what its defaults remove, of which the merchant's record (orders, timelines, attempts, refunds, charges, reports) is ${n(bytes.record_only, 0)}. Retention removed ${n(removed.notifications, 0)} notifications and ${n(removed.merchant_events, 0)} merchant events in ${n(retention.passes, 0)} passes, ${n(retention.seconds, 0)} s (${n(retention.rows_per_second, 0)} rows/s). The database grew in ${n(result.growth_seconds, 0)} s.`,
+    '',
+  );
+  return lines;
+}
+
+/** The whole page. */
+export function renderBenchmarksPage(): string {
+  return [
+    '# Benchmarks',
+    '',
+    '<!-- Made by `npm run bench:report` from bench/results/*.json, which each benchmark writes; a',
+    'test fails when it differs from them. Run a benchmark, then the report, and commit both. -->',
+    '',
+    'Each script in `bench/` starts what it measures as child processes (the built apps, as `npm',
+    'start` runs them) on a fresh database and queue prefix of its own, dropped afterwards, and',
+    'measures in the same run, on the same machine, what the service is compared with: the gateway',
+    'sandbox alone, a bare route, or the floor (`bench/floor-*.ts`: the same statements and gateway',
+    'calls in one framework-free process). Compare columns of one run, not runs of different',
+    "machines: the load generator, the apps, PostgreSQL and Redis share the machine's cores. The",
+    'work per operation (commits and rows from `pg_stat_database`, CPU from `/proc/<pid>/stat`)',
+    'holds from machine to machine better than rates do. Each script prints what it measured and',
+    'writes it to `bench/results/<name>.json`; `npm run bench:report` makes this page from those',
+    'files.',
+    '',
+    ...checkoutSection(load('checkout')),
+    ...ipnSection(load('ipn')),
+    ...dataSection(load('data-growth')),
+    '## Faults',
+    '',
+    '`npm run chaos` runs the fault campaign (PostgreSQL, Redis and the gateway failing one after',
+    'another under load) and prints what was lost or doubled; see',
+    '[operations.md](operations.md#faults-as-figures-npm-run-chaos).',
+    '',
+  ].join('\n');
+}
+
+if (require.main === module) {
+  writeFileSync(BENCHMARKS_PAGE, renderBenchmarksPage());
+  process.stdout.write(`wrote ${BENCHMARKS_PAGE}\n`);
+}
