@@ -143,12 +143,46 @@ describe('orders: cancel and the customer return redirect', () => {
       await request(service.apiUrl).get(`/v1/orders/${body.reference}`).set(service.shopAuth)
     ).body;
     expect(order).toMatchObject({ status: 'failed', failure_reason: 'cancelled_by_customer' });
+    // A cancel, not a decline: the attempt is cancelled in the attempts list, the timeline and
+    // the merchant event.
+    const last = order.timeline[order.timeline.length - 1];
+    expect(last).toMatchObject({
+      type: 'attempt_cancelled',
+      from_status: 'pending',
+      to_status: 'failed',
+    });
+    const adminView = async () =>
+      (
+        await request(service.apiUrl)
+          .get(`/v1/admin/orders/${body.reference}`)
+          .set(service.adminAuth)
+      ).body as { attempts: { number: number; status: string }[] };
+    expect((await adminView()).attempts.map((a) => [a.number, a.status])).toEqual([
+      [1, 'cancelled'],
+    ]);
+    const row = await dataSource
+      .getRepository(OrderEntity)
+      .findOneByOrFail({ merchantReference: String(body.reference) });
+    const announced = async () =>
+      (
+        await dataSource
+          .getRepository(OutboxEventEntity)
+          .find({ where: { orderId: row.id }, order: { createdAt: 'ASC' } })
+      ).map((event) => event.type);
+    expect(await announced()).toEqual(['order.attempt_cancelled']);
+
     const retry = await request(service.apiUrl)
       .post(`/v1/orders/${body.reference}/attempts`)
       .set(service.shopAuth)
       .send({ method: 'hosted' });
     expect(retry.status).toBe(201);
     expect(retry.body.attempt).toBe(2);
+    // Set aside, the first attempt stays cancelled; the second is under way.
+    expect((await adminView()).attempts.map((a) => [a.number, a.status])).toEqual([
+      [1, 'cancelled'],
+      [2, 'pending'],
+    ]);
+    expect(await announced()).toEqual(['order.attempt_cancelled', 'order.attempt_started']);
   });
 
   it('without a return_url the customer lands on our small result page', async () => {

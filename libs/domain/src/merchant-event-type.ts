@@ -4,8 +4,9 @@
  */
 export const MERCHANT_EVENT_CATALOGUE = {
   'order.completed': 'the order was paid (verified with the gateway)',
-  'order.failed':
-    'the payment attempt failed, was declined or was cancelled by the customer; the customer may try again',
+  'order.failed': 'the payment attempt failed or was declined; the customer may try again',
+  'order.attempt_cancelled':
+    'the customer cancelled the payment attempt on the payment page; the order stays open and the customer may try again',
   'order.attempt_started':
     'the customer tried again: a new payment attempt started (`order.attempt`)',
   'order.cancelled': 'the order was cancelled before it was paid',

@@ -48,3 +48,21 @@ export function attemptRefusal(
       return 'order_closed';
   }
 }
+
+/** The failure reason of an attempt the customer cancelled on the hosted page. */
+export const CANCELLED_BY_CUSTOMER = 'cancelled_by_customer';
+
+/** Where a payment attempt stands, as the attempts list shows it. */
+export type AttemptStatus = OrderStatus;
+
+/**
+ * The order's current attempt as the attempts list shows it: the order's status, except that an
+ * attempt the customer cancelled on the hosted page is `cancelled` (the order itself is `failed`:
+ * open for another attempt, which a cancelled order is not).
+ */
+export function currentAttemptStatus(
+  status: OrderStatus,
+  failureReason: string | null,
+): AttemptStatus {
+  return status === 'failed' && failureReason === CANCELLED_BY_CUSTOMER ? 'cancelled' : status;
+}

@@ -73,19 +73,23 @@ export async function findInvariantViolations(
            FROM orders o
           WHERE ${IN_WINDOW} AND o.status <> 'pending'
             AND NOT EXISTS (SELECT 1 FROM order_events e
-                             WHERE e.order_id = o.id AND e.type = 'status_changed'
+                             WHERE e.order_id = o.id
+                               AND e.type IN ('status_changed', 'attempt_cancelled')
                                AND e.to_status = o.status)
           LIMIT ${EXAMPLES}`,
       [window.since],
     ),
     dataSource.query(
-      `SELECT e.order_id, o.merchant_reference AS reference,
-                'order.' || e.to_status AS expected_event
+      `SELECT order_id, reference, expected_event FROM (
+         SELECT e.order_id, o.merchant_reference AS reference,
+                CASE WHEN e.type = 'attempt_cancelled' THEN 'order.attempt_cancelled'
+                     ELSE 'order.' || e.to_status END AS expected_event
            FROM order_events e JOIN orders o ON o.id = e.order_id
           WHERE ${IN_WINDOW} AND e.created_at >= $3
-            AND e.type = 'status_changed' AND e.to_status = ANY($2)
-            AND NOT EXISTS (SELECT 1 FROM outbox_events x
-                             WHERE x.order_id = e.order_id AND x.type = 'order.' || e.to_status)
+            AND ((e.type = 'status_changed' AND e.to_status = ANY($2))
+                 OR e.type = 'attempt_cancelled')) AS changes
+          WHERE NOT EXISTS (SELECT 1 FROM outbox_events x
+                             WHERE x.order_id = changes.order_id AND x.type = changes.expected_event)
           LIMIT ${EXAMPLES}`,
       [window.since, ANNOUNCED_STATUSES, window.outboxSince],
     ),

@@ -1,3 +1,5 @@
+import { endpointEventInsert } from '../orders/order-journal';
+
 /**
  * Disables an endpoint that is still enabled and, when a reason comes from delivery (a 410, days
  * of failures), announces it as a `webhook_endpoint.disabled` merchant event in the same
@@ -14,12 +16,13 @@ export function disableEndpointStatement(
        UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = left($2, 200)
         WHERE id = $1 AND disabled_at IS NULL
         RETURNING id, description),
-     announced AS (
-       INSERT INTO outbox_events (order_id, type, payload)
-       SELECT NULL, 'webhook_endpoint.disabled',
-              jsonb_build_object('endpoint', jsonb_build_object(
-                'id', d.id, 'url', $3::text, 'description', d.description), 'reason', $2::text)
-         FROM disabled d WHERE $4::boolean)
+     announced AS (${endpointEventInsert({
+       type: 'webhook_endpoint.disabled',
+       payload: `jsonb_build_object('endpoint', jsonb_build_object(
+                'id', d.id, 'url', $3::text, 'description', d.description), 'reason', $2::text)`,
+       from: 'disabled d',
+       where: '$4::boolean',
+     })})
      SELECT id FROM disabled`,
     [endpointId, reason, shownUrl, announce],
   ];

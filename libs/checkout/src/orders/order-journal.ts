@@ -33,7 +33,8 @@ export function announcement(
 }
 
 /**
- * The one statement shape that writes order_events and outbox_events: the change (an
+ * The one statement shape that writes order_events and outbox_events (with its batched form,
+ * journalledBatchStatement, below): the change (an
  * `INSERT|UPDATE orders ... RETURNING id, ...` whose parameters come first, or just an order id),
  * its timeline event if the entry's type is given, and its merchant event if one is announced,
  * as data-modifying CTEs. As atomic as a transaction, in one round trip; the answer is the
@@ -72,6 +73,72 @@ export function journalParams(
     announced ? JSON.stringify(announced.payload) : null,
     entry?.attempt ?? 1,
   ];
+}
+
+/** The journal's columns of a batched change, in journalParams' order, with their types. */
+const JOURNAL_COLUMNS: readonly (readonly [string, string])[] = [
+  ['event_type', 'varchar'],
+  ['event_source', 'varchar'],
+  ['from_status', 'varchar'],
+  ['to_status', 'varchar'],
+  ['actor', 'varchar'],
+  ['gateway_record', 'jsonb'],
+  ['details', 'jsonb'],
+  ['announced_type', 'varchar'],
+  ['announced_payload', 'jsonb'],
+  ['attempt', 'int'],
+];
+
+/**
+ * journalledStatement for many orders at once, one parsed statement for any batch size: each
+ * parameter is a column (an array), read as the rows of `v`: first the change's own columns, then
+ * the journal's (each row's journalParams), then `trailing` ones the caller's later CTEs need.
+ * `change` is an `UPDATE orders o ... FROM v ... RETURNING o.id, ...` (the CTE `changed`); every
+ * changed order gets its timeline event and its merchant event from its row of `v`. `rest` gets
+ * the next free parameter number and adds its CTEs (each starting with a comma) and the final
+ * SELECT.
+ */
+export function journalledBatchStatement(
+  changeColumns: readonly (readonly [string, string])[],
+  trailing: readonly (readonly [string, string])[],
+  change: string,
+  rest: (nextParam: number) => string,
+): string {
+  const columns = [...changeColumns, ...JOURNAL_COLUMNS, ...trailing];
+  const arrays = columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ');
+  const names = columns.map(([name]) => name).join(', ');
+  return `WITH v AS (SELECT * FROM unnest(${arrays}) AS v(${names})),
+     changed AS (${change}),
+     event AS (
+       INSERT INTO order_events
+         (order_id, type, source, from_status, to_status, actor, gateway_record, details, attempt)
+       SELECT v.id, v.event_type, v.event_source, v.from_status, v.to_status, v.actor,
+              v.gateway_record, v.details, v.attempt
+         FROM v JOIN changed USING (id) WHERE v.event_type IS NOT NULL),
+     announced AS (
+       INSERT INTO outbox_events (order_id, type, payload)
+       SELECT v.id, v.announced_type, v.announced_payload
+         FROM v JOIN changed USING (id) WHERE v.announced_type IS NOT NULL)${rest(columns.length + 1)}`;
+}
+
+/**
+ * The INSERT of a merchant event that concerns no order (an endpoint's: disabled, a test), for a
+ * statement of the merchant-events feature: its type, its payload (an SQL expression over `from`),
+ * and whether it is already handed to its endpoints (a test event goes to one, directly).
+ */
+export function endpointEventInsert(options: {
+  type: string;
+  payload: string;
+  from?: string;
+  where?: string;
+  relayed?: boolean;
+  returning?: string;
+}): string {
+  const relayed = options.relayed ? ', relayed_at' : '';
+  return `INSERT INTO outbox_events (order_id, type, payload${relayed})
+       SELECT NULL, '${options.type}', ${options.payload}${options.relayed ? ', now()' : ''}
+       ${options.from ? `FROM ${options.from}` : ''} ${options.where ? `WHERE ${options.where}` : ''}
+       ${options.returning ? `RETURNING ${options.returning}` : ''}`;
 }
 
 /** The change of a journal write that changes nothing on the order itself. */

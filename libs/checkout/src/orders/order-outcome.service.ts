@@ -23,7 +23,13 @@ import {
   runPrepared,
   StatementBatch,
 } from '@app/persistence';
-import { announcement, journalledStatement, journalParams, OrderJournal } from './order-journal';
+import {
+  announcement,
+  journalledBatchStatement,
+  journalledStatement,
+  journalParams,
+  OrderJournal,
+} from './order-journal';
 
 export type OutcomeResult =
   | { kind: 'transitioned'; order: OrderEntity; from: OrderStatus; to: OrderStatus }
@@ -72,42 +78,42 @@ const WRITE_OUTCOME_LOCKED = journalledStatement(
  */
 const WRITE_OUTCOMES: PreparedStatement = {
   name: 'order-outcomes-write',
-  text: `WITH v AS (
-       SELECT * FROM unnest(
-         $1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[],
-         $7::numeric[], $8::varchar[], $9::timestamptz[], $10::varchar[], $11::timestamptz[],
-         $12::timestamptz[], $13::timestamptz[], $14::timestamptz[], $15::varchar[],
-         $16::varchar[], $17::timestamptz[],
-         $18::varchar[], $19::varchar[], $20::varchar[], $21::varchar[], $22::varchar[],
-         $23::jsonb[], $24::jsonb[], $25::varchar[], $26::jsonb[], $27::int[],
-         $28::varchar[], $29::timestamptz[])
-         AS v(id, version, status, payment_method, payment_account, confirmation_code,
-              paid_amount, paid_currency, paid_at, failure_reason, failed_at, reversed_at,
-              next_poll_at, last_checked_at, order_tracking_id, submission_status, updated_at,
-              event_type, event_source, from_status, to_status, actor, gateway_record, details,
-              announced_type, announced_payload, attempt, cover_tracking_id, cover_up_to)),
-     changed AS (
-       UPDATE orders o
-          SET status = v.status, payment_method = v.payment_method,
-              payment_account = v.payment_account, confirmation_code = v.confirmation_code,
-              paid_amount = v.paid_amount, paid_currency = v.paid_currency, paid_at = v.paid_at,
-              failure_reason = v.failure_reason, failed_at = v.failed_at,
-              reversed_at = v.reversed_at, next_poll_at = v.next_poll_at,
-              last_checked_at = v.last_checked_at, order_tracking_id = v.order_tracking_id,
-              submission_status = v.submission_status, updated_at = v.updated_at,
-              version = o.version + 1
-         FROM v WHERE o.id = v.id AND o.version = v.version
-       RETURNING o.id, o.version),
-     event AS (
-       INSERT INTO order_events
-         (order_id, type, source, from_status, to_status, actor, gateway_record, details, attempt)
-       SELECT v.id, v.event_type, v.event_source, v.from_status, v.to_status, v.actor,
-              v.gateway_record, v.details, v.attempt
-         FROM v JOIN changed USING (id) WHERE v.event_type IS NOT NULL),
-     announced AS (
-       INSERT INTO outbox_events (order_id, type, payload)
-       SELECT v.id, v.announced_type, v.announced_payload
-         FROM v JOIN changed USING (id) WHERE v.announced_type IS NOT NULL),
+  text: journalledBatchStatement(
+    [
+      ['id', 'uuid'],
+      ['version', 'int'],
+      ['status', 'varchar'],
+      ['payment_method', 'varchar'],
+      ['payment_account', 'varchar'],
+      ['confirmation_code', 'varchar'],
+      ['paid_amount', 'numeric'],
+      ['paid_currency', 'varchar'],
+      ['paid_at', 'timestamptz'],
+      ['failure_reason', 'varchar'],
+      ['failed_at', 'timestamptz'],
+      ['reversed_at', 'timestamptz'],
+      ['next_poll_at', 'timestamptz'],
+      ['last_checked_at', 'timestamptz'],
+      ['order_tracking_id', 'varchar'],
+      ['submission_status', 'varchar'],
+      ['updated_at', 'timestamptz'],
+    ],
+    [
+      ['cover_tracking_id', 'varchar'],
+      ['cover_up_to', 'timestamptz'],
+    ],
+    `UPDATE orders o
+        SET status = v.status, payment_method = v.payment_method,
+            payment_account = v.payment_account, confirmation_code = v.confirmation_code,
+            paid_amount = v.paid_amount, paid_currency = v.paid_currency, paid_at = v.paid_at,
+            failure_reason = v.failure_reason, failed_at = v.failed_at,
+            reversed_at = v.reversed_at, next_poll_at = v.next_poll_at,
+            last_checked_at = v.last_checked_at, order_tracking_id = v.order_tracking_id,
+            submission_status = v.submission_status, updated_at = v.updated_at,
+            version = o.version + 1
+       FROM v WHERE o.id = v.id AND o.version = v.version
+     RETURNING o.id, o.version`,
+    (next) => `,
      answered AS (
        SELECT n.id, v.id AS order_id
          FROM v JOIN changed USING (id)
@@ -115,7 +121,7 @@ const WRITE_OUTCOMES: PreparedStatement = {
            ON n.order_tracking_id = v.cover_tracking_id AND n.received_at <= v.cover_up_to
        UNION
        SELECT j.id, j.order_id
-         FROM unnest($30::uuid[], $31::uuid[]) AS j(id, order_id)
+         FROM unnest($${next}::uuid[], $${next + 1}::uuid[]) AS j(id, order_id)
          JOIN changed ON changed.id = j.order_id),
      covered AS (
        UPDATE ipn_notifications n
@@ -127,6 +133,7 @@ const WRITE_OUTCOMES: PreparedStatement = {
      SELECT changed.id, changed.version,
             ARRAY(SELECT covered.id FROM covered WHERE covered.order_id = changed.id) AS covered
        FROM changed`,
+  ),
 };
 
 /**

@@ -1,3 +1,4 @@
+import { currentAttemptStatus } from '@app/domain';
 import {
   OrderEntity,
   OrderEventEntity,
@@ -159,7 +160,7 @@ export function toAttemptViews(order: OrderEntity, earlier: PaymentAttemptEntity
     gateway_reference: order.gatewayReference ?? order.merchantReference,
     order_tracking_id: order.orderTrackingId,
     push_merchant_reference: order.pushMerchantReference,
-    status: order.status,
+    status: currentAttemptStatus(order.status, order.failureReason),
     failure_reason: order.failureReason,
     confirmation_code: order.confirmationCode,
     started_at: (order.attemptStartedAt ?? order.createdAt).toISOString(),

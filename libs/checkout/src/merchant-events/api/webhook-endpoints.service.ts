@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { isUuid, webhookSecretFrom } from '@app/domain';
 import { WebhookEndpointEntity } from '@app/persistence';
+import { endpointEventInsert } from '../../orders/order-journal';
 import { CheckoutError } from '../../errors/checkout-error';
 import { EndpointAddressRules, endpointUrlProblem } from '../endpoint-address';
 import { disableEndpointStatement, REQUEUE_MESSAGE } from '../endpoint-statements';
@@ -145,10 +146,12 @@ export class WebhookEndpointsService {
       );
     }
     const [row] = (await this.dataSource.query(
-      `WITH event AS (
-         INSERT INTO outbox_events (order_id, type, payload, relayed_at)
-         VALUES (NULL, 'webhook.test', $2::jsonb, now())
-         RETURNING id, created_at)
+      `WITH event AS (${endpointEventInsert({
+        type: 'webhook.test',
+        payload: '$2::jsonb',
+        relayed: true,
+        returning: 'id, created_at',
+      })})
        INSERT INTO webhook_messages (event_id, endpoint_id, order_id, event_created_at)
        SELECT id, $1, NULL, created_at FROM event
        RETURNING event_id`,

@@ -1,14 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { OrderTrackingId } from '@app/domain';
+import { CANCELLED_BY_CUSTOMER, OrderTrackingId } from '@app/domain';
 import { GatewayClient } from '@app/gateway-client';
 import { OrderEntity, OrderRepository } from '@app/persistence';
 import { announcement, OrderJournal } from '../order-journal';
 import { OrderSyncService } from '../order-sync.service';
-
-/** The failure reason of an attempt the customer cancelled on the hosted page. */
-export const CANCELLED_BY_CUSTOMER = 'cancelled_by_customer';
 
 export const RESULT_PATH = '/v1/checkouts/result';
 
@@ -22,9 +19,10 @@ export interface ReturnVisit {
  * The customer's way back from the hosted page. The order is looked up at the gateway first, so
  * the shop's page sees the real status, then the customer goes to the shop's return_url (or
  * cancel_url after cancelling), the configured default, or our small result page. A customer who
- * pressed cancel ends that payment attempt: it is cancelled at the gateway and the order is
- * `failed` (cancelled_by_customer), open for another attempt until the shop cancels it or it
- * expires; the redirect says so (`attempt_cancelled=1`).
+ * pressed cancel ends that payment attempt: it is cancelled at the gateway, the attempt is
+ * `cancelled` (its timeline event `attempt_cancelled`, its merchant event
+ * `order.attempt_cancelled`) and the order is `failed` (cancelled_by_customer), open for another
+ * attempt until the shop cancels it or it expires; the redirect says so (`attempt_cancelled=1`).
  */
 @Injectable()
 export class CheckoutReturnService {
@@ -86,7 +84,8 @@ export class CheckoutReturnService {
   }
 
   /**
-   * Cancels the attempt at the gateway, then records it as failed by the customer's choice.
+   * Cancels the attempt at the gateway, then records it as cancelled by the customer (the order
+   * failed, and open for another attempt).
    * Null when the gateway refused (the customer may have paid meanwhile: the lookups settle it)
    * or the attempt moved on under the lock.
    */
@@ -113,7 +112,8 @@ export class CheckoutReturnService {
         manager,
         row,
         {
-          type: 'status_changed',
+          // Not a decline: its own type, so the shop and the operators tell the two apart.
+          type: 'attempt_cancelled',
           source: 'return',
           fromStatus: 'pending',
           toStatus: 'failed',
@@ -122,7 +122,7 @@ export class CheckoutReturnService {
             payment_status_code: CANCELLED_BY_CUSTOMER,
           },
         },
-        announcement('order.failed', row),
+        announcement('order.attempt_cancelled', row),
       );
       return row;
     });

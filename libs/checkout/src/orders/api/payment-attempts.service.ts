@@ -4,6 +4,7 @@ import {
   attemptGatewayReference,
   AttemptRefusal,
   attemptRefusal,
+  currentAttemptStatus,
   MerchantReference,
   OrderTrackingId,
 } from '@app/domain';
@@ -112,7 +113,12 @@ export class PaymentAttemptService {
     const gatewayReference = await this.freeGatewayReference(manager, order, number);
     const previous = {
       attempt: order.attemptNumber,
-      status: order.status === 'failed' ? 'failed' : 'cancelled',
+      // A declined attempt stays failed; one the customer cancelled, or a prompt cancelled to
+      // send another, is cancelled.
+      status:
+        currentAttemptStatus(order.status, order.failureReason) === 'failed'
+          ? 'failed'
+          : 'cancelled',
       order_tracking_id: order.orderTrackingId,
     } as const;
     await this.orders.setAsideCurrentAttempt(order, previous.status, manager);
