@@ -292,10 +292,11 @@ describe('IPN receiver and verification (api + worker + sandbox over HTTP)', () 
     expect(rows.every((row) => row.merchantReference === checkout.reference)).toBe(true);
   });
 
-  it('answers junk without effect and keeps it visible in the inbox', async () => {
+  it('acknowledges junk (the gateway stops sending it) without effect and keeps it visible in the inbox', async () => {
     const marker = reference('JUNK');
     const missing = await request(ipnUrl(service)).post('').send({ OrderTrackingId: marker });
-    expect(missing.status).toBe(400);
+    expect(missing.status).toBe(200);
+    expect(missing.body).toMatchObject({ orderTrackingId: marker, status: 200 });
     expect(missing.body.error.code).toBe('ipn_invalid');
 
     const callback = await request(ipnUrl(service))
@@ -312,7 +313,8 @@ describe('IPN receiver and verification (api + worker + sandbox over HTTP)', () 
       .post(`?OrderTrackingId=${marker}-huge`)
       .set('content-type', 'application/json')
       .send(JSON.stringify({ padding: 'x'.repeat(100_000) }));
-    expect(huge.status).toBe(413);
+    expect(huge.status).toBe(200);
+    expect(huge.body).toMatchObject({ status: 200, error: { code: 'ipn_body_too_large' } });
 
     for (const trackingId of [marker, `${marker}-cb`, `${marker}-huge`]) {
       const rows = await inboxOf(dataSource, trackingId);
@@ -320,6 +322,47 @@ describe('IPN receiver and verification (api + worker + sandbox over HTTP)', () 
       expect(rows[0].status).toBe('ignored');
       expect(rows[0].lastError).toEqual(expect.any(String));
     }
+  });
+
+  it('keeps what no column takes as sent (NUL, lone surrogates, over-long values) as ignored, acknowledged', async () => {
+    const marker = reference('ODD');
+    const bodies = [
+      {
+        OrderTrackingId: `${marker}-nul`,
+        OrderMerchantReference: 'a\u0000b',
+        OrderNotificationType: 'IPNCHANGE\u0000',
+      },
+      {
+        OrderTrackingId: `${marker}-type`,
+        OrderMerchantReference: 'r',
+        OrderNotificationType: 'T'.repeat(300),
+      },
+      {
+        OrderTrackingId: `${marker}-long`,
+        OrderMerchantReference: 'r'.repeat(400),
+        OrderNotificationType: 'IPNCHANGE',
+      },
+    ];
+    for (const body of bodies) {
+      const answer = await request(ipnUrl(service)).post('').send(body);
+      expect([answer.status, answer.body.status]).toEqual([200, 200]);
+    }
+    // A lone surrogate, escaped in the JSON text (as a sender's broken encoder writes it).
+    const surrogate = await request(ipnUrl(service))
+      .post('')
+      .set('content-type', 'application/json')
+      .send(
+        `{"OrderTrackingId":"${marker}-sur","OrderMerchantReference":"\\ud800x","OrderNotificationType":"IPNCHANGE","\\udfff":"\\u0000"}`,
+      );
+    expect([surrogate.status, surrogate.body.status]).toEqual([200, 200]);
+    for (const suffix of ['nul', 'type', 'long', 'sur']) {
+      const rows = await inboxOf(dataSource, `${marker}-${suffix}`);
+      expect([suffix, rows.length]).toEqual([suffix, 1]);
+    }
+    const [nul] = await inboxOf(dataSource, `${marker}-nul`);
+    expect(nul.merchantReference).toBe('a\uFFFDb');
+    const [sur] = await inboxOf(dataSource, `${marker}-sur`);
+    expect(sur.merchantReference).toBe('\uFFFDx');
   });
 
   it('keeps a notification naming no order of ours, then adopts the order once a lookup shows it is ours', async () => {

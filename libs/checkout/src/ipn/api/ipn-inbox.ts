@@ -58,6 +58,39 @@ const STORE: PreparedStatement = {
  * queue within milliseconds (a missed signal only waits for the relay's next timed pass). The api
  * never waits for Redis on this path.
  */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** Deeper than any notification: a payload nested further is cut there. */
+const MAX_PAYLOAD_DEPTH = 8;
+
+/**
+ * Text as PostgreSQL can keep it: no NUL (text cannot hold one) and no lone surrogate (not
+ * UTF-8), each shown as U+FFFD, and at most `max` characters (the column's width). Whatever a
+ * sender puts in a notification is then stored, so junk is kept for the operator, never a 500.
+ */
+export function storableText(value: string, max?: number): string {
+  const clean = value.replace(LONE_SURROGATE, '\uFFFD').replaceAll('\u0000', '\uFFFD');
+  if (max === undefined || clean.length <= max) return clean;
+  return Array.from(clean).slice(0, max).join('');
+}
+
+function storableNullable(value: string | null, max: number): string | null {
+  return value === null ? null : storableText(value, max);
+}
+
+/** The payload with every key and string storable, as jsonb takes it. */
+export function storablePayload(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return storableText(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_PAYLOAD_DEPTH) return '[nested too deep]';
+  if (Array.isArray(value)) return value.map((item) => storablePayload(item, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).map(([key, item]) => [
+      storableText(key),
+      storablePayload(item, depth + 1),
+    ]),
+  );
+}
+
 @Injectable()
 export class IpnInbox {
   /**
@@ -86,16 +119,17 @@ export class IpnInbox {
 
   private async insert(entries: InboxEntry[]): Promise<string[]> {
     const ids = entries.map(() => randomUUID());
+    // Each value within its column (ipn-notification.entity.ts), whatever was sent.
     const rows = entries.map((entry, i) => [
       ids[i],
-      entry.orderTrackingId,
-      entry.merchantReference,
-      entry.notificationType,
-      entry.httpMethod,
-      JSON.stringify(entry.payload),
-      entry.remoteAddress,
+      storableNullable(entry.orderTrackingId, 100),
+      storableNullable(entry.merchantReference, 150),
+      storableNullable(entry.notificationType, 32),
+      storableText(entry.httpMethod, 8),
+      JSON.stringify(storablePayload(entry.payload)),
+      storableNullable(entry.remoteAddress, 64),
       entry.status,
-      entry.lastError,
+      storableNullable(entry.lastError, 2000),
       entry.traceParent ?? null,
     ]);
     await runPrepared(this.dataSource, STORE, asColumns(rows));

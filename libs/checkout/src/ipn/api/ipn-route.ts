@@ -3,7 +3,8 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentTraceParent, serviceMetrics } from '@app/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { IpnInbox } from './ipn-inbox';
+import { isDatabaseUnavailable } from '@app/persistence';
+import { InboxEntry, IpnInbox } from './ipn-inbox';
 import { ipnAcknowledgement, IpnFields, judgeIpn, readIpnFields } from '@app/gateway-client';
 import { ipnPath } from '../ipn-registration.service';
 import type { CheckoutErrorCode } from '../../errors/error-codes';
@@ -69,62 +70,107 @@ export class IpnRoute implements OnModuleInit {
     }
     const fields = readIpnFields(request.query, request.body);
     const verdict = judgeIpn(fields);
+    const entry = {
+      ...fields,
+      httpMethod: request.method,
+      payload: payloadOf(request),
+      remoteAddress: request.ip ?? null,
+      status: verdict.kind === 'accept' ? ('received' as const) : ('ignored' as const),
+      lastError: verdict.kind === 'accept' ? null : verdict.reason,
+      traceParent: currentTraceParent(),
+    };
     try {
-      await this.inbox.store({
-        ...fields,
-        httpMethod: request.method,
-        payload: payloadOf(request),
-        remoteAddress: request.ip ?? null,
-        status: verdict.kind === 'accept' ? 'received' : 'ignored',
-        lastError: verdict.kind === 'accept' ? null : verdict.reason,
-        traceParent: currentTraceParent(),
-      });
+      await this.inbox.store(entry);
     } catch (error) {
-      this.logger.error(`notification not stored: ${(error as Error).message}`);
-      await reply.code(500).send(ipnAcknowledgement(fields, 500));
-      return acknowledged(reply, 'error');
+      // Out of reach: not stored, so the gateway must send it again (500).
+      if (isDatabaseUnavailable(error) || !(await this.keepUnstorable(entry, error))) {
+        this.logger.error(`notification not stored: ${(error as Error).message}`);
+        await reply.code(500).send(ipnAcknowledgement(fields, 500));
+        return acknowledged(reply, 'error');
+      }
+      await reply
+        .code(200)
+        .send(ignoredAcknowledgement(fields, 'the notification could not be stored as sent'));
+      return acknowledged(reply, 'ignored');
     }
     if (verdict.kind === 'reject') {
-      await reply.code(400).send({
-        error: { code: 'ipn_invalid' satisfies CheckoutErrorCode, message: verdict.reason },
-        ...ipnAcknowledgement(fields, 200),
-      });
-      return acknowledged(reply, 'rejected');
+      // Nothing we can use, however often it comes: acknowledged so the gateway stops sending it,
+      // and kept as ignored, with the reason, for the operator.
+      await reply.code(200).send(ignoredAcknowledgement(fields, verdict.reason));
+      return acknowledged(reply, 'ignored');
     }
     await reply.code(200).send(ipnAcknowledgement(fields, 200));
     acknowledged(reply, verdict.kind === 'accept' ? 'stored' : 'ignored');
   }
 
-  /** Oversized or unreadable bodies: a clear 4xx, and a row so an admin sees the attempt. */
+  /**
+   * A notification the database refused as sent (a value no column takes): kept as ignored
+   * without its payload, so an operator still sees it arrived. False when even that fails.
+   */
+  private async keepUnstorable(entry: InboxEntry, error: unknown): Promise<boolean> {
+    try {
+      await this.inbox.store({
+        orderTrackingId: null,
+        merchantReference: null,
+        notificationType: null,
+        httpMethod: entry.httpMethod,
+        payload: { unstorable: true },
+        remoteAddress: entry.remoteAddress,
+        status: 'ignored',
+        lastError: `refused by the database: ${(error as Error).message}`,
+        traceParent: entry.traceParent,
+      });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Oversized or unreadable bodies: not a notification we can use, so acknowledged (the gateway
+   * stops sending it) and kept as ignored, with why, for the operator; 500 only when it could not
+   * be kept (then it should come again).
+   */
   private async refuse(
     error: FastifyError,
     request: FastifyRequest,
     reply: FastifyReply,
   ): Promise<void> {
-    const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 500;
     const fields: IpnFields = readIpnFields(request.query, undefined);
-    if (status < 500) {
-      await this.inbox
-        .store({
-          ...fields,
-          httpMethod: request.method,
-          payload: { query: request.query ?? {}, refused: error.code ?? 'error' },
-          remoteAddress: request.ip ?? null,
-          status: 'ignored',
-          lastError: `refused: ${error.message}`.slice(0, 500),
-        })
-        .catch(() => undefined);
+    const kept = await this.inbox
+      .store({
+        ...fields,
+        httpMethod: request.method,
+        payload: { query: request.query ?? {}, refused: error.code ?? 'error' },
+        remoteAddress: request.ip ?? null,
+        status: 'ignored',
+        lastError: `refused: ${error.message}`.slice(0, 500),
+      })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!kept) {
+      await reply.code(500).send(ipnAcknowledgement(fields, 500));
+      return acknowledged(reply, 'error');
     }
-    await reply.code(status).send({
-      error: {
-        code: (status === 413
-          ? 'ipn_body_too_large'
-          : 'ipn_unreadable') satisfies CheckoutErrorCode,
-        message: error.message,
-      },
-    });
-    acknowledged(reply, status < 500 ? 'rejected' : 'error');
+    const code: CheckoutErrorCode =
+      error.statusCode === 413 ? 'ipn_body_too_large' : 'ipn_unreadable';
+    await reply.code(200).send(ignoredAcknowledgement(fields, error.message, code));
+    acknowledged(reply, 'ignored');
   }
+}
+
+/**
+ * The gateway's acknowledgement (status 200: it stops sending) for a notification kept as ignored,
+ * with why in our error shape beside it.
+ */
+function ignoredAcknowledgement(
+  fields: IpnFields,
+  reason: string,
+  code: CheckoutErrorCode = 'ipn_invalid',
+) {
+  return { ...ipnAcknowledgement(fields, 200), error: { code, message: reason } };
 }
 
 /** ipn_acknowledgements_total and the time from arrival to the acknowledgement. */
