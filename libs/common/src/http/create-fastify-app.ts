@@ -1,6 +1,7 @@
 import { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { requestIdOf } from '../logging/logging.module';
@@ -26,6 +27,9 @@ export async function createFastifyApp(
       genReqId: requestIdOf,
       // The router's own refusals (a malformed or overlong path segment) in the service's
       // error shape, like every other 4xx.
+      // What Node's HTTP parser refuses before any route (request line and headers over 16 KiB,
+      // not HTTP at all), in the same shape; Fastify's own answer has none.
+      clientErrorHandler: answerClientError,
       frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
         const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
         void reply.code(status).send({
@@ -44,6 +48,27 @@ export async function createFastifyApp(
   useAppLogger(app);
   app.enableShutdownHooks();
   return app;
+}
+
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const body = JSON.stringify({
+    error: tooLarge
+      ? {
+          code: 'request_headers_too_large',
+          message: 'the request line and headers are larger than 16 KiB',
+        }
+      : { code: 'bad_request', message: 'the request could not be read as HTTP' },
+  });
+  socket.end(
+    `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 export function useAppLogger(app: INestApplication): void {
