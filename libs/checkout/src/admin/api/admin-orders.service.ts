@@ -136,7 +136,8 @@ export class AdminOrdersService {
       );
     }
     const rows = (await this.dataSource.query(
-      `SELECT DISTINCT id FROM (${lookups.join(' UNION ALL ')}) AS matched(id) LIMIT ${SEARCH_MATCHES}`,
+      `SELECT o.id FROM orders o WHERE o.id IN (${lookups.join(' UNION ALL ')})
+        ORDER BY o.created_at DESC LIMIT ${SEARCH_MATCHES}`,
       digits ? [q, digits] : [q],
     )) as { id: string }[];
     return rows.map((row) => row.id);
