@@ -31,7 +31,9 @@ function executable(path: string): boolean {
 }
 
 function onPath(name: string): boolean {
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir && executable(join(dir, name)));
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .some((dir) => dir && executable(join(dir, name)));
 }
 
 let aptUpdated = false;
