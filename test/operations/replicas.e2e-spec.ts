@@ -80,6 +80,10 @@ async function replicasRun(backend: 'redis' | 'postgres'): Promise<void> {
       WORKER_NICE: '0',
       // The killed worker's jobs come back after their lock lapses: seconds here, not half a minute.
       JOB_LOCK_MS: '5000',
+      // Five apps beside the other suites running at the same time on one PostgreSQL (100
+      // connections): small pools, so the run's connections never reach the server's limit.
+      DATABASE_POOL_SIZE: '6',
+      WORKER_DATABASE_POOL_SIZE: '2',
     };
     for (const port of apiPorts) processes.push(startApp('api', { ...env, PORT: String(port) }));
     const workerPorts = [await freePort(), await freePort(), await freePort()];
