@@ -29,7 +29,8 @@ export function describeInBrowser(name: string, body: () => void): void {
   else describe(name, body);
 }
 
-function executable(path: string): boolean {
+/** Whether `path` is a file this process may run. */
+export function executable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
     return true;

@@ -1,7 +1,6 @@
 import { spawnSync, SpawnSyncOptions } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { findChromium } from './browser';
+import { executable, findChromium } from './browser';
 
 /**
  * What some suites need beyond npm: Chromium (the browser suites), Debian's PgBouncer and a
@@ -20,15 +19,6 @@ interface SystemPackage {
 
 const ROOT = join(__dirname, '..', '..');
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function onPath(name: string): boolean {
   return (process.env.PATH ?? '')
