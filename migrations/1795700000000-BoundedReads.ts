@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { createIndexesOnline, dropIndexesOnline, OnlineIndex } from './online-indexes';
 
 /**
  * Indexes behind every admin list, filter and search, the stuck and backlog sets and the retention
@@ -6,7 +7,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * (outside a transaction) so a database holding millions of orders keeps taking checkouts and
  * notifications while they build; an index left invalid by an interrupted run is rebuilt.
  */
-const INDEXES: { name: string; table: string; definition: string }[] = [
+const INDEXES: OnlineIndex[] = [
   // Admin order lists, newest first, unfiltered and by currency (with and without status).
   { name: 'idx_orders_created', table: 'orders', definition: '(created_at, id)' },
   {
@@ -106,18 +107,7 @@ export class BoundedReads1795700000000 implements MigrationInterface {
   transaction = false as const;
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    for (const index of INDEXES) {
-      const [row] = (await queryRunner.query(
-        `SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-          WHERE c.relname = $1`,
-        [index.name],
-      )) as { valid: boolean }[];
-      if (row?.valid) continue;
-      if (row) await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS "${index.name}"`);
-      await queryRunner.query(
-        `CREATE INDEX CONCURRENTLY "${index.name}" ON "${index.table}" ${index.definition}`,
-      );
-    }
+    await createIndexesOnline(queryRunner, INDEXES);
     for (const name of REPLACED) {
       await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS "${name}"`);
     }
@@ -130,8 +120,6 @@ export class BoundedReads1795700000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX CONCURRENTLY IF NOT EXISTS "idx_orders_customer_email" ON "orders" (customer_email)`,
     );
-    for (const index of [...INDEXES].reverse()) {
-      await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS "${index.name}"`);
-    }
+    await dropIndexesOnline(queryRunner, INDEXES);
   }
 }

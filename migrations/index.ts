@@ -11,6 +11,7 @@ import { RateLimitWindows1795590000000 } from './1795590000000-RateLimitWindows'
 import { PaymentAttempts1795601015231 } from './1795601015231-PaymentAttempts';
 import { DoublePaymentRefunds1795602493786 } from './1795602493786-DoublePaymentRefunds';
 import { BoundedReads1795700000000 } from './1795700000000-BoundedReads';
+import { MoneyMovementIndexes1795800000000 } from './1795800000000-MoneyMovementIndexes';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -26,4 +27,5 @@ export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
   PaymentAttempts1795601015231,
   DoublePaymentRefunds1795602493786,
   BoundedReads1795700000000,
+  MoneyMovementIndexes1795800000000,
 ];

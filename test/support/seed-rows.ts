@@ -168,4 +168,118 @@ export class SeedRows {
       [orderId, endsInSeconds],
     );
   }
+
+  /**
+   * An order as finance sees it, at given instants: `paidAt` (a payment), `failedAt`,
+   * `cancelledAt`, `reversedAt`; its status follows the latest. Final or not polled, so no worker
+   * touches it.
+   */
+  async moneyOrder(options: {
+    paidAt?: string;
+    failedAt?: string;
+    cancelledAt?: string;
+    reversedAt?: string;
+    currency?: string;
+    amount?: string;
+    description?: string;
+    phone?: string | null;
+    email?: string | null;
+    paymentMethod?: string | null;
+    paymentAccount?: string | null;
+    confirmationCode?: string | null;
+    attemptNumber?: number;
+  }): Promise<{ id: string; reference: string; trackingId: string }> {
+    const reference = `fin-${randomBytes(6).toString('hex')}`;
+    const status = options.reversedAt
+      ? 'reversed'
+      : options.paidAt
+        ? 'completed'
+        : options.cancelledAt
+          ? 'cancelled'
+          : 'failed';
+    const created =
+      options.paidAt ?? options.failedAt ?? options.cancelledAt ?? new Date().toISOString();
+    return this.one(
+      `INSERT INTO orders (merchant_reference, order_tracking_id, kind, status, submission_status,
+                           amount, currency, description, customer_email, customer_phone,
+                           payment_method, payment_account, confirmation_code, attempt_number,
+                           paid_amount, paid_currency, paid_at, failed_at, cancelled_at,
+                           reversed_at, created_at, updated_at, version)
+       VALUES ($1, gen_random_uuid()::text, 'hosted', $2, 'submitted', $3, $4, $5, $6, $7, $8, $9,
+               $10, $11, CASE WHEN $12::timestamptz IS NULL THEN NULL ELSE $3::numeric END,
+               CASE WHEN $12::timestamptz IS NULL THEN NULL ELSE $4::varchar END, $12, $13, $14,
+               $15, $16::timestamptz - interval '1 minute', now(), 2)
+       RETURNING id, merchant_reference AS reference, order_tracking_id AS "trackingId"`,
+      [
+        reference,
+        status,
+        options.amount ?? '100.00',
+        options.currency ?? 'KES',
+        options.description ?? 'finance seed',
+        options.email === undefined ? `${reference}@example.com` : options.email,
+        options.phone === undefined ? null : options.phone,
+        options.paymentMethod === undefined ? 'Visa' : options.paymentMethod,
+        options.paymentAccount === undefined ? '444444xxxxxx4444' : options.paymentAccount,
+        options.confirmationCode === undefined
+          ? options.paidAt
+            ? `CC${randomBytes(5).toString('hex').toUpperCase()}`
+            : null
+          : options.confirmationCode,
+        options.attemptNumber ?? 1,
+        options.paidAt ?? null,
+        options.failedAt ?? null,
+        options.cancelledAt ?? null,
+        options.reversedAt ?? null,
+        created,
+      ],
+    );
+  }
+
+  /** A refund of `orderId`'s payment in `status`, accepted (and reversed) at the instants given. */
+  async moneyRefund(
+    orderId: string,
+    options: {
+      status: 'requested' | 'accepted' | 'reversed' | 'rejected' | 'unknown';
+      amount: string;
+      currency?: string;
+      reason?: string;
+      acceptedAt?: string | null;
+      reversedAt?: string | null;
+    },
+  ): Promise<{ id: string }> {
+    return this.one(
+      `INSERT INTO refunds (order_id, confirmation_code, amount, currency, is_partial, reason,
+                            requested_by, admin_key_name, status, accepted_at, reversed_at)
+       SELECT o.id, COALESCE(o.confirmation_code, 'none'), $2, $3, $2::numeric < o.amount, $4,
+              'finance', 'seed', $5, $6, $7
+         FROM orders o WHERE o.id = $1
+       RETURNING id`,
+      [
+        orderId,
+        options.amount,
+        options.currency ?? 'KES',
+        options.reason ?? 'customer asked',
+        options.status,
+        options.acceptedAt ?? null,
+        options.reversedAt ?? null,
+      ],
+    );
+  }
+
+  /** An earlier attempt of `orderId` that paid too (a double payment), refunded if asked. */
+  async paidEarlierAttempt(
+    orderId: string,
+    options: { paidAt: string; amount: string; refundAcceptedAt?: string },
+  ): Promise<{ id: string; confirmationCode: string; trackingId: string }> {
+    const code = `CA${randomBytes(5).toString('hex').toUpperCase()}`;
+    return this.one(
+      `INSERT INTO payment_attempts (order_id, number, kind, gateway_reference, order_tracking_id,
+                                     status, confirmation_code, paid_amount, paid_at, started_at,
+                                     replaced_at, refund_status, refund_requested_at)
+       VALUES ($1, 1, 'hosted', $2, gen_random_uuid()::text, 'completed', $2, $3, $4, $4, $4,
+               CASE WHEN $5::timestamptz IS NULL THEN NULL ELSE 'accepted' END, $5)
+       RETURNING id, confirmation_code AS "confirmationCode", order_tracking_id AS "trackingId"`,
+      [orderId, code, options.amount, options.paidAt, options.refundAcceptedAt ?? null],
+    );
+  }
 }

@@ -5,6 +5,7 @@ import { PersistenceModule } from '@app/persistence';
 import { QueueInfrastructureModule } from '@app/queues';
 import {
   AdminModule,
+  FinanceModule,
   IPN_ROUTES,
   IpnModule,
   MerchantEventsModule,
@@ -26,6 +27,7 @@ import {
     IpnModule,
     RefundsModule,
     AdminModule,
+    FinanceModule,
     MerchantEventsModule,
   ],
 })

@@ -10,3 +10,4 @@ export * from './merchant-events/api/merchant-events.module';
 export * from './merchant-events/worker/merchant-events-worker.module';
 export * from './http/rate-limits';
 export * from './retention/worker/retention-worker.module';
+export * from './finance/api/finance.module';

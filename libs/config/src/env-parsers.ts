@@ -7,7 +7,7 @@ export type Env = Record<string, string | undefined>;
 /** What a reader was asked for: the configuration reference is made from these. */
 export interface VariableRead {
   name: string;
-  /** integer, boolean, string, url, list, duration, durations, one of, redis nodes */
+  /** integer, boolean, string, url, list, duration, durations, one of, time zone, redis nodes */
   kind: string;
   /** The built-in default, as text; undefined when there is none (required, or optional). */
   fallback?: string;
@@ -16,6 +16,17 @@ export interface VariableRead {
   min?: number;
   max?: number;
   allowed?: readonly string[];
+}
+
+/** Whether `name` is a time zone Intl knows (IANA names, `UTC` included); case as written. */
+export function isTimeZone(name: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export class EnvReader {
@@ -82,6 +93,20 @@ export class EnvReader {
       return fallback;
     }
     return value as T;
+  }
+
+  /** An IANA time zone name (`Africa/Nairobi`, `UTC`), as Intl and PostgreSQL know them. */
+  timeZone(name: string, fallback: string): string {
+    this.note({ name, kind: 'time zone', fallback, required: false });
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (!isTimeZone(value)) {
+      this.problems.push(
+        `${name} must be an IANA time zone such as Africa/Nairobi (got "${value}")`,
+      );
+      return fallback;
+    }
+    return value;
   }
 
   url(name: string, protocols: readonly string[], fallback?: string): string {

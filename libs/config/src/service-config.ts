@@ -77,6 +77,8 @@ export interface ServiceConfig {
   orderStreamHeartbeatMs: number;
   ipnNotificationMethod: 'GET' | 'POST';
   currencies: string[];
+  /** The zone finance's exports and daily reports read dates in, unless a request names one. */
+  reportTimeZone: string;
   shopApiKeys: string[];
   adminApiKeys: string[];
   defaultReturnUrl: string | undefined;
@@ -210,6 +212,7 @@ export function loadServiceConfig(
     orderStreamHeartbeatMs: r.int('ORDER_STREAM_HEARTBEAT_MS', 15_000, 100, 600_000),
     ipnNotificationMethod: r.oneOf('IPN_NOTIFICATION_METHOD', ['GET', 'POST'] as const, 'POST'),
     currencies: r.list('CURRENCIES', ['KES', 'UGX', 'TZS', 'USD']),
+    reportTimeZone: r.timeZone('REPORT_TIME_ZONE', 'Africa/Nairobi'),
     shopApiKeys: r.list('SHOP_API_KEYS', production ? [] : ['shop_dev_key']),
     adminApiKeys: r.list('ADMIN_API_KEYS', production ? [] : ['admin_dev_key']),
     defaultReturnUrl: r.optionalString('DEFAULT_RETURN_URL'),

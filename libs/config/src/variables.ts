@@ -105,6 +105,11 @@ export const SERVICE_VARIABLES: Record<string, VariableNotes> = {
   },
   IPN_NOTIFICATION_METHOD: { meaning: '`GET` or `POST`, how the gateway calls the IPN URL' },
   CURRENCIES: { meaning: 'currencies a checkout may use', apps: ['api'] },
+  REPORT_TIME_ZONE: {
+    meaning:
+      'the IANA time zone payment exports and daily reports read whole days in, unless a request names its own `tz`',
+    apps: ['api'],
+  },
   SHOP_API_KEYS: {
     meaning: 'comma-separated API keys of the shop endpoints',
     secret: true,

@@ -34,6 +34,11 @@ export interface SubscriptionTerms {
 @Index('idx_orders_submission_open', ['createdAt', 'id'], {
   where: `"submission_status" IN ('unknown', 'submitting')`,
 })
+// Finance's reads by the date money moved (migrations/1795800000000-MoneyMovementIndexes.ts).
+@Index('idx_orders_paid_at', ['paidAt'], { where: '"paid_at" IS NOT NULL' })
+@Index('idx_orders_reversed_at', ['reversedAt'], { where: '"reversed_at" IS NOT NULL' })
+@Index('idx_orders_failed_at', ['failedAt'], { where: '"failed_at" IS NOT NULL' })
+@Index('idx_orders_cancelled_at', ['cancelledAt'], { where: '"cancelled_at" IS NOT NULL' })
 // Expression indexes (search by lower(email) and by a phone's last nine digits): declared in
 // migrations/1795700000000-BoundedReads.ts, which the schema comparison cannot express.
 @Index('idx_orders_customer_email_lower', { synchronize: false })

@@ -17,6 +17,10 @@ export type AttemptRefundStatus = 'requested' | 'accepted' | 'rejected' | 'unkno
 @Entity({ name: 'payment_attempts' })
 @Index('uq_payment_attempts_order_number', ['orderId', 'number'], { unique: true })
 @Index('idx_payment_attempts_confirmation_code', ['confirmationCode'])
+@Index('idx_payment_attempts_paid_at', ['paidAt'], { where: '"paid_at" IS NOT NULL' })
+@Index('idx_payment_attempts_refunded_at', ['refundRequestedAt'], {
+  where: `"refund_status" = 'accepted'`,
+})
 export class PaymentAttemptEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

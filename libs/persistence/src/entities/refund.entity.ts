@@ -25,6 +25,9 @@ const NOT_REJECTED = `"status" <> 'rejected'`;
 @Index('idx_refunds_order', ['orderId', 'createdAt'])
 @Index('idx_refunds_created', ['createdAt', 'id'])
 @Index('idx_refunds_currency_created', ['currency', 'createdAt', 'id'])
+// When the refund moved money, COALESCE(accepted_at, reversed_at): an expression index, declared
+// in migrations/1795800000000-MoneyMovementIndexes.ts (the schema comparison cannot express it).
+@Index('idx_refunds_settled_at', { synchronize: false })
 export class RefundEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

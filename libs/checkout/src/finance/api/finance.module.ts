@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { DailyReportService } from './daily-report.service';
+import { FinanceController } from './finance.controller';
+import { PaymentExportService } from './payment-export.service';
+
+/** Finance's reads: the payment export and the daily report (api only; nothing is written). */
+@Module({
+  controllers: [FinanceController],
+  providers: [PaymentExportService, DailyReportService],
+})
+export class FinanceModule {}

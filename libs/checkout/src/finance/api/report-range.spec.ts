@@ -1,0 +1,38 @@
+import { inertCell } from './payment-csv';
+import { readRange } from './report-range';
+
+describe('readRange', () => {
+  it('reads dates as whole local days, `to` included (the bound is the next day)', () => {
+    expect(readRange({ from: '2026-02-28', to: '2026-02-28' }, 'Africa/Nairobi')).toEqual({
+      range: { from: '2026-02-28', to: '2026-03-01', tz: 'Africa/Nairobi' },
+      problems: [],
+    });
+    expect(readRange({ from: '2024-12-31', to: '2024-12-31', tz: 'UTC' }, 'X').range?.to).toBe(
+      '2025-01-01',
+    );
+  });
+
+  it('keeps instants as given, `to` excluded', () => {
+    expect(
+      readRange({ from: '2026-03-01T10:00:00+03:00', to: '2026-03-02T00:00:00.5Z' }, 'UTC').range,
+    ).toEqual({ from: '2026-03-01T10:00:00+03:00', to: '2026-03-02T00:00:00.5Z', tz: 'UTC' });
+  });
+
+  it('names every bad field at once', () => {
+    const { range, problems } = readRange(
+      { from: '2026-02-30', to: '2026-03-01T10:00', tz: 'Atlantis/Capital' },
+      'UTC',
+    );
+    expect(range).toBeNull();
+    expect(problems.map((p) => p.field).sort()).toEqual(['from', 'to', 'tz']);
+  });
+});
+
+describe('inertCell', () => {
+  it.each(['=1+2', '+1', '-2+3', '@SUM(A1)', '\tx', '\rx'])('prefixes %j', (text) => {
+    expect(inertCell(text)).toBe(`'${text}`);
+  });
+  it.each(['plain', '', '1-2', "'quoted"])('leaves %j', (text) => {
+    expect(inertCell(text)).toBe(text);
+  });
+});
