@@ -2,6 +2,8 @@ import { parse } from 'csv-parse/sync';
 import http from 'node:http';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { maskAccount } from '../../libs/checkout/src/orders/order-view';
+import { masked } from '../../libs/checkout/src/finance/api/money-movements';
 import { openTestDataSource } from '../support/database';
 import { SeedRows } from '../support/seed-rows';
 import { RunningService, startService } from '../support/service';
@@ -347,7 +349,7 @@ describe('payment export and daily report (api + Postgres)', () => {
     const range = 'from=2015-06-01&to=2015-06-01&tz=UTC';
     const plain = await exportRows(`${range}&columns=amount,merchant_reference,type`);
     expect(plain.text.charCodeAt(0)).not.toBe(0xfeff);
-    expect(plain.text.split('\r\n')[0]).toBe('amount,merchant_reference,type');
+    expect(plain.text.split('\n')[0]).toBe('amount,merchant_reference,type');
     expect(plain.rows).toEqual([
       { amount: '12.34', merchant_reference: order.reference, type: 'payment' },
     ]);
@@ -357,7 +359,7 @@ describe('payment export and daily report (api + Postgres)', () => {
     // An empty range is a header alone.
     const empty = await exportRows('from=2015-06-02&to=2015-06-02&tz=UTC');
     expect(empty.rows).toEqual([]);
-    expect(empty.text).toBe(`${DEFAULT_COLUMNS.join(',')}\r\n`);
+    expect(empty.text).toBe(`${DEFAULT_COLUMNS.join(',')}\n`);
   });
 
   it('streams from one snapshot: rows that arrive while it streams are neither repeated nor missed', async () => {
@@ -463,7 +465,8 @@ describe('payment export and daily report (api + Postgres)', () => {
         (await dataSource.query(
           `SELECT count(*)::int AS n FROM pg_stat_activity
             WHERE datname = current_database() AND pid <> pg_backend_pid()
-              AND query ~ '(DECLARE|FETCH \\d+ FROM) finance_' AND state <> 'idle'`,
+              AND xact_start IS NOT NULL
+              AND query LIKE 'COPY (%' AND state <> 'idle'`,
         )) as { n: number }[]
       )[0].n;
     const deadline = Date.now() + 10_000;
@@ -474,6 +477,27 @@ describe('payment export and daily report (api + Postgres)', () => {
     const health = await get('/v1/admin/reports/daily?from=2015-07-01&to=2015-07-01&tz=UTC');
     expect(health.status).toBe(200);
   }, 30_000);
+
+  it("masks cards and phones in the file as the API's views do", async () => {
+    const samples = [
+      '+254712345678',
+      '0712 345 678',
+      '254712345678',
+      '444444xxxxxx4444',
+      '4444 **** 4444',
+      '12345',
+      'abc',
+      '',
+      '25471234567X',
+    ];
+    const rows = (await dataSource.query(
+      `SELECT s.value, ${masked('s.value')} AS masked FROM unnest($1::text[]) AS s(value)`,
+      [samples],
+    )) as { value: string; masked: string }[];
+    expect(rows.map((row) => row.masked)).toEqual(
+      samples.map((sample) => maskAccount(sample) ?? ''),
+    );
+  });
 
   describe('bad input: a 400 naming the field, before any byte of a file', () => {
     const cases: [string, string, string][] = [

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { Readable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { DailyReportQuery } from './finance.dto';
 import { openFinanceSnapshot } from './finance-request';
-import { MOVEMENTS_WITH_ORDERS, movementParameters } from './money-movements';
-import { csvLines, inertCell } from './payment-csv';
+import { inert, MOVEMENTS_WITH_ORDERS, movementParameters } from './money-movements';
 
 /** One local day × currency × payment method. Sums are decimal strings; refunds are negative. */
 export interface DailyReportRow {
@@ -77,6 +77,13 @@ const DAILY = `
    GROUP BY k.day, k.currency, k.payment_method
    ORDER BY k.day, k.currency, k.payment_method NULLS FIRST`;
 
+/** The report's columns for a file: the payment method is the gateway's text, made inert. */
+const DAILY_CSV = `
+  SELECT ${DAILY_REPORT_COLUMNS.map((column) =>
+    column === 'payment_method' ? `${inert('r.payment_method')} AS payment_method` : `r.${column}`,
+  ).join(', ')}
+    FROM (${DAILY}) r`;
+
 /** Finance's daily summary: what the export holds, day by day, plus failures and cancellations. */
 @Injectable()
 export class DailyReportService {
@@ -91,7 +98,7 @@ export class DailyReportService {
       const currency = query.currency?.toUpperCase();
       const rows = await snapshot.query<DailyReportRow>(
         DAILY,
-        movementParameters(snapshot.bounds.from, snapshot.bounds.to, { currency }),
+        movementParameters(snapshot.bounds, { currency }),
       );
       return {
         from: snapshot.bounds.from.toISOString(),
@@ -105,16 +112,13 @@ export class DailyReportService {
     }
   }
 
-  /** The same report as CSV, one line per row, the columns of DAILY_REPORT_COLUMNS. */
-  static csv(report: DailyReport): string {
-    return csvLines([
-      DAILY_REPORT_COLUMNS,
-      ...report.rows.map((row) =>
-        DAILY_REPORT_COLUMNS.map((column) =>
-          // Counts and sums are ours; the payment method's name is the gateway's text.
-          column === 'payment_method' ? inertCell(row.payment_method ?? '') : String(row[column]),
-        ),
-      ),
-    ]);
+  /** The same report as CSV, written by PostgreSQL from its own snapshot (as the export is). */
+  async csv(query: DailyReportQuery): Promise<{ tz: string; body: Readable }> {
+    const snapshot = await openFinanceSnapshot(this.dataSource, this.config, query);
+    const currency = query.currency?.toUpperCase();
+    const body = snapshot.csv(DAILY_CSV, movementParameters(snapshot.bounds, { currency }), {
+      byteOrderMark: false,
+    });
+    return { tz: snapshot.bounds.tz, body };
   }
 }

@@ -1,6 +1,5 @@
-import { Controller, Get, Header, Query, Res, StreamableFile, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Query, StreamableFile, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
 import { AdminKeyGuard } from '../../http/api-key.guards';
 import { DailyReportService } from './daily-report.service';
 import { DailyReportQuery, PaymentExportQuery } from './finance.dto';
@@ -43,16 +42,11 @@ export class FinanceController {
   @ApiOperation({ summary: 'The daily report as CSV' })
   @ApiProduces(CSV)
   @Header('Cache-Control', 'no-store')
-  async reportCsv(
-    @Query() query: DailyReportQuery,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
-    const report = await this.daily.report(query);
-    reply.header('Content-Type', CSV);
-    reply.header(
-      'Content-Disposition',
-      `attachment; filename="${exportNameOf('daily', query, report.tz)}"`,
-    );
-    return DailyReportService.csv(report);
+  async reportCsv(@Query() query: DailyReportQuery): Promise<StreamableFile> {
+    const file = await this.daily.csv(query);
+    return new StreamableFile(file.body, {
+      type: CSV,
+      disposition: `attachment; filename="${exportNameOf('daily', query, file.tz)}"`,
+    });
   }
 }

@@ -6,11 +6,7 @@ import { FieldProblem } from '../../errors/checkout-error';
 import { PAYMENT_COLUMN_NAMES, PaymentColumn, PAYMENT_COLUMNS } from '../payment-columns';
 import { PaymentExportQuery } from './finance.dto';
 import { openFinanceSnapshot } from './finance-request';
-import { EXPORT_ROWS, MovementRow, movementParameters } from './money-movements';
-import { BYTE_ORDER_MARK, csvLines, movementLines } from './payment-csv';
-
-/** Rows one FETCH brings: large enough to keep round trips few, small enough to hold at once. */
-const BATCH_ROWS = 2000;
+import { exportRows, movementParameters } from './money-movements';
 
 export interface PaymentExport {
   filename: string;
@@ -51,9 +47,9 @@ function readColumns(text: string | undefined): {
 }
 
 /**
- * The payment export: every money movement of a range as CSV, streamed from one snapshot through
- * a server-side cursor, so memory holds one batch whatever the range and rows that arrive while
- * it streams are neither repeated nor missed.
+ * The payment export: every money movement of a range as CSV, written by PostgreSQL from one
+ * snapshot and streamed, so memory stays flat whatever the range and rows that arrive while it
+ * streams are neither repeated nor missed.
  */
 @Injectable()
 export class PaymentExportService {
@@ -71,18 +67,10 @@ export class PaymentExportService {
       type: query.type,
       status: query.status,
     };
-    const parameters = movementParameters(snapshot.bounds.from, snapshot.bounds.to, filters);
-    const lines = async function* (): AsyncGenerator<string> {
-      yield `${query.excel === '1' ? BYTE_ORDER_MARK : ''}${csvLines([columns])}`;
-      for await (const rows of snapshot.batches<MovementRow>(EXPORT_ROWS, parameters, BATCH_ROWS)) {
-        yield movementLines(rows, columns);
-      }
-    };
-    const body = Readable.from(lines(), { objectMode: false, highWaterMark: 64 * 1024 });
-    // Ended, failed or abandoned by a client that went away: the connection goes back either way.
-    let closed: Promise<void> | null = null;
-    const close = () => (closed ??= snapshot.close());
-    body.once('close', () => void close());
+    const parameters = movementParameters(snapshot.bounds, filters);
+    const body = snapshot.csv(exportRows(columns), parameters, {
+      byteOrderMark: query.excel === '1',
+    });
     return { filename: exportNameOf('payments', query, snapshot.bounds.tz), body };
   }
 }

@@ -1,4 +1,3 @@
-import { inertCell } from './payment-csv';
 import { readRange } from './report-range';
 
 describe('readRange', () => {
@@ -25,14 +24,5 @@ describe('readRange', () => {
     );
     expect(range).toBeNull();
     expect(problems.map((p) => p.field).sort()).toEqual(['from', 'to', 'tz']);
-  });
-});
-
-describe('inertCell', () => {
-  it.each(['=1+2', '+1', '-2+3', '@SUM(A1)', '\tx', '\rx'])('prefixes %j', (text) => {
-    expect(inertCell(text)).toBe(`'${text}`);
-  });
-  it.each(['plain', '', '1-2', "'quoted"])('leaves %j', (text) => {
-    expect(inertCell(text)).toBe(text);
   });
 });
