@@ -15,7 +15,7 @@
  * 3. Runs the same query through `COPY … TO STDOUT WITH CSV` (the floor) and reports the ratio.
  *
  * Targets (docs/benchmarks.md): at least 50,000 rows/s, at most 50 MiB above the idle memory.
- * Writes bench/results/export.json. Needs PostgreSQL at 127.0.0.1:5432 (or BENCH_POSTGRES_URL)
+ * BENCH_EXPORT_KEEP=1 keeps the database (to look at plans). Writes bench/results/export.json. Needs PostgreSQL at 127.0.0.1:5432 (or BENCH_POSTGRES_URL)
  * and Redis (or REDIS_URL); drops its database and keys afterwards.
  */
 import { ChildProcess, spawn } from 'node:child_process';
@@ -296,7 +296,8 @@ async function main(): Promise<void> {
     for (const child of children) child.kill('SIGTERM');
     await db.end().catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    if (process.env.BENCH_EXPORT_KEEP === '1') say(`kept database ${database}`);
+    else await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
     await admin.end();
     await dropQueuePrefix(REDIS_URL, database).catch(() => undefined);
   }

@@ -3,7 +3,7 @@ import http from 'node:http';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { maskAccount } from '../../libs/checkout/src/orders/order-view';
-import { masked } from '../../libs/checkout/src/finance/api/money-movements';
+import { digitsOf, masked } from '../../libs/checkout/src/finance/api/money-movements';
 import { openTestDataSource } from '../support/database';
 import { SeedRows } from '../support/seed-rows';
 import { RunningService, startService } from '../support/service';
@@ -489,9 +489,13 @@ describe('payment export and daily report (api + Postgres)', () => {
       'abc',
       '',
       '25471234567X',
+      '+254 712-345-678',
+      '++254712',
+      '(0)712.345.678',
     ];
     const rows = (await dataSource.query(
-      `SELECT s.value, ${masked('s.value')} AS masked FROM unnest($1::text[]) AS s(value)`,
+      `SELECT s.value, ${masked('s.value', digitsOf('s.value'))} AS masked
+         FROM unnest($1::text[]) AS s(value)`,
       [samples],
     )) as { value: string; masked: string }[];
     expect(rows.map((row) => row.masked)).toEqual(
