@@ -64,13 +64,15 @@ export interface TimelineEntry {
 
 export const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
-/** Card numbers arrive masked already; phone numbers are masked here to their last 3 digits. */
+/**
+ * Card numbers arrive masked already (holding * or x); anything else of six characters or more,
+ * a phone number, shows only its last three. The payment export applies the same rule in SQL
+ * (finance/api/money-movements.ts `masked`); a test holds the two together.
+ */
 export function maskAccount(account: string | null): string | null {
   if (!account) return null;
-  if (/[*xX]/.test(account)) return account;
-  const digits = account.replace(/\D/g, '');
-  if (digits.length < 6) return account;
-  return `${'*'.repeat(Math.max(digits.length - 3, 0))}${digits.slice(-3)}`;
+  if (/[*xX]/.test(account) || account.length < 6) return account;
+  return `${'*'.repeat(account.length - 3)}${account.slice(-3)}`;
 }
 
 export function toRefundView(refund: RefundEntity): RefundView {

@@ -80,22 +80,17 @@ export const MOVEMENTS_WITH_ORDERS = `
 export const inert = (expression: string) =>
   `CASE WHEN ascii(${expression}) IN (61, 43, 45, 64, 9, 13) THEN '''' || ${expression} ELSE ${expression} END`;
 
-/** The digits of a card or phone: a plain "+2547…" without work, anything else by translate. */
-export const digitsOf = (expression: string) =>
-  `CASE WHEN ltrim(${expression}, '+0123456789') = '' THEN replace(${expression}, '+', '')
-        ELSE translate(${expression}, translate(${expression}, '0123456789', ''), '') END`;
-
 /**
- * A card or phone as the export shows it, given its digits: maskAccount's rule
- * (orders/order-view.ts) in SQL, so that PostgreSQL writes the file. A value holding * or x is
- * masked already; one of six digits or more keeps its last three; anything shorter stays.
+ * A card or phone as the export shows it: maskAccount's rule (orders/order-view.ts) in SQL, so
+ * that PostgreSQL writes the file. A value masked already (holding * or x, as the gateway sends
+ * cards) stays; any other of six characters or more shows only its last three.
  */
-export const masked = (expression: string, digits: string) =>
+export const masked = (expression: string) =>
   `CASE WHEN strpos(${expression}, '*') + strpos(${expression}, 'x') + strpos(${expression}, 'X') > 0
-              OR length(${digits}) < 6 THEN ${expression}
-        ELSE repeat('*', length(${digits}) - 3) || right(${digits}, 3) END`;
+              OR length(${expression}) < 6 THEN ${expression}
+        ELSE repeat('*', length(${expression}) - 3) || right(${expression}, 3) END`;
 
-/** Each export column's cell, over a row `x` of MOVEMENTS_WITH_ORDERS with its digits. */
+/** Each export column's cell, over a row `x` of MOVEMENTS_WITH_ORDERS. */
 const CELLS: Record<PaymentColumn, string> = {
   occurred_at_utc: `to_char(x.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
   occurred_at_local: `to_char(x.occurred_at, 'YYYY-MM-DD"T"HH24:MI:SS.MSTZH:TZM')`,
@@ -108,26 +103,20 @@ const CELLS: Record<PaymentColumn, string> = {
   currency: inert('x.currency'),
   amount: 'x.amount::text',
   payment_method: inert('x.payment_method'),
-  payment_account: inert(masked('x.payment_account', 'x.account_digits')),
+  payment_account: inert(masked('x.payment_account')),
   customer_email: inert('x.customer_email'),
-  customer_phone: inert(masked('x.customer_phone', 'x.phone_digits')),
+  customer_phone: inert(masked('x.customer_phone')),
   refund_reason: inert('x.refund_reason'),
   original_reference: inert('x.original_reference'),
   description: inert('x.description'),
 };
 
-/**
- * The export's rows with `columns`, oldest first (ties by type, then id). OFFSET 0 keeps the
- * inner query whole, so each row's digits are worked out once, not once per use.
- */
+/** The export's rows with `columns`, oldest first (ties by type, then id). */
 export function exportRows(columns: readonly PaymentColumn[]): string {
   return `
   SELECT ${columns.map((column) => `${CELLS[column]} AS ${column}`).join(',\n         ')}
-    FROM (SELECT m.*, ${digitsOf('m.payment_account')} AS account_digits,
-                 ${digitsOf('m.customer_phone')} AS phone_digits
-            FROM (${MOVEMENTS_WITH_ORDERS}) m
-           ORDER BY m.occurred_at, m.type, m.movement_id
-          OFFSET 0) x`;
+    FROM (${MOVEMENTS_WITH_ORDERS}) x
+   ORDER BY x.occurred_at, x.type, x.movement_id`;
 }
 
 /** $1…$5 of MOVEMENTS_WITH_ORDERS: the bounds to the microsecond, then the filters. */
