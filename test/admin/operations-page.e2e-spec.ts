@@ -7,6 +7,9 @@ import { openTestDataSource } from '../support/database';
 import { RunningService, startService, waitFor } from '../support/service';
 import { startWebhookDispatcher } from '../merchant-events/webhook-harness';
 import { startWebhookReceiver } from '../merchant-events/webhook-receiver';
+import { parse } from 'csv-parse/sync';
+import { readFileSync } from 'node:fs';
+import { SeedRows } from '../support/seed-rows';
 import { AdminFixtures } from './admin-fixtures';
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts');
@@ -166,5 +169,64 @@ describeInBrowser('operations page in headless Chromium', () => {
       await dispatcher.close();
       await shop.close();
     }
+  }, 60_000);
+
+  it('finance: shows the daily report of a range and downloads the payments file; a bad range is refused with its field', async () => {
+    const seed = new SeedRows(dataSource);
+    const paid = await seed.moneyOrder({
+      paidAt: '2015-08-03T07:00:00.000Z',
+      amount: '250.00',
+      description: '=cmd|calc',
+    });
+    await seed.moneyRefund(paid.id, {
+      status: 'accepted',
+      amount: '50.00',
+      acceptedAt: '2015-08-04T07:00:00.000Z',
+    });
+    await seed.moneyOrder({ failedAt: '2015-08-04T08:00:00.000Z', paymentMethod: null });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+
+    // Signed in afresh: the key typed once, kept by the tab.
+    await page.goto(`${service.apiUrl}/admin`);
+    if (await page.isVisible('#key-form')) {
+      await page.fill('#admin-key', service.adminKey);
+      await page.click('#key-form button[type=submit]');
+    }
+    await page.waitForSelector('#app:not([hidden])');
+    await page.click('.tab[data-tab="finance"]');
+    await page.waitForSelector('#tab-finance:not([hidden])');
+    await page.fill('#finance-from', '2015-08-03');
+    await page.fill('#finance-to', '2015-08-04');
+    await page.fill('#finance-tz', 'Africa/Nairobi');
+    await page.click('#finance-form button[type=submit]');
+    await waitFor('the daily rows', async () => (await page.locator('#daily tr').count()) === 3);
+    const rows = await page.locator('#daily tr').allTextContents();
+    expect(rows[0]).toMatch(/^2015-08-03KESVisa1250\.000/);
+    expect(rows.some((row) => /^2015-08-04KESVisa00\.001-50\.00/.test(row))).toBe(true);
+    expect(await page.textContent('#finance-range')).toContain('Africa/Nairobi');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('#finance-export'),
+    ]);
+    expect(download.suggestedFilename()).toBe('payments_2015-08-03_2015-08-04_Africa-Nairobi.csv');
+    const file = parse(readFileSync((await download.path()) as string, 'utf8'), {
+      columns: true,
+    }) as Record<string, string>[];
+    expect(file.map((row) => [row.type, row.merchant_reference, row.amount])).toEqual([
+      ['payment', paid.reference, '250.00'],
+      ['refund', paid.reference, '-50.00'],
+    ]);
+    expect(file[0].description).toBe("'=cmd|calc");
+
+    // Refused: the API's code and the field, on the page; nothing downloaded.
+    await page.fill('#finance-from', '2015-08-05');
+    await page.click('#finance-form button[type=submit]');
+    await page.waitForSelector('#message.error');
+    expect(await page.textContent('#message')).toBe(
+      'validation_failed: from: must not be after to',
+    );
+    expect(pageErrors).toEqual([]);
   }, 60_000);
 });

@@ -506,6 +506,8 @@ describe('payment export and daily report (api + Postgres)', () => {
   describe('bad input: a 400 naming the field, before any byte of a file', () => {
     const cases: [string, string, string][] = [
       ['from after to', 'from=2015-03-12&to=2015-03-10', 'from'],
+      ['from the day after the to day', 'from=2015-03-11&to=2015-03-10', 'from'],
+      ['from after a to instant', 'from=2015-03-10T10:00:01Z&to=2015-03-10T10:00:00Z', 'from'],
       ['a range over 366 days', 'from=2015-01-01&to=2016-01-02', 'to'],
       ['an unknown zone', 'from=2015-03-10&to=2015-03-10&tz=Mars/Olympus', 'tz'],
       ['a currency no checkout takes', 'from=2015-03-10&to=2015-03-10&currency=XYZ', 'currency'],

@@ -62,7 +62,11 @@ export class FinanceSnapshot {
         toText: row.toText,
         tz: range.tz,
       };
-      if (bounds.from.getTime() > bounds.to.getTime()) {
+      // A `to` day ends where the next begins: a `from` at or after that is after the `to` day.
+      const after = range.toIsDay
+        ? bounds.from.getTime() >= bounds.to.getTime()
+        : bounds.from.getTime() > bounds.to.getTime();
+      if (after) {
         throw CheckoutError.invalid([{ field: 'from', reason: 'must not be after to' }]);
       }
       if (bounds.to.getTime() - bounds.from.getTime() > LONGEST_RANGE_MS) {

@@ -3,7 +3,7 @@ import { readRange } from './report-range';
 describe('readRange', () => {
   it('reads dates as whole local days, `to` included (the bound is the next day)', () => {
     expect(readRange({ from: '2026-02-28', to: '2026-02-28' }, 'Africa/Nairobi')).toEqual({
-      range: { from: '2026-02-28', to: '2026-03-01', tz: 'Africa/Nairobi' },
+      range: { from: '2026-02-28', to: '2026-03-01', toIsDay: true, tz: 'Africa/Nairobi' },
       problems: [],
     });
     expect(readRange({ from: '2024-12-31', to: '2024-12-31', tz: 'UTC' }, 'X').range?.to).toBe(
@@ -14,7 +14,12 @@ describe('readRange', () => {
   it('keeps instants as given, `to` excluded', () => {
     expect(
       readRange({ from: '2026-03-01T10:00:00+03:00', to: '2026-03-02T00:00:00.5Z' }, 'UTC').range,
-    ).toEqual({ from: '2026-03-01T10:00:00+03:00', to: '2026-03-02T00:00:00.5Z', tz: 'UTC' });
+    ).toEqual({
+      from: '2026-03-01T10:00:00+03:00',
+      to: '2026-03-02T00:00:00.5Z',
+      toIsDay: false,
+      tz: 'UTC',
+    });
   });
 
   it('names every bad field at once', () => {

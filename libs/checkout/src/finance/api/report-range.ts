@@ -14,6 +14,8 @@ export interface RangeText {
   from: string;
   /** Exclusive: the day after a `to` date, or a `to` instant as given. */
   to: string;
+  /** `to` was a date: the range must hold at least that day, so `from` must come before `to`. */
+  toIsDay: boolean;
   tz: string;
 }
 
@@ -65,5 +67,6 @@ export function readRange(
   if (problems.length > 0) return { range: null, problems };
   const from = request.from as string;
   const to = request.to as string;
-  return { range: { from, to: isCalendarDate(to) ? nextDay(to) : to, tz }, problems };
+  const toIsDay = isCalendarDate(to);
+  return { range: { from, to: toIsDay ? nextDay(to) : to, toIsDay, tz }, problems };
 }

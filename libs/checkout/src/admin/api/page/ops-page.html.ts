@@ -1,3 +1,5 @@
+import { PAYMENT_COLUMN_NAMES } from '../../../finance/payment-columns';
+
 /** The operations page's markup; behaviour lives in ops.js, styles in ops.css (no inline code). */
 export const OPS_PAGE_HTML = `<!doctype html>
 <html lang="en">
@@ -31,6 +33,7 @@ export const OPS_PAGE_HTML = `<!doctype html>
     <button type="button" class="tab" data-tab="refunds">Refunds</button>
     <button type="button" class="tab" data-tab="reconcile">Reconciliation</button>
     <button type="button" class="tab" data-tab="webhooks">Webhooks</button>
+    <button type="button" class="tab" data-tab="finance">Finance</button>
   </nav>
 
   <section id="tab-orders" class="panel">
@@ -124,6 +127,31 @@ export const OPS_PAGE_HTML = `<!doctype html>
         <tbody id="attempts"></tbody>
       </table>
     </div>
+  </section>
+
+  <section id="tab-finance" class="panel" hidden>
+    <form id="finance-form" class="toolbar">
+      <label for="finance-from">From</label>
+      <input id="finance-from" type="date" required>
+      <label for="finance-to">To (included)</label>
+      <input id="finance-to" type="date" required>
+      <label for="finance-tz">Time zone</label>
+      <input id="finance-tz" placeholder="server default (REPORT_TIME_ZONE)" maxlength="64">
+      <label for="finance-currency">Currency</label>
+      <input id="finance-currency" placeholder="any" maxlength="3" size="5">
+      <button type="submit">Show daily report</button>
+    </form>
+    <div class="toolbar">
+      <button id="finance-export" type="button">Download payments CSV</button>
+      <button id="finance-daily-csv" type="button">Download daily report CSV</button>
+      <label><input id="finance-excel" type="checkbox"> for Excel (byte-order mark)</label>
+    </div>
+    <p class="muted">The payments file has one row per payment, refund (negative) and reversal (negative) of the range, with the columns: ${PAYMENT_COLUMN_NAMES.join(', ')}.</p>
+    <p id="finance-range" class="muted"></p>
+    <table>
+      <thead><tr><th>Day</th><th>Currency</th><th>Method</th><th>Payments</th><th>Paid</th><th>Refunds</th><th>Refunded</th><th>Reversals</th><th>Reversed</th><th>Net</th><th>Failed</th><th>Cancelled</th></tr></thead>
+      <tbody id="daily"></tbody>
+    </table>
   </section>
 
   <section id="detail" class="panel detail" hidden>

@@ -77,13 +77,90 @@ export const OPS_PAGE_SCRIPT = String.raw`(function () {
     document.querySelectorAll('.tab').forEach(function (tab) {
       tab.classList.toggle('active', tab.dataset.tab === name);
     });
-    ['orders', 'stuck', 'refunds', 'reconcile', 'webhooks'].forEach(function (tab) {
+    ['orders', 'stuck', 'refunds', 'reconcile', 'webhooks', 'finance'].forEach(function (tab) {
       $('tab-' + tab).hidden = tab !== name;
     });
     if (name === 'stuck') loadStuck();
     if (name === 'refunds') loadRefunds();
     if (name === 'reconcile') loadReports();
     if (name === 'webhooks') { loadEndpoints(); loadEvents(); }
+    if (name === 'finance') startFinance();
+  }
+
+  // Finance: the range as the API reads it (whole local days in the zone, "to" included).
+  function isoDay(date) {
+    return date.getFullYear() + '-' + String(date.getMonth() + 1).padStart(2, '0') + '-' + String(date.getDate()).padStart(2, '0');
+  }
+  function startFinance() {
+    if (!$('finance-from').value) {
+      var today = new Date();
+      $('finance-from').value = isoDay(new Date(today.getFullYear(), today.getMonth(), 1));
+      $('finance-to').value = isoDay(today);
+    }
+    loadDaily();
+  }
+  function financeQuery(extra) {
+    var params = new URLSearchParams({ from: $('finance-from').value, to: $('finance-to').value });
+    if ($('finance-tz').value.trim()) params.set('tz', $('finance-tz').value.trim());
+    if ($('finance-currency').value.trim()) params.set('currency', $('finance-currency').value.trim().toUpperCase());
+    Object.keys(extra || {}).forEach(function (key) { params.set(key, extra[key]); });
+    return params.toString();
+  }
+  function refusal(data, status) {
+    var error = (data && data.error) || {};
+    var fields = (error.errors || []).map(function (e) { return e.field + ': ' + e.reason; }).join('; ');
+    return (error.code || status) + ': ' + (fields || error.message || 'refused');
+  }
+  async function loadDaily() {
+    try {
+      var report = await api('GET', '/v1/admin/reports/daily?' + financeQuery());
+      text($('finance-range'), 'From ' + report.from + ' to ' + report.to + ' (UTC), days in ' + report.tz + (report.currency ? ', ' + report.currency : ''));
+      var body = $('daily');
+      body.replaceChildren();
+      if (report.rows.length === 0) {
+        var empty = el('tr');
+        cell(empty, 'No payments, refunds, failures or cancellations in this range.').colSpan = 12;
+        body.appendChild(empty);
+      }
+      report.rows.forEach(function (r) {
+        var row = el('tr');
+        [r.day, r.currency, r.payment_method || '', r.payments, r.payments_amount, r.refunds, r.refunds_amount,
+          r.reversals, r.reversals_amount, r.net_amount, r.failed, r.cancelled].forEach(function (value) { cell(row, value); });
+        body.appendChild(row);
+      });
+    } catch (error) {
+      say(error.body ? refusal(error.body, error.status) : error.message, true);
+    }
+  }
+  // A file download with the key in the Authorization header: fetched, then saved from a blob.
+  async function download(path, button) {
+    button.disabled = true;
+    try {
+      var response = await fetch(path, {
+        headers: { Authorization: 'Bearer ' + (sessionStorage.getItem(KEY) || '') },
+        credentials: 'same-origin',
+      });
+      if (!response.ok) {
+        var raw = await response.text();
+        say(refusal(raw ? JSON.parse(raw) : null, response.status), true);
+        return;
+      }
+      var disposition = response.headers.get('Content-Disposition') || '';
+      var name = (/filename="([^"]+)"/.exec(disposition) || [])[1] || 'export.csv';
+      var url = URL.createObjectURL(await response.blob());
+      var link = el('a');
+      link.href = url;
+      link.download = name;
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+      say('Downloaded ' + name);
+    } catch (error) {
+      say(error.message, true);
+    } finally {
+      button.disabled = false;
+    }
   }
 
   // Counts stop at the API's cap: a count at the cap reads "1000+".
@@ -549,6 +626,14 @@ export const OPS_PAGE_SCRIPT = String.raw`(function () {
       $('reconcile-run').disabled = true;
       try { showReport(await api('POST', '/v1/admin/reconcile', {})); } catch (error) { failed(error); }
       $('reconcile-run').disabled = false;
+    });
+    $('finance-form').addEventListener('submit', function (event) { event.preventDefault(); loadDaily(); });
+    $('finance-export').addEventListener('click', function () {
+      var extra = $('finance-excel').checked ? { excel: '1' } : {};
+      download('/v1/admin/exports/payments.csv?' + financeQuery(extra), $('finance-export'));
+    });
+    $('finance-daily-csv').addEventListener('click', function () {
+      download('/v1/admin/reports/daily.csv?' + financeQuery(), $('finance-daily-csv'));
     });
     $('endpoint-form').addEventListener('submit', addEndpoint);
     $('secret-done').addEventListener('click', function () { $('secret-box').hidden = true; text($('secret-value'), ''); });
