@@ -32,6 +32,11 @@ export const BYTE_ORDER_MARK = '\uFEFF';
  */
 export class FinanceSnapshot {
   private closed: Promise<void> | null = null;
+  /**
+   * A cancel sent for an abandoned COPY. The connection goes back to the pool only once it has
+   * been sent, so that it can never land on another request's statement.
+   */
+  private cancelling: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly runner: QueryRunner,
@@ -122,7 +127,7 @@ export class FinanceSnapshot {
       // The client went away mid-file: stop the statement, then let the copy drain to its end.
       copy.unpipe(body);
       copy.resume();
-      void this.dataSource
+      this.cancelling = this.dataSource
         .query('SELECT pg_cancel_backend($1)', [this.backendPid])
         .catch(() => undefined);
     });
@@ -132,7 +137,7 @@ export class FinanceSnapshot {
 
   /** Ends the transaction (nothing was written) and gives the connection back; once. */
   close(): Promise<void> {
-    return (this.closed ??= end(this.runner));
+    return (this.closed ??= this.cancelling.then(() => end(this.runner)));
   }
 }
 
