@@ -15,18 +15,16 @@
  * fresh database on Postgres at 127.0.0.1:5432 (or BENCH_POSTGRES_URL) and drops it afterwards.
  * Everything shares this machine's cores with the load generator: compare columns, not machines.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { cpuMs, databaseCounters, groupCpuMs, peakRssMiB, STATS_SETTLE_MS } from './counters';
-import { appArgs, buildIfNeeded, freePort } from './processes';
+import { appArgs, buildIfNeeded, freePort, startMeasured } from './processes';
 import { dropQueuePrefix } from './queue-prefix';
 import { writeResults } from './results';
 
-const ROOT = join(__dirname, '..');
 const LEVELS = (process.env.BENCH_LEVELS ?? '1,8,32,64').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
@@ -55,20 +53,8 @@ function send(url: string, method: string, headers: Record<string, string>, body
   });
 }
 
-function start(name: string, args: string[], env: Record<string, string>): ChildProcess {
-  // BENCH_API_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof": node flags for one child.
-  const flags = (process.env[`BENCH_${name.toUpperCase()}_FLAGS`] ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...flags, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  child.on('exit', (code) => {
-    if (code !== null && code !== 0) process.stderr.write(`${name} exited with ${code}\n`);
-  });
-  children.push(child);
-  return child;
-}
+const start = (name: string, args: string[], env: Record<string, string>): ChildProcess =>
+  startMeasured(name, args, env, children);
 
 async function waitUntilUp(url: string): Promise<void> {
   const deadline = Date.now() + 60_000;

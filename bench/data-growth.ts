@@ -23,7 +23,7 @@
  * keeps the indexes while copying. Writes bench/results/data-growth.json beside what it prints. Needs PostgreSQL at
  * 127.0.0.1:5432 (or BENCH_POSTGRES_URL) and Redis; drops its database and keys afterwards.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Queue } from 'bullmq';
@@ -32,7 +32,15 @@ import { loadServiceConfig } from '@app/config';
 import { jobOptions, queueConnectionFor, queueKeyPrefix, QUEUES } from '@app/queues';
 import { encodeCursor } from '../libs/checkout/src/http/page-cursor';
 import { cpuMs, groupCpuMs } from './counters';
-import { appArgs, buildIfNeeded, call, freePort, ROOT, sleep, waitUntil } from './processes';
+import {
+  appArgs,
+  buildIfNeeded,
+  call,
+  freePort,
+  sleep,
+  startMeasured,
+  waitUntil,
+} from './processes';
 import { dropQueuePrefix } from './queue-prefix';
 import { writeResults } from './results';
 
@@ -49,18 +57,8 @@ const ADMIN = { authorization: `Bearer admin_${KEY}` };
 const children: ChildProcess[] = [];
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
-function start(name: string, app: 'api' | 'worker' | 'sandbox', env: Record<string, string>) {
-  const child = spawn(process.execPath, appArgs(app), {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  child.on('exit', (code) => {
-    if (code !== null && code !== 0) process.stderr.write(`${name} exited with ${code}\n`);
-  });
-  children.push(child);
-  return child;
-}
+const start = (name: string, app: 'api' | 'worker' | 'sandbox', env: Record<string, string>) =>
+  startMeasured(name, appArgs(app), env, children);
 
 async function json(url: string, method = 'GET', headers = SHOP, body?: unknown) {
   const answer = await call(url, method, { headers, body });

@@ -26,7 +26,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { exportRows } from '../libs/checkout/src/finance/api/money-movements';
 import { PAYMENT_COLUMN_NAMES } from '../libs/checkout/src/finance/payment-columns';
-import { appArgs, buildIfNeeded, call, freePort, ROOT, waitUntil } from './processes';
+import { appArgs, buildIfNeeded, call, freePort, startMeasured, waitUntil } from './processes';
 import { dropQueuePrefix } from './queue-prefix';
 import { writeResults } from './results';
 
@@ -40,18 +40,8 @@ const children: ChildProcess[] = [];
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const MIB = 2 ** 20;
 
-function start(name: string, app: 'api' | 'sandbox', env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, appArgs(app), {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  child.on('exit', (code) => {
-    if (code !== null && code !== 0) process.stderr.write(`${name} exited with ${code}\n`);
-  });
-  children.push(child);
-  return child;
-}
+const start = (name: string, app: 'api' | 'sandbox', env: Record<string, string>): ChildProcess =>
+  startMeasured(name, appArgs(app), env, children);
 
 /** Resident memory of a process, bytes (/proc/<pid>/status VmRSS). */
 function residentBytes(pid: number): number {

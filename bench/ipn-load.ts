@@ -25,10 +25,9 @@
  * the end, and Redis at BENCH_REDIS_URL (default 127.0.0.1:6379) under a fresh queue prefix, also
  * removed at the end.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { fireOpenLoop, quantile } from './open-loop';
 import {
@@ -40,11 +39,10 @@ import {
   sharedStatements,
   STATS_SETTLE_MS,
 } from './counters';
-import { appArgs, buildIfNeeded, freePort, waitUntil } from './processes';
+import { appArgs, buildIfNeeded, freePort, startMeasured, waitUntil } from './processes';
 import { dropQueuePrefix } from './queue-prefix';
 import { writeResults } from './results';
 
-const ROOT = join(__dirname, '..');
 const RATES = (process.env.BENCH_RATES ?? '500,1000,2000,3000').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const DUPLICATES = Number(process.env.BENCH_DUPLICATES ?? 0.2);
@@ -80,22 +78,16 @@ function send(url: string, method: string, body?: unknown): Promise<Answer> {
 /** BENCH_CPU_PROFILE_DIR=/tmp/x writes a V8 CPU profile of each child (<name>.cpuprofile) there. */
 const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 
-function start(name: string, args: string[], env: Record<string, string>): ChildProcess {
-  const profile = PROFILE_DIR
-    ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name}.cpuprofile`]
-    : [];
-  const flags = (process.env[`BENCH_${name.toUpperCase()}_FLAGS`] ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...flags, ...profile, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  child.on('exit', (code) => {
-    if (code !== null && code !== 0) process.stderr.write(`${name} exited with ${code}\n`);
-  });
-  children.push(child);
-  return child;
-}
+const start = (name: string, args: string[], env: Record<string, string>): ChildProcess =>
+  startMeasured(
+    name,
+    args,
+    env,
+    children,
+    PROFILE_DIR
+      ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name}.cpuprofile`]
+      : [],
+  );
 
 const BARE_ROUTE = `
 const fastify = require('fastify')();

@@ -116,6 +116,31 @@ export function buildIfNeeded(): void {
   if (built.status !== 0) throw new Error('npm run build failed');
 }
 
+/**
+ * Starts a process a benchmark measures (`node <args>`): its stderr shown, a failed exit reported,
+ * kept in `children` for the benchmark to stop at the end. BENCH_<NAME>_FLAGS adds node flags for
+ * that one child (e.g. BENCH_API_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof"), `flags` the caller's.
+ */
+export function startMeasured(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  children: ChildProcess[],
+  flags: string[] = [],
+): ChildProcess {
+  const own = (process.env[`BENCH_${name.toUpperCase()}_FLAGS`] ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...own, ...flags, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  child.on('exit', (code) => {
+    if (code !== null && code !== 0) process.stderr.write(`${name} exited with ${code}\n`);
+  });
+  children.push(child);
+  return child;
+}
+
 /** Runs one of our apps (or a script) from source, as `node -r @swc-node/register <args>`. */
 export function startFromSource(
   args: string[],
