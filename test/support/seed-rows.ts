@@ -171,8 +171,9 @@ export class SeedRows {
 
   /**
    * An order as finance sees it, at given instants: `paidAt` (a payment), `failedAt`,
-   * `cancelledAt`, `reversedAt`; its status follows the latest. Final or not polled, so no worker
-   * touches it.
+   * `cancelledAt`, `reversedAt`; its status follows the latest, as the worker would have left it by
+   * now (an order that failed and was never paid has expired). Its rows are dated then, created
+   * and last changed, so no poll, sweep or reconciliation window of this run includes it.
    */
   async moneyOrder(options: {
     paidAt?: string;
@@ -196,19 +197,22 @@ export class SeedRows {
         ? 'completed'
         : options.cancelledAt
           ? 'cancelled'
-          : 'failed';
-    const created =
-      options.paidAt ?? options.failedAt ?? options.cancelledAt ?? new Date().toISOString();
+          : 'expired';
+    const instants = [options.paidAt, options.failedAt, options.cancelledAt, options.reversedAt]
+      .filter((at): at is string => at !== undefined)
+      .sort();
+    if (instants.length === 0) throw new Error('moneyOrder needs at least one instant');
     return this.one(
       `INSERT INTO orders (merchant_reference, order_tracking_id, kind, status, submission_status,
                            amount, currency, description, customer_email, customer_phone,
                            payment_method, payment_account, confirmation_code, attempt_number,
                            paid_amount, paid_currency, paid_at, failed_at, cancelled_at,
-                           reversed_at, created_at, updated_at, version)
-       VALUES ($1, gen_random_uuid()::text, 'hosted', $2, 'submitted', $3, $4, $5, $6, $7, $8, $9,
-               $10, $11, CASE WHEN $12::timestamptz IS NULL THEN NULL ELSE $3::numeric END,
+                           reversed_at, expired_at, created_at, updated_at, version)
+       VALUES ($1, gen_random_uuid()::text, 'hosted', $2::varchar, 'submitted', $3, $4, $5, $6, $7,
+               $8, $9, $10, $11, CASE WHEN $12::timestamptz IS NULL THEN NULL ELSE $3::numeric END,
                CASE WHEN $12::timestamptz IS NULL THEN NULL ELSE $4::varchar END, $12, $13, $14,
-               $15, $16::timestamptz - interval '1 minute', now(), 2)
+               $15, CASE WHEN $2::varchar = 'expired' THEN $17::timestamptz END,
+               $16::timestamptz - interval '1 minute', $17, 2)
        RETURNING id, merchant_reference AS reference, order_tracking_id AS "trackingId"`,
       [
         reference,
@@ -230,12 +234,17 @@ export class SeedRows {
         options.failedAt ?? null,
         options.cancelledAt ?? null,
         options.reversedAt ?? null,
-        created,
+        instants[0],
+        instants[instants.length - 1],
       ],
     );
   }
 
-  /** A refund of `orderId`'s payment in `status`, accepted (and reversed) at the instants given. */
+  /**
+   * A refund of `orderId`'s payment in `status`, accepted (and reversed) at the instants given. One
+   * still awaiting its reversal (accepted, unknown) has its order's next look scheduled far ahead:
+   * a refund of years ago that no worker of this run should follow up.
+   */
   async moneyRefund(
     orderId: string,
     options: {
@@ -247,11 +256,13 @@ export class SeedRows {
       reversedAt?: string | null;
     },
   ): Promise<{ id: string }> {
-    return this.one(
+    const refund = await this.one<{ id: string }>(
       `INSERT INTO refunds (order_id, confirmation_code, amount, currency, is_partial, reason,
-                            requested_by, admin_key_name, status, accepted_at, reversed_at)
+                            requested_by, admin_key_name, status, accepted_at, reversed_at,
+                            created_at, updated_at)
        SELECT o.id, COALESCE(o.confirmation_code, 'none'), $2, $3, $2::numeric < o.amount, $4,
-              'finance', 'seed', $5, $6, $7
+              'finance', 'seed', $5, $6, $7, COALESCE($6, $7, o.updated_at),
+              COALESCE($7, $6, o.updated_at)
          FROM orders o WHERE o.id = $1
        RETURNING id`,
       [
@@ -264,6 +275,13 @@ export class SeedRows {
         options.reversedAt ?? null,
       ],
     );
+    if (options.status === 'accepted' || options.status === 'unknown') {
+      await this.dataSource.query(
+        `UPDATE orders SET next_poll_at = '2100-01-01T00:00:00Z' WHERE id = $1`,
+        [orderId],
+      );
+    }
+    return refund;
   }
 
   /** An earlier attempt of `orderId` that paid too (a double payment), refunded if asked. */
