@@ -200,6 +200,10 @@ describeInBrowser('operations page in headless Chromium', () => {
     await page.fill('#finance-to', '2015-08-04');
     await page.fill('#finance-tz', 'Africa/Nairobi');
     await page.click('#finance-form button[type=submit]');
+    // The tab first shows this month: wait for the answer for the range asked, then its rows.
+    await waitFor('the range asked', async () =>
+      /^From 2015-08-02T21:00:00\.000Z/.test((await page.textContent('#finance-range')) ?? ''),
+    );
     await waitFor('the daily rows', async () => (await page.locator('#daily tr').count()) === 3);
     const rows = await page.locator('#daily tr').allTextContents();
     expect(rows[0]).toMatch(/^2015-08-03KESVisa1250\.000/);
