@@ -162,11 +162,12 @@ describe('IPN receiver and verification (api + worker + sandbox over HTTP)', () 
       async () => (await lookupsOf(service, fields.trackingId)) >= 1,
     );
     const burstStarted = Date.now();
-    await burst(fields, 5, 200);
+    // 300 copies in three rounds: on a loaded two-core machine 500 took longer than a lookup.
+    await burst(fields, 3, 100);
     // The premise: the whole burst arrived before a second lookup could have started (the first
     // one ends 4 s after it began, which was before the burst).
     expect(Date.now() - burstStarted).toBeLessThan(4000);
-    await allApplied(fields.trackingId, 501, 30_000);
+    await allApplied(fields.trackingId, 301, 30_000);
     expect((await orderOf(dataSource, checkout.reference)).status).toBe('completed');
     expect(await lookupsOf(service, fields.trackingId)).toBe(2);
   }, 45_000);
