@@ -33,8 +33,11 @@ describe('nightly reconciliation in the worker', () => {
 
     const data = { sinceHours: 1 };
     await queue.add('reconcile', data, jobOptions('reconcile', data));
+    // Found by its window: a run at 02:30 is the scheduler's own (48 hours), not this one.
     const report = await waitFor('a nightly report', () =>
-      dataSource.getRepository(ReconciliationReportEntity).findOneBy({ trigger: 'nightly' }),
+      dataSource
+        .getRepository(ReconciliationReportEntity)
+        .findOneBy({ trigger: 'nightly', sinceHours: 1 }),
     );
     expect(report).toMatchObject({ sinceHours: 1, requestedBy: null });
   });
