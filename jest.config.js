@@ -35,7 +35,10 @@ module.exports = {
       displayName: 'e2e',
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
-      setupFilesAfterEnv: ['<rootDir>/test/support/secret-audit.setup.ts'],
+      setupFilesAfterEnv: [
+        '<rootDir>/test/support/secret-audit.setup.ts',
+        '<rootDir>/test/support/api-contract.setup.ts',
+      ],
     },
   ],
 };

@@ -1,4 +1,5 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createApiUnderContract } from '../support/api-contract';
 
 export interface RunningApi {
   app: NestFastifyApplication;
@@ -12,8 +13,7 @@ export interface RunningApi {
  */
 export async function bootApi(env: Record<string, string>): Promise<RunningApi> {
   Object.assign(process.env, env);
-  const { createApiApp } = await import('../../apps/api/src/api-app');
-  const app = await createApiApp();
+  const app = await createApiUnderContract();
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address();
   if (!address || typeof address === 'string') throw new Error('api did not bind a TCP port');

@@ -3,6 +3,7 @@ import { postWebhook } from '@app/checkout/merchant-events/worker/webhook-sender
 import { givenOrder } from '../support/builders';
 import { WebhookHarness, newSecret, pause, waitFor } from './webhook-harness';
 import { ReceivedWebhook, WebhookReceiver, startWebhookReceiver } from './webhook-receiver';
+import { createApiUnderContract } from '../support/api-contract';
 
 interface Problem {
   field: string;
@@ -678,8 +679,7 @@ describe('webhook endpoints in production mode', () => {
       LOG_LEVEL: 'silent',
     });
     delete process.env.WEBHOOK_ALLOW_PRIVATE;
-    const { createApiApp } = await import('../../apps/api/src/api-app');
-    api = await createApiApp();
+    api = await createApiUnderContract();
     await api.listen(0, '127.0.0.1');
     const address = api.getHttpServer().address();
     if (!address || typeof address === 'string') throw new Error('api did not bind a TCP port');

@@ -11,6 +11,7 @@ import { OrderEntity, OutboxEventEntity, PersistenceModule } from '@app/persiste
 import { givenOrder } from '../support/builders';
 import { ownTestDatabase } from '../support/database';
 import { currentTestRun } from '../support/test-servers';
+import { createApiUnderContract } from '../support/api-contract';
 
 export const ADMIN_KEY = 'admin_key_webhook_endpoints';
 export const SHOP_KEY = 'shop_key_webhook_endpoints';
@@ -78,8 +79,7 @@ export class WebhookHarness {
       ...this.env,
     });
     await this.startWorker();
-    const { createApiApp } = await import('../../apps/api/src/api-app');
-    this.api = await createApiApp();
+    this.api = await createApiUnderContract();
     await this.api.listen(0, '127.0.0.1');
     const address = this.api.getHttpServer().address();
     if (!address || typeof address === 'string') throw new Error('api did not bind a TCP port');

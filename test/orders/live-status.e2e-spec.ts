@@ -3,6 +3,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import { hostedBody, postCheckout } from '../checkout/support';
 import { freePort, RunningService, startService, waitFor } from '../support/service';
+import { createApiUnderContract } from '../support/api-contract';
 
 interface ServerSentEvent {
   id: string | null;
@@ -73,8 +74,7 @@ describe('live order status (Server-Sent Events)', () => {
     });
     // A second api replica on the same database: the subscriber's, while the first api and its
     // worker take the payment.
-    const { createApiApp } = await import('../../apps/api/src/api-app');
-    secondApi = await createApiApp();
+    secondApi = await createApiUnderContract();
     const port = await freePort();
     await secondApi.listen(port, '127.0.0.1');
     secondApiUrl = `http://127.0.0.1:${port}`;

@@ -22,6 +22,7 @@ import type { AddressInfo } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { SandboxConfig } from '@app/config';
 import { RunningSandbox, SANDBOX_CREDENTIALS, startSandbox } from './sandbox';
+import { createApiUnderContract } from './api-contract';
 
 export interface ServiceOptions {
   /** Also boot apps/worker (BullMQ processors, sweeps) on a free port. Default false. */
@@ -91,8 +92,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   let workerApp: NestFastifyApplication | undefined;
   try {
     // Loaded only now: the app modules read their configuration from process.env on import.
-    const { createApiApp } = await import('../../apps/api/src/api-app');
-    apiApp = await createApiApp();
+    apiApp = await createApiUnderContract();
     await apiApp.listen(port, '127.0.0.1');
     if (options.worker) {
       const { createFastifyApp } = await import('@app/common');

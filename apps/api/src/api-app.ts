@@ -1,12 +1,13 @@
 import helmet from '@fastify/helmet';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { countHttpRequests, createFastifyApp } from '@app/common';
 import { CheckoutExceptionFilter } from '@app/checkout/http/checkout-exception.filter';
 import { checkoutValidationPipe } from '@app/checkout/http/validation';
 import { useAdminSessionCookies } from '@app/checkout/admin/api/admin-session';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { ApiModule } from './api.module';
+import { apiDocument } from './api-document';
 
 /** The api as main.ts runs it and as the e2e suites boot it: same filter, pipe and docs. */
 export async function createApiApp(): Promise<NestFastifyApplication> {
@@ -24,17 +25,7 @@ export async function createApiApp(): Promise<NestFastifyApplication> {
   );
   app.useGlobalFilters(new CheckoutExceptionFilter());
   app.useGlobalPipes(checkoutValidationPipe());
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('pesapal-checkout')
-      .setDescription(
-        'Checkouts through the Pesapal API v3: hosted page and mobile-money push, order status, refunds.',
-      )
-      .setVersion('1')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'shop or admin API key' })
-      .build(),
-  );
+  const document = apiDocument(app);
   SwaggerModule.setup('docs', app, document);
   return app;
 }

@@ -11,7 +11,8 @@ import { GatewayError, GatewayRequestInvalidError, GatewayTimeoutError } from '@
 import { isDatabaseUnavailable } from '@app/persistence';
 import { CheckoutError, CheckoutErrorCategory, CheckoutErrorCode } from '../errors/checkout-error';
 
-const STATUS: Record<CheckoutErrorCategory, number> = {
+/** The HTTP status of each error category (the OpenAPI document lists each status's codes). */
+export const STATUS_OF_CATEGORY: Record<CheckoutErrorCategory, number> = {
   invalid: 400,
   unauthenticated: 401,
   forbidden: 403,
@@ -63,7 +64,7 @@ export class CheckoutExceptionFilter implements ExceptionFilter {
   toHttp(exception: unknown): [number, ErrorBody] {
     if (exception instanceof CheckoutError) {
       return [
-        STATUS[exception.category],
+        STATUS_OF_CATEGORY[exception.category],
         { error: { code: exception.code, message: exception.message, ...exception.details } },
       ];
     }

@@ -1,9 +1,28 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
 import { IpnRegistrationService, loggableIpnUrl } from '../../ipn/ipn-registration.service';
 import { DeadLettersQuery, ListNotificationsQuery, ReconcileBody } from './admin.dto';
+import {
+  AdminDeadLetterDetail,
+  AdminDeadLetterPage,
+  AdminDeadLetterReplay,
+  AdminIpnRegistrationList,
+  AdminNotification,
+  AdminNotificationPage,
+  AdminNotificationReplay,
+  AdminReconciliationReport,
+  AdminReconciliationReportList,
+} from './admin-responses';
 import { DeadLetterService } from './dead-letters/dead-letter.service';
 import { NotificationInboxService } from './notification-inbox.service';
 import { ReconciliationService } from '../reconciliation.service';
@@ -26,6 +45,10 @@ export class AdminOperationsController {
    * it is not shown; `current` says whether a row is the URL this deployment registers.
    */
   @Get('ipn-registrations')
+  @ApiOperation({
+    summary: 'The IPN URLs registered at the gateway, and which one this deployment uses',
+  })
+  @ApiOkResponse({ type: AdminIpnRegistrationList })
   async ipnRegistrations() {
     const rows = await this.registrations.list();
     return {
@@ -41,33 +64,47 @@ export class AdminOperationsController {
   }
 
   @Get('notifications')
+  @ApiOperation({ summary: 'Browse the stored IPN notifications, newest first' })
+  @ApiOkResponse({ type: AdminNotificationPage })
   notifications(@Query() query: ListNotificationsQuery) {
     return this.inbox.list(query);
   }
 
   @Get('notifications/:id')
+  @ApiOperation({ summary: 'One stored IPN notification, with its payload and processing state' })
+  @ApiOkResponse({ type: AdminNotification })
   notification(@Param('id') id: string) {
     return this.inbox.get(id);
   }
 
   @Post('notifications/:id/replay')
   @HttpCode(202)
+  @ApiOperation({ summary: 'Send a stored notification through verification again' })
+  @ApiAcceptedResponse({ type: AdminNotificationReplay })
   replayNotification(@Param('id') id: string, @CallerKey() caller: ApiKeyIdentity) {
     return this.inbox.replay(id, caller);
   }
 
   @Get('dead-letters')
+  @ApiOperation({ summary: 'Jobs whose retries ran out, per queue, most recently failed first' })
+  @ApiOkResponse({ type: AdminDeadLetterPage })
+  @ApiNotFoundResponse({ description: 'No queue by that name (queue_not_found)' })
   deadLetterList(@Query() query: DeadLettersQuery) {
     return this.deadLetters.list(query.queue, query.limit, query.offset);
   }
 
   @Get('dead-letters/:queue/:jobId')
+  @ApiOperation({ summary: 'One dead job, with its data and stack traces' })
+  @ApiOkResponse({ type: AdminDeadLetterDetail })
   deadLetter(@Param('queue') queue: string, @Param('jobId') jobId: string) {
     return this.deadLetters.inspect(queue, jobId);
   }
 
   @Post('dead-letters/:queue/:jobId/replay')
   @HttpCode(202)
+  @ApiOperation({ summary: 'Retry a dead job, its attempts reset' })
+  @ApiAcceptedResponse({ type: AdminDeadLetterReplay })
+  @ApiConflictResponse({ description: 'job_not_failed: the job is not in the failed set' })
   replayDeadLetter(@Param('queue') queue: string, @Param('jobId') jobId: string) {
     return this.deadLetters.replay(queue, jobId);
   }
@@ -75,16 +112,24 @@ export class AdminOperationsController {
   /** Runs a reconciliation now and answers its report (also stored). Changes nothing. */
   @Post('reconcile')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Compare recent orders with the gateway now and check the invariants; repairs nothing',
+  })
+  @ApiOkResponse({ type: AdminReconciliationReport, description: 'The report, also stored' })
   reconcile(@Body() body: ReconcileBody, @CallerKey() caller: ApiKeyIdentity) {
     return this.reconciliation.run('admin', body.since_hours ?? 48, caller.name);
   }
 
   @Get('reconciliation-reports')
+  @ApiOperation({ summary: 'The 20 latest reconciliation reports, newest first' })
+  @ApiOkResponse({ type: AdminReconciliationReportList })
   async reports() {
     return { items: await this.reconciliation.latest() };
   }
 
   @Get('reconciliation-reports/:id')
+  @ApiOperation({ summary: 'One reconciliation report' })
+  @ApiOkResponse({ type: AdminReconciliationReport })
   report(@Param('id') id: string) {
     return this.reconciliation.get(id);
   }

@@ -1,12 +1,53 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import {
+  applyDecorators,
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiBadGatewayResponse,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiGatewayTimeoutResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
 import { OrderCancelService } from '../../orders/order-cancel.service';
 import { OrderSyncService } from '../../orders/order-sync.service';
 import { CancelBody, ListOrdersQuery, StuckQuery } from './admin.dto';
 import { AdminOrdersService } from './admin-orders.service';
+import {
+  AdminOrderDetail,
+  AdminOrderPage,
+  AdminOrderSyncResult,
+  AdminStuckOrderPage,
+} from './admin-responses';
 import { StuckOrdersService } from './stuck-orders.service';
+
+const REFERENCE_PARAM = {
+  name: 'reference',
+  description:
+    "The shop's reference, an order_tracking_id or push_merchant_reference (of any attempt), or the order's id",
+  example: 'ORDER-2041',
+};
+
+/** Errors of the routes that call the gateway (the answer's shape is the common error one). */
+const ApiGatewayErrors = () =>
+  applyDecorators(
+    ApiBadGatewayResponse({ description: 'gateway_error: the gateway refused the call' }),
+    ApiGatewayTimeoutResponse({
+      description: 'gateway_timeout: the gateway did not answer in time',
+    }),
+  );
 
 @ApiTags('admin: orders')
 @ApiBearerAuth()
@@ -21,17 +62,27 @@ export class AdminOrdersController {
   ) {}
 
   @Get()
+  @ApiOperation({ summary: 'Search and filter orders, newest first, with counts per status' })
+  @ApiOkResponse({ type: AdminOrderPage })
   list(@Query() query: ListOrdersQuery) {
     return this.orders.list(query);
   }
 
   /** Declared before :reference so that "stuck" is never read as an order reference. */
   @Get('stuck')
+  @ApiOperation({
+    summary:
+      'Orders that need an operator: pending too long, flagged for review, creation outcome unknown, or a refund not confirmed',
+  })
+  @ApiOkResponse({ type: AdminStuckOrderPage })
   stuckOrders(@Query() query: StuckQuery) {
     return this.stuck.list(query.pending_minutes ?? 30, query.limit ?? 200, query.cursor);
   }
 
   @Get(':reference')
+  @ApiOperation({ summary: 'One order in full: customer, payment attempts, refund and timeline' })
+  @ApiParam(REFERENCE_PARAM)
+  @ApiOkResponse({ type: AdminOrderDetail })
   detail(@Param('reference') reference: string) {
     return this.orders.detail(reference);
   }
@@ -39,6 +90,12 @@ export class AdminOrdersController {
   /** Looks the order up at the gateway now and applies the answer (source 'admin'). */
   @Post(':reference/sync')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Look the order up at the gateway now and apply the answer, as a notification would',
+  })
+  @ApiParam(REFERENCE_PARAM)
+  @ApiOkResponse({ type: AdminOrderSyncResult })
+  @ApiGatewayErrors()
   async syncNow(@Param('reference') reference: string) {
     const order = await this.orders.find(reference);
     const result = await this.sync.sync(order, 'admin');
@@ -51,6 +108,14 @@ export class AdminOrdersController {
 
   @Post(':reference/cancel')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Cancel an unpaid order at the gateway (audited with the note)' })
+  @ApiParam(REFERENCE_PARAM)
+  @ApiOkResponse({ type: AdminOrderDetail, description: 'The order as it is now, cancelled' })
+  @ApiConflictResponse({
+    description:
+      'order_paid (refund it instead), order_not_cancellable, order_not_submitted (no gateway order yet), or cancel_refused by the gateway',
+  })
+  @ApiGatewayErrors()
   async cancel(
     @Param('reference') reference: string,
     @Body() body: CancelBody,

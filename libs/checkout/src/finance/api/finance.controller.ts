@@ -1,11 +1,27 @@
 import { Controller, Get, Header, Query, StreamableFile, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { AdminKeyGuard } from '../../http/api-key.guards';
 import { DailyReportService } from './daily-report.service';
 import { DailyReportQuery, PaymentExportQuery } from './finance.dto';
+import {
+  CSV_MEDIA_TYPE,
+  csvHeaders,
+  DAILY_CSV_DESCRIPTION,
+  DailyReportResponse,
+  NO_STORE_HEADER,
+  PAYMENTS_CSV_DESCRIPTION,
+} from './finance-responses';
 import { PaymentExportService, exportNameOf } from './payment-export.service';
 
 const CSV = 'text/csv; charset=utf-8';
+
+/** A CSV answer as the document shows it: its media type without the charset parameter. */
+const csvAnswer = (description: string, exampleFilename: string) =>
+  ApiOkResponse({
+    description,
+    headers: csvHeaders(exampleFilename),
+    content: { [CSV_MEDIA_TYPE]: { schema: { type: 'string' } } },
+  });
 
 @ApiTags('admin: finance')
 @ApiBearerAuth()
@@ -21,7 +37,8 @@ export class FinanceController {
   @ApiOperation({
     summary: 'Every payment, refund and reversal of a range, as CSV (streamed from one snapshot)',
   })
-  @ApiProduces(CSV)
+  @ApiProduces(CSV_MEDIA_TYPE)
+  @csvAnswer(PAYMENTS_CSV_DESCRIPTION, 'payments_2026-11-01_2026-11-30_Africa-Nairobi.csv')
   @Header('Cache-Control', 'no-store')
   async payments(@Query() query: PaymentExportQuery): Promise<StreamableFile> {
     const file = await this.exports.open(query);
@@ -33,6 +50,11 @@ export class FinanceController {
 
   @Get('reports/daily')
   @ApiOperation({ summary: 'Payments, refunds, net, failures and cancellations per local day' })
+  @ApiOkResponse({
+    type: DailyReportResponse,
+    description: 'One row per local day, currency and payment method with any movement',
+    headers: NO_STORE_HEADER,
+  })
   @Header('Cache-Control', 'no-store')
   report(@Query() query: DailyReportQuery) {
     return this.daily.report(query);
@@ -40,7 +62,8 @@ export class FinanceController {
 
   @Get('reports/daily.csv')
   @ApiOperation({ summary: 'The daily report as CSV' })
-  @ApiProduces(CSV)
+  @ApiProduces(CSV_MEDIA_TYPE)
+  @csvAnswer(DAILY_CSV_DESCRIPTION, 'daily_2026-11-01_2026-11-30_Africa-Nairobi.csv')
   @Header('Cache-Control', 'no-store')
   async reportCsv(@Query() query: DailyReportQuery): Promise<StreamableFile> {
     const file = await this.daily.csv(query);

@@ -1,9 +1,20 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBearerAuth,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
 import { ListMerchantEventsQuery } from './merchant-events.dto';
 import { MerchantEventsAdminService } from './merchant-events-admin.service';
+import {
+  MerchantEventDeliveriesResponse,
+  MerchantEventPageResponse,
+  RedeliveryResponse,
+} from './merchant-events-responses';
 import { RedeliverBody } from './webhook-endpoints.dto';
 
 @ApiTags('admin: merchant events')
@@ -15,6 +26,7 @@ export class MerchantEventsAdminController {
 
   @Get()
   @ApiOperation({ summary: 'Merchant events (outbox) with their delivery state, newest first' })
+  @ApiOkResponse({ type: MerchantEventPageResponse, description: 'A page of events' })
   list(@Query() query: ListMerchantEventsQuery) {
     return this.events.list({
       type: query.type,
@@ -29,6 +41,10 @@ export class MerchantEventsAdminController {
   @ApiOperation({
     summary: 'Where one merchant event stands with each endpoint, and every attempt, oldest first',
   })
+  @ApiOkResponse({
+    type: MerchantEventDeliveriesResponse,
+    description: 'The event, its endpoints and its attempts',
+  })
   deliveries(@Param('id') id: string) {
     return this.events.deliveries(id);
   }
@@ -37,6 +53,10 @@ export class MerchantEventsAdminController {
   @HttpCode(202)
   @ApiOperation({
     summary: 'Send a merchant event again (same webhook-id, fresh retries), to one endpoint or all',
+  })
+  @ApiAcceptedResponse({
+    type: RedeliveryResponse,
+    description: 'Queued again; the worker delivers it',
   })
   redeliver(
     @Param('id') id: string,

@@ -9,7 +9,16 @@ import {
   Post,
   UseGuards,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
 import {
@@ -19,6 +28,16 @@ import {
   UpdateWebhookEndpointBody,
 } from './webhook-endpoints.dto';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
+import {
+  WebhookEndpointListResponse,
+  WebhookEndpointResponse,
+  WebhookEndpointWithSecretResponse,
+  WebhookReplayResponse,
+  WebhookTestResponse,
+} from './merchant-events-responses';
+
+const MANAGED_BY_ENVIRONMENT =
+  'webhook_endpoint_managed_by_environment: the ORDER_WEBHOOK_URL endpoint is changed through its environment';
 
 @ApiTags('admin: webhook endpoints')
 @ApiBearerAuth()
@@ -29,24 +48,34 @@ export class WebhookEndpointsController {
 
   @Get()
   @ApiOperation({ summary: 'The shop’s webhook endpoints, oldest first (never their secrets)' })
+  @ApiOkResponse({ type: WebhookEndpointListResponse, description: 'Every endpoint' })
   list() {
     return this.endpoints.list();
   }
 
   @Post()
   @ApiOperation({ summary: 'Add an endpoint; its signing secret is in this answer only' })
+  @ApiCreatedResponse({
+    type: WebhookEndpointWithSecretResponse,
+    description: 'Created, enabled, with its signing secret',
+  })
   create(@Body() body: CreateWebhookEndpointBody, @CallerKey() caller: ApiKeyIdentity) {
     return this.endpoints.create(body, caller.name);
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'One endpoint' })
+  @ApiOkResponse({ type: WebhookEndpointResponse, description: 'The endpoint' })
   get(@Param('id') id: string) {
     return this.endpoints.get(id);
   }
 
   @Patch(':id')
   @ApiOperation({ summary: 'Change its URL, description or filter, or disable/enable it' })
+  @ApiOkResponse({ type: WebhookEndpointResponse, description: 'The endpoint as changed' })
+  @ApiConflictResponse({
+    description: `${MANAGED_BY_ENVIRONMENT} (enabling or disabling it is allowed)`,
+  })
   update(
     @Param('id') id: string,
     @Body() body: UpdateWebhookEndpointBody,
@@ -58,12 +87,19 @@ export class WebhookEndpointsController {
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Remove an endpoint and its undelivered messages' })
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiConflictResponse({ description: MANAGED_BY_ENVIRONMENT })
   async remove(@Param('id') id: string, @CallerKey() caller: ApiKeyIdentity): Promise<void> {
     await this.endpoints.remove(id, caller.name);
   }
 
   @Post(':id/rotate-secret')
   @ApiOperation({ summary: 'New secret, shown once; the old one signs too during the overlap' })
+  @ApiCreatedResponse({
+    type: WebhookEndpointWithSecretResponse,
+    description: 'The endpoint with its new secret',
+  })
+  @ApiConflictResponse({ description: MANAGED_BY_ENVIRONMENT })
   rotate(
     @Param('id') id: string,
     @Body() body: RotateSecretBody,
@@ -75,6 +111,8 @@ export class WebhookEndpointsController {
   @Post(':id/test')
   @HttpCode(202)
   @ApiOperation({ summary: 'Send a webhook.test event to this endpoint' })
+  @ApiAcceptedResponse({ type: WebhookTestResponse, description: 'Queued; the worker sends it' })
+  @ApiConflictResponse({ description: 'webhook_endpoint_disabled: enable the endpoint first' })
   test(@Param('id') id: string, @CallerKey() caller: ApiKeyIdentity) {
     return this.endpoints.sendTest(id, caller.name);
   }
@@ -83,6 +121,10 @@ export class WebhookEndpointsController {
   @HttpCode(202)
   @ApiOperation({
     summary: 'Send every subscribed event since a time again (undelivered ones by default)',
+  })
+  @ApiAcceptedResponse({
+    type: WebhookReplayResponse,
+    description: 'Queued; the worker sends them',
   })
   replay(@Param('id') id: string, @Body() body: ReplayBody, @CallerKey() caller: ApiKeyIdentity) {
     return this.endpoints.replay(id, body, caller.name);

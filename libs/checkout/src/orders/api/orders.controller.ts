@@ -1,7 +1,9 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import {
   ApiBearerAuth,
+  ApiBadGatewayResponse,
   ApiBadRequestResponse,
+  ApiGatewayTimeoutResponse,
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiHeader,
@@ -11,10 +13,17 @@ import {
   ApiParam,
   ApiTags,
   ApiUnauthorizedResponse,
+  ApiExtraModels,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import { CallerKey, ShopKeyGuard } from '../../http/api-key.guards';
 import type { ApiKeyIdentity } from '../../http/api-keys';
-import { ErrorResponse, HostedCheckoutResponse, OrderResponse } from './dto/checkout-responses';
+import {
+  ErrorResponse,
+  HostedCheckoutResponse,
+  MobileMoneyCheckoutResponse,
+  OrderResponse,
+} from './dto/checkout-responses';
 import { StartAttemptDto } from './dto/start-attempt.dto';
 import { IdempotencyService } from './idempotency.service';
 import { StatusTokens } from './live/status-tokens';
@@ -31,6 +40,7 @@ const REFERENCE_PARAM = {
 /** GET /v1/orders/:reference, POST /v1/orders/:reference/cancel and …/attempts. */
 @ApiTags('orders')
 @ApiBearerAuth()
+@ApiExtraModels(HostedCheckoutResponse, MobileMoneyCheckoutResponse)
 @ApiParam(REFERENCE_PARAM)
 @ApiUnauthorizedResponse({ type: ErrorResponse })
 @ApiNotFoundResponse({ type: ErrorResponse })
@@ -57,6 +67,8 @@ export class OrdersController {
   @ApiOperation({ summary: 'Cancel an unpaid order at the gateway' })
   @ApiOkResponse({ type: OrderResponse })
   @ApiConflictResponse({ type: ErrorResponse, description: 'The order is paid' })
+  @ApiBadGatewayResponse({ type: ErrorResponse, description: "The gateway's code and messages" })
+  @ApiGatewayTimeoutResponse({ type: ErrorResponse, description: 'The gateway did not answer' })
   async cancel(
     @Param('reference') reference: string,
     @CallerKey() caller: ApiKeyIdentity,
@@ -78,11 +90,21 @@ export class OrdersController {
     description: 'Same key and body within 24 h: the first answer again, without a second attempt',
   })
   @ApiCreatedResponse({
-    type: HostedCheckoutResponse,
+    schema: {
+      oneOf: [
+        { $ref: getSchemaPath(HostedCheckoutResponse) },
+        { $ref: getSchemaPath(MobileMoneyCheckoutResponse) },
+      ],
+    },
     description:
       'As a checkout answers (redirect_url, or the push details), with the attempt number',
   })
   @ApiBadRequestResponse({ type: ErrorResponse })
+  @ApiBadGatewayResponse({ type: ErrorResponse, description: "The gateway's code and messages" })
+  @ApiGatewayTimeoutResponse({
+    type: ErrorResponse,
+    description: 'The gateway did not answer; the attempt is kept and reconciled',
+  })
   @ApiConflictResponse({
     type: ErrorResponse,
     description:

@@ -9,7 +9,16 @@ import {
   Query,
   UseGuards,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
 import { DoublePaymentRefunds } from '../double-payment-refunds';
@@ -20,7 +29,19 @@ import {
   ResolveRefundDto,
 } from './refund.dto';
 import { RefundListService } from './refund-list.service';
+import {
+  AdminDoublePaymentRefundResult,
+  AdminRefundPage,
+  AdminRefundResult,
+} from './refund-responses';
 import { RefundService } from './refund.service';
+
+const REFERENCE_PARAM = {
+  name: 'reference',
+  description:
+    "The shop's reference, or an order_tracking_id or push_merchant_reference of any attempt",
+  example: 'ORDER-2041',
+};
 
 @ApiTags('admin: refunds')
 @ApiBearerAuth()
@@ -35,6 +56,23 @@ export class RefundsController {
 
   /** 201 with the refund as recorded: accepted, rejected by the gateway, or unknown (timeout). */
   @Post('orders/:reference/refunds')
+  @ApiOperation({
+    summary: "Refund an order's payment: in full, or in part with confirm_partial (cards only)",
+  })
+  @ApiParam(REFERENCE_PARAM)
+  @ApiCreatedResponse({
+    type: AdminRefundResult,
+    description:
+      'The refund as recorded: accepted, rejected by the gateway, or unknown (no answer; resolve it later)',
+  })
+  @ApiConflictResponse({
+    description:
+      'order_not_refundable (not paid), or refund_already_requested (error.refund is the existing one)',
+  })
+  @ApiUnprocessableEntityResponse({
+    description:
+      'refund_exceeds_payment, partial_refund_not_allowed (not a card payment), or partial_refund_not_confirmed',
+  })
   async request(
     @Param('reference') reference: string,
     @Body() body: CreateRefundDto,
@@ -58,6 +96,25 @@ export class RefundsController {
    * already paid) is refunded in full. 201 with its refund: accepted, rejected or unknown.
    */
   @Post('orders/:reference/attempts/:attempt/refund')
+  @ApiOperation({
+    summary:
+      "Refund a double payment: the earlier attempt's payment on an order already paid, in full",
+  })
+  @ApiParam(REFERENCE_PARAM)
+  @ApiParam({
+    name: 'attempt',
+    type: 'integer',
+    example: 1,
+    description: 'The attempt that paid second',
+  })
+  @ApiCreatedResponse({
+    type: AdminDoublePaymentRefundResult,
+    description: 'The refund as recorded: accepted, rejected, or unknown',
+  })
+  @ApiConflictResponse({
+    description:
+      'order_not_refundable (the attempt is not a second payment of the paid order), or refund_already_requested (error.refund is the existing one)',
+  })
   async refundDoublePayment(
     @Param('reference') reference: string,
     @Param('attempt', ParseIntPipe) attempt: number,
@@ -74,12 +131,22 @@ export class RefundsController {
   }
 
   @Get('refunds')
+  @ApiOperation({ summary: 'Browse refunds, newest first, each with its order reference' })
+  @ApiOkResponse({ type: AdminRefundPage })
   list(@Query() query: ListRefundsQuery) {
     return this.listing.list(query);
   }
 
   @Post('refunds/:id/resolve')
   @HttpCode(200)
+  @ApiOperation({
+    summary:
+      "Record a refund's outcome learnt elsewhere (after a timeout, or from the merchant dashboard)",
+  })
+  @ApiOkResponse({ type: AdminRefundResult })
+  @ApiConflictResponse({
+    description: 'refund_transition_not_allowed (error.refund is the refund as it is)',
+  })
   async resolve(
     @Param('id') id: string,
     @Body() body: ResolveRefundDto,

@@ -1,63 +1,116 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty } from '@nestjs/swagger';
+import { objectOrNull } from '../../../http/documented-schemas';
+import { ORDER_STATUSES, REFUND_STATUSES } from '@app/domain';
 
 /** Documentation of the answers (the JSON is built by checkout-answers.ts and order-view.ts). */
+const STATUS_TOKEN_DOC = {
+  example: 'pst_…',
+  description:
+    "Read-only: the customer's browser follows this order's live status with it (GET /v1/orders/{reference}/stream?status_token=…)",
+};
+const ORDER_STATUS_DOC = { example: 'pending', enum: ORDER_STATUSES };
+
+/** What a hosted checkout (or a new hosted attempt) answers: the page to send the customer to. */
 export class HostedCheckoutResponse {
   @ApiProperty({ example: 'ORDER-2041' }) reference!: string;
-  @ApiProperty({ example: 'b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59' }) order_tracking_id!: string;
-  @ApiProperty({ example: 'pending' }) status!: string;
+  @ApiProperty({ example: 1, description: 'The payment attempt this answer starts' })
+  attempt!: number;
   @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59',
+    description: "The gateway's id of the order; null only while its outcome is unknown",
+  })
+  order_tracking_id!: string | null;
+  @ApiProperty(ORDER_STATUS_DOC) status!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
     example:
       'https://pay.example/pesapaliframe/PesapalIframe3/Index?OrderTrackingId=b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59',
     description: 'Send the customer here to pay',
   })
-  redirect_url!: string;
+  redirect_url!: string | null;
   @ApiProperty({ example: '1500.00' }) amount!: string;
   @ApiProperty({ example: 'KES' }) currency!: string;
-  @ApiProperty({ example: '2026-01-02T09:30:00.000Z' }) created_at!: string;
-  @ApiProperty({
-    example: 'pst_…',
-    description:
-      "Read-only: the customer's browser follows this order's live status with it (GET /v1/orders/:reference/stream?status_token=…)",
-  })
-  status_token!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-01-02T09:30:00.000Z' }) created_at!: string;
+  @ApiProperty(STATUS_TOKEN_DOC) status_token!: string;
 }
 
+/** What a mobile-money checkout (or a new prompt) answers: the prompt went out. */
 export class MobileMoneyCheckoutResponse {
   @ApiProperty({ example: 'ORDER-2042' }) reference!: string;
-  @ApiProperty({ example: '5e0f1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b' }) order_tracking_id!: string;
+  @ApiProperty({ example: 1, description: 'The payment attempt this answer starts' })
+  attempt!: number;
+  @ApiProperty({ type: String, nullable: true, example: '5e0f1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b' })
+  order_tracking_id!: string | null;
   @ApiProperty({
+    type: String,
+    nullable: true,
     example: 'MPESA1A2B3C4D',
     description: "The gateway's own reference for the push",
   })
-  push_merchant_reference!: string;
-  @ApiProperty({ example: 'pending' }) status!: string;
-  @ApiProperty({ example: '220220', description: 'Paybill for a manual payment' })
-  business_number!: string;
-  @ApiProperty({ example: 'ORDER-2042', description: 'Account to quote with the paybill' })
-  account_number!: string;
+  push_merchant_reference!: string | null;
+  @ApiProperty(ORDER_STATUS_DOC) status!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '220220',
+    description: 'Paybill for a manual payment',
+  })
+  business_number!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'ORDER-2042',
+    description: 'Account to quote with the paybill',
+  })
+  account_number!: string | null;
   @ApiProperty({ example: '250.00' }) amount!: string;
   @ApiProperty({ example: 'KES' }) currency!: string;
-  @ApiProperty({ example: '2026-01-02T09:30:00.000Z' }) created_at!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-01-02T09:30:00.000Z' }) created_at!: string;
+  @ApiProperty(STATUS_TOKEN_DOC) status_token!: string;
+}
+
+/** The refund of an order's payment. */
+export class RefundResponse {
+  @ApiProperty({ example: '0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a', format: 'uuid' }) id!: string;
   @ApiProperty({
-    example: 'pst_…',
-    description:
-      "Read-only: the customer's browser follows this order's live status with it (GET /v1/orders/:reference/stream?status_token=…)",
+    example: 'accepted',
+    enum: REFUND_STATUSES,
   })
-  status_token!: string;
+  status!: string;
+  @ApiProperty({ example: '1500.00' }) amount!: string;
+  @ApiProperty({ example: 'KES' }) currency!: string;
+  @ApiProperty({ example: false }) partial!: boolean;
+  @ApiProperty({ example: 'Customer returned the goods' }) reason!: string;
+  @ApiProperty({ example: 'jane@shop.example' }) requested_by!: string;
+  @ApiProperty({ type: String, nullable: true, example: '200' }) gateway_status!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'Refund request successfully' })
+  gateway_message!: string | null;
+  @ApiProperty({ format: 'date-time', example: '2026-01-03T08:00:00.000Z' }) created_at!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) accepted_at!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) reversed_at!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) rejected_at!: string | null;
 }
 
 export class TimelineEntryResponse {
   @ApiProperty({ example: 'status_changed' }) type!: string;
-  @ApiPropertyOptional({ example: 'pending', nullable: true }) from_status!: string | null;
-  @ApiPropertyOptional({ example: 'completed', nullable: true }) to_status!: string | null;
+  @ApiProperty({ type: String, example: 'pending', nullable: true }) from_status!: string | null;
+  @ApiProperty({ type: String, example: 'completed', nullable: true }) to_status!: string | null;
   @ApiProperty({ example: 'ipn', enum: ['api', 'ipn', 'poll', 'return', 'admin', 'worker'] })
   source!: string;
-  @ApiPropertyOptional({ example: null, nullable: true }) actor!: string | null;
+  @ApiProperty({ type: String, example: null, nullable: true }) actor!: string | null;
   @ApiProperty({ example: '2026-01-02T09:31:12.000Z' }) at!: string;
   @ApiProperty({ type: 'object', additionalProperties: true, example: {} })
   details!: Record<string, unknown>;
-  @ApiPropertyOptional({ description: 'The gateway record that caused the change' })
-  gateway_record!: unknown;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'The gateway record that caused the change',
+  })
+  gateway_record!: Record<string, unknown> | null;
 }
 
 export class AttemptResponse {
@@ -67,20 +120,23 @@ export class AttemptResponse {
   @ApiProperty({ enum: ['hosted', 'mobile_money'] }) kind!: string;
   @ApiProperty({ example: 'ORDER-2041', description: 'The id it was sent to the gateway under' })
   gateway_reference!: string;
-  @ApiPropertyOptional({ nullable: true }) order_tracking_id!: string | null;
-  @ApiPropertyOptional({ nullable: true }) push_merchant_reference!: string | null;
+  @ApiProperty({ type: String, nullable: true }) order_tracking_id!: string | null;
+  @ApiProperty({ type: String, nullable: true }) push_merchant_reference!: string | null;
   @ApiProperty({ example: 'failed' }) status!: string;
-  @ApiPropertyOptional({ nullable: true }) failure_reason!: string | null;
-  @ApiPropertyOptional({ nullable: true }) confirmation_code!: string | null;
+  @ApiProperty({ type: String, nullable: true }) failure_reason!: string | null;
+  @ApiProperty({ type: String, nullable: true }) confirmation_code!: string | null;
   @ApiProperty({ example: '2026-01-02T09:30:00.000Z' }) started_at!: string;
-  @ApiPropertyOptional({ nullable: true }) replaced_at!: string | null;
-  @ApiPropertyOptional({
+  @ApiProperty({ type: String, nullable: true }) replaced_at!: string | null;
+  @ApiProperty({
+    type: String,
     nullable: true,
+    enum: ['requested', 'accepted', 'rejected', 'unknown', null],
     description: "A double payment's refund: requested, accepted, rejected or unknown",
   })
   refund_status!: string | null;
 }
 
+@ApiExtraModels(RefundResponse)
 export class OrderResponse {
   @ApiProperty({ example: 'ORDER-2041' }) reference!: string;
   @ApiProperty({
@@ -90,37 +146,37 @@ export class OrderResponse {
   attempt!: number;
   @ApiProperty({ type: [AttemptResponse], description: 'Every payment attempt, first first' })
   attempts!: AttemptResponse[];
-  @ApiPropertyOptional({ example: 'b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59', nullable: true })
+  @ApiProperty({ type: String, example: 'b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59', nullable: true })
   order_tracking_id!: string | null;
-  @ApiPropertyOptional({ nullable: true }) push_merchant_reference!: string | null;
+  @ApiProperty({ type: String, nullable: true }) push_merchant_reference!: string | null;
   @ApiProperty({ example: 'hosted', enum: ['hosted', 'mobile_money'] }) kind!: string;
   @ApiProperty({
     example: 'completed',
-    enum: ['pending', 'completed', 'failed', 'cancelled', 'reversed', 'expired'],
+    enum: ORDER_STATUSES,
   })
   status!: string;
   @ApiProperty({ example: '1500.00' }) amount!: string;
   @ApiProperty({ example: 'KES' }) currency!: string;
   @ApiProperty({ example: 'Two bags of coffee' }) description!: string;
-  @ApiPropertyOptional({ example: '7840512343596574603009', nullable: true })
+  @ApiProperty({ type: String, example: '7840512343596574603009', nullable: true })
   confirmation_code!: string | null;
-  @ApiPropertyOptional({ example: 'Visa', nullable: true }) payment_method!: string | null;
-  @ApiPropertyOptional({ example: '444444xxxxxx4444', nullable: true })
+  @ApiProperty({ type: String, example: 'Visa', nullable: true }) payment_method!: string | null;
+  @ApiProperty({ type: String, example: '444444xxxxxx4444', nullable: true })
   payment_account!: string | null;
-  @ApiPropertyOptional({ example: '1500.00', nullable: true }) paid_amount!: string | null;
-  @ApiPropertyOptional({ example: 'KES', nullable: true }) paid_currency!: string | null;
-  @ApiPropertyOptional({ example: '2026-01-02T09:31:10.000Z', nullable: true })
+  @ApiProperty({ type: String, example: '1500.00', nullable: true }) paid_amount!: string | null;
+  @ApiProperty({ type: String, example: 'KES', nullable: true }) paid_currency!: string | null;
+  @ApiProperty({ type: String, example: '2026-01-02T09:31:10.000Z', nullable: true })
   paid_at!: string | null;
-  @ApiPropertyOptional({ nullable: true }) failure_reason!: string | null;
+  @ApiProperty({ type: String, nullable: true }) failure_reason!: string | null;
   @ApiProperty({ example: false }) needs_review!: boolean;
-  @ApiPropertyOptional({ nullable: true }) review_reason!: string | null;
-  @ApiPropertyOptional({ nullable: true }) redirect_url!: string | null;
-  @ApiPropertyOptional({ nullable: true }) business_number!: string | null;
-  @ApiPropertyOptional({ nullable: true }) account_number!: string | null;
+  @ApiProperty({ type: String, nullable: true }) review_reason!: string | null;
+  @ApiProperty({ type: String, nullable: true }) redirect_url!: string | null;
+  @ApiProperty({ type: String, nullable: true }) business_number!: string | null;
+  @ApiProperty({ type: String, nullable: true }) account_number!: string | null;
   @ApiProperty({ example: '2026-01-02T09:30:00.000Z' }) created_at!: string;
   @ApiProperty({ example: '2026-01-02T09:31:12.000Z' }) updated_at!: string;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true })
-  refund!: unknown;
+  @ApiProperty({ ...objectOrNull(RefundResponse), description: "The order's refund, if any" })
+  refund!: RefundResponse | null;
   @ApiProperty({ type: [TimelineEntryResponse] }) timeline!: TimelineEntryResponse[];
 }
 

@@ -1,0 +1,101 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { AttemptRefundStatus } from '@app/persistence';
+import { DoublePaymentRefundView } from '../double-payment-refunds';
+import { AdminRefundResponse } from '../refund-admin-view';
+import { RefundPage } from './refund-list.service';
+import type { RefundsController } from './refunds.controller';
+
+/**
+ * Documentation of the admin refund answers (OpenAPI only: the JSON is built by
+ * refund-admin-view.ts and double-payment-refunds.ts). Each class implements the view it
+ * documents, so a field added there without its documentation fails the type check. The refund
+ * itself (AdminRefundResponse) is documented beside its view, in refund-admin-view.ts: the admin
+ * order views show it too.
+ */
+
+type Answer<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
+
+const NULLABLE_DATE_TIME = { type: String, format: 'date-time', nullable: true } as const;
+
+/** The refund of a double payment's second payment: the earlier attempt's refund_status. */
+const ATTEMPT_REFUND_STATUSES: readonly AttemptRefundStatus[] = [
+  'requested',
+  'accepted',
+  'rejected',
+  'unknown',
+];
+
+/** POST /v1/admin/orders/{reference}/refunds and POST /v1/admin/refunds/{id}/resolve. */
+export class AdminRefundResult implements Answer<RefundsController['resolve']> {
+  @ApiProperty({ type: AdminRefundResponse })
+  refund!: AdminRefundResponse;
+}
+
+/** GET /v1/admin/refunds: newest first, a cursor page at a time. */
+export class AdminRefundPage implements RefundPage {
+  @ApiProperty({ type: [AdminRefundResponse] })
+  items!: AdminRefundResponse[];
+
+  @ApiProperty({ type: 'integer', example: 50 })
+  limit!: number;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'Give it as `cursor` for the next page; null on the last page',
+  })
+  next_cursor!: string | null;
+}
+
+/** The refund of a double payment's second payment (an earlier attempt's). */
+export class AdminDoublePaymentRefund implements DoublePaymentRefundView {
+  @ApiProperty({ type: 'integer', example: 1, description: 'The attempt whose payment it refunds' })
+  attempt!: number;
+
+  @ApiProperty({ type: String, nullable: true, example: '7840512343596574603001' })
+  confirmation_code!: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '1500.00',
+    description: "The attempt's paid amount (decimal string), refunded in full",
+  })
+  amount!: string | null;
+
+  @ApiProperty({ type: String, example: 'KES' })
+  currency!: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    // null is listed too: a validator applies enum to a nullable value as well (OpenAPI 3.0.3).
+    enum: [...ATTEMPT_REFUND_STATUSES, null],
+    example: 'accepted',
+    description: 'accepted, rejected, or unknown (a timeout) once the gateway was asked',
+  })
+  status!: AttemptRefundStatus | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'Refund request successfully',
+    description: "The gateway's answer, or why the outcome is unknown",
+  })
+  message!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'alice@shop' })
+  requested_by!: string | null;
+
+  @ApiProperty({ ...NULLABLE_DATE_TIME, example: '2026-01-03T08:00:00.000Z' })
+  requested_at!: string | null;
+}
+
+/** POST /v1/admin/orders/{reference}/attempts/{attempt}/refund. */
+export class AdminDoublePaymentRefundResult implements Answer<
+  RefundsController['refundDoublePayment']
+> {
+  @ApiProperty({ type: AdminDoublePaymentRefund })
+  refund!: AdminDoublePaymentRefund;
+}

@@ -1,0 +1,124 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+
+/**
+ * Documentation of the probes' answers: /health/live's own, and /health/ready's terminus report
+ * (HealthCheckService: `info` holds the checks that are up, `error` those that are down, `details`
+ * both), with the checks of PostgresHealthIndicator and RedisHealthIndicator.
+ */
+
+export class HealthLiveResponse {
+  @ApiProperty({ enum: ['ok'], example: 'ok' })
+  status!: 'ok';
+}
+
+export class PostgresHealthResponse {
+  @ApiProperty({ enum: ['up', 'down'], example: 'up' })
+  status!: 'up' | 'down';
+
+  @ApiPropertyOptional({
+    example: 'postgres: no answer within 1000 ms',
+    description: 'Why it is down; only when down',
+  })
+  message?: string;
+}
+
+export class RedisHealthResponse {
+  @ApiProperty({ enum: ['up', 'down'], example: 'up' })
+  status!: 'up' | 'down';
+
+  @ApiPropertyOptional({
+    example: 'redis ping: no answer within 1000 ms',
+    description: 'Why it is down; only when down',
+  })
+  message?: string;
+
+  @ApiPropertyOptional({
+    example: 'postgres (no Redis configured)',
+    description: 'Only when no Redis is configured: the queues run on Postgres, and this is up',
+  })
+  backend?: string;
+}
+
+/** Every check, by name. */
+export class HealthChecksResponse {
+  @ApiProperty({ type: PostgresHealthResponse })
+  postgres!: PostgresHealthResponse;
+
+  @ApiProperty({ type: RedisHealthResponse })
+  redis!: RedisHealthResponse;
+}
+
+/** Some of the checks, by name: those that are up (info) or down (error). */
+export class SomeHealthChecksResponse {
+  @ApiPropertyOptional({ type: PostgresHealthResponse })
+  postgres?: PostgresHealthResponse;
+
+  @ApiPropertyOptional({ type: RedisHealthResponse })
+  redis?: RedisHealthResponse;
+}
+
+export class HealthReadyResponse {
+  @ApiProperty({ enum: ['ok'], example: 'ok' })
+  status!: 'ok';
+
+  @ApiProperty({
+    type: SomeHealthChecksResponse,
+    description: 'The checks that are up: every one',
+    example: { postgres: { status: 'up' }, redis: { status: 'up' } },
+  })
+  info!: SomeHealthChecksResponse;
+
+  @ApiProperty({
+    type: SomeHealthChecksResponse,
+    description: 'The checks that are down: none',
+    example: {},
+  })
+  error!: SomeHealthChecksResponse;
+
+  @ApiProperty({
+    type: HealthChecksResponse,
+    example: { postgres: { status: 'up' }, redis: { status: 'up' } },
+  })
+  details!: HealthChecksResponse;
+}
+
+export class HealthNotReadyResponse {
+  @ApiProperty({
+    enum: ['error', 'shutting_down'],
+    example: 'error',
+    description: 'error: a check is down; shutting_down: the process is stopping',
+  })
+  status!: 'error' | 'shutting_down';
+
+  @ApiProperty({
+    type: SomeHealthChecksResponse,
+    description: 'The checks that are up',
+    example: { postgres: { status: 'up' } },
+  })
+  info!: SomeHealthChecksResponse;
+
+  @ApiProperty({
+    type: SomeHealthChecksResponse,
+    description: 'The checks that are down, each with its reason',
+    example: { redis: { status: 'down', message: 'redis ping: no answer within 1000 ms' } },
+  })
+  error!: SomeHealthChecksResponse;
+
+  @ApiProperty({
+    type: HealthChecksResponse,
+    example: {
+      postgres: { status: 'up' },
+      redis: { status: 'down', message: 'redis ping: no answer within 1000 ms' },
+    },
+  })
+  details!: HealthChecksResponse;
+}
+
+/** @HealthCheck()'s header: a probe's answer is never cached. */
+export const HEALTH_NO_CACHE_HEADER: Record<string, HeaderObject> = {
+  'Cache-Control': {
+    description: 'Never cached',
+    schema: { type: 'string', example: 'no-cache, no-store, must-revalidate' },
+  },
+};
