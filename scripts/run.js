@@ -5,6 +5,7 @@
  * compiling before it can decide to compile.
  */
 const { spawn, spawnSync } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
 const { join } = require('node:path');
 const { createInterface } = require('node:readline');
 const {
@@ -26,6 +27,7 @@ const ports = {
   api: Number(process.env.PORT || 3000),
   sandbox: Number(process.env.SANDBOX_PORT || 3001),
   worker: Number(process.env.WORKER_PORT || 3002),
+  shop: Number(process.env.EXAMPLE_SHOP_PORT || 3003),
 };
 
 /** The built entry file of each app, taken from its start:<app> script so both start the same. */
@@ -36,7 +38,10 @@ function entryOf(name) {
   return match[1];
 }
 
-const APPS = ['sandbox', 'api', 'worker'].map((name) => ({ name, entry: entryOf(name) }));
+const APPS = ['sandbox', 'api', 'worker', 'example-shop'].map((name) => ({
+  name,
+  entry: entryOf(name),
+}));
 
 const children = new Map();
 let embeddedPostgres = null;
@@ -146,12 +151,13 @@ function pipeWithPrefix(stream, prefix, target) {
 function startApp(app, env) {
   const child = spawn(process.execPath, [join(ROOT, app.entry)], {
     cwd: ROOT,
-    env,
+    env: app.name === 'example-shop' ? { ...env, ...exampleShopEnv(env) } : env,
     stdio: ['ignore', 'pipe', 'pipe'],
     // Own process group: Ctrl-C reaches only the supervisor, which stops the apps in order.
     detached: true,
   });
-  const prefix = `[${app.name}]${' '.repeat(8 - app.name.length)} `;
+  const label = app.name === 'example-shop' ? 'shop' : app.name;
+  const prefix = `[${label}]${' '.repeat(8 - label.length)} `;
   pipeWithPrefix(child.stdout, prefix, process.stdout);
   pipeWithPrefix(child.stderr, prefix, process.stderr);
   children.set(app.name, child);
@@ -181,7 +187,7 @@ async function stopProcess(child) {
 async function shutdown(code) {
   if (shuttingDown) return;
   shuttingDown = true;
-  say('stopping sandbox, api and worker');
+  say('stopping sandbox, api, worker and example shop');
   await Promise.all([...children.values()].map(stopProcess));
   if (embeddedPostgres) {
     say('stopping embedded PostgreSQL');
@@ -200,12 +206,41 @@ async function answersOk(url) {
   }
 }
 
+/**
+ * Unless a webhook endpoint is configured, the service posts its merchant webhooks to the example
+ * shop, signed with a secret made for this run.
+ */
+function exampleShopWebhook() {
+  if (process.env.ORDER_WEBHOOK_URL) return {};
+  const secret = `whsec_${randomBytes(32).toString('base64')}`;
+  return {
+    ORDER_WEBHOOK_URL: `http://127.0.0.1:${ports.shop}/webhooks/payments`,
+    ORDER_WEBHOOK_SECRET: secret,
+    // The example shop listens on loopback, which webhook endpoints may not be otherwise.
+    WEBHOOK_ALLOW_PRIVATE: process.env.WEBHOOK_ALLOW_PRIVATE || 'true',
+    EXAMPLE_SHOP_WEBHOOK_SECRET: secret,
+  };
+}
+
+/** The example shop calls the api with the first shop key, as a shop's server would. */
+function exampleShopEnv(env) {
+  const firstKey = (env.SHOP_API_KEYS || 'shop_dev_key').split(',')[0].trim();
+  const separator = firstKey.indexOf(':');
+  return {
+    PAYMENTS_API_URL: `http://127.0.0.1:${ports.api}`,
+    SHOP_API_KEY: separator > 0 ? firstKey.slice(separator + 1) : firstKey,
+    EXAMPLE_SHOP_PORT: String(ports.shop),
+    EXAMPLE_SHOP_WEBHOOK_SECRET: env.EXAMPLE_SHOP_WEBHOOK_SECRET || '',
+  };
+}
+
 async function waitUntilReady(timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   const checks = {
     api: () => answersOk(`http://127.0.0.1:${ports.api}/health/ready`),
     worker: () => answersOk(`http://127.0.0.1:${ports.worker}/health/ready`),
     sandbox: () => portAnswers(ports.sandbox),
+    'example shop': () => portAnswers(ports.shop),
   };
   const pending = new Set(Object.keys(checks));
   while (pending.size > 0 && Date.now() < deadline && !shuttingDown) {
@@ -222,6 +257,7 @@ function printWhereEachListens() {
     `  api      http://127.0.0.1:${ports.api}   (API docs http://127.0.0.1:${ports.api}/docs, readiness http://127.0.0.1:${ports.api}/health/ready)`,
     `  sandbox  http://127.0.0.1:${ports.sandbox}/pesapalv3/api   (the payment gateway stand-in)`,
     `  worker   http://127.0.0.1:${ports.worker}/health/ready   (health only)`,
+    `  shop     http://127.0.0.1:${ports.shop}   (the example shop: buy something)`,
     'Ctrl-C stops everything.',
     '',
   ];
@@ -258,6 +294,7 @@ async function main() {
     // The api follows the sandbox if its port moves, unless a real gateway is configured.
     PESAPAL_BASE_URL:
       process.env.PESAPAL_BASE_URL || `http://127.0.0.1:${ports.sandbox}/pesapalv3/api`,
+    ...exampleShopWebhook(),
   };
   for (const app of APPS) {
     if (shuttingDown) return;

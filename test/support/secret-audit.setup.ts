@@ -7,7 +7,8 @@ import { currentTestRun } from './test-servers';
  * sandbox, test receivers) is checked for secrets as it goes out, and the file fails in afterAll
  * naming the route. Some answers carry a secret by design and may: the gateway's token answer
  * (the sandbox playing Pesapal), the one-time webhook secret of a new or rotated endpoint, and a
- * checkout's or attempt's status token (to the shop that made it).
+ * checkout's or attempt's status token (to the shop that made it, and from the example shop to
+ * its customer's browser).
  */
 const ALLOWED: readonly { method: string; path: RegExp; shape: string }[] = [
   { method: 'POST', path: /^\/pesapalv3\/api\/Auth\/RequestToken(\?|$)/i, shape: 'bearer token' },
@@ -19,6 +20,8 @@ const ALLOWED: readonly { method: string; path: RegExp; shape: string }[] = [
   },
   { method: 'POST', path: /^\/v1\/checkouts(\/mobile-money)?\/?(\?|$)/, shape: 'status token' },
   { method: 'POST', path: /^\/v1\/orders\/[^/]+\/attempts\/?(\?|$)/, shape: 'status token' },
+  // The example shop's waiting page hands the customer's browser its own order's token.
+  { method: 'GET', path: /^\/orders\/[^/]+\/?(\?|$)/, shape: 'status token' },
 ];
 
 const findings: string[] = [];

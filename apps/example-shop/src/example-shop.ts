@@ -1,0 +1,261 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { build } from 'esbuild';
+import Fastify, { FastifyInstance, FastifyReply } from 'fastify';
+import {
+  ShopApiError,
+  ShopApiUnreachable,
+  ShopClient,
+  WebhookRefused,
+  WebhookVerifier,
+} from '../../../libs/shop-client/src';
+import {
+  PRODUCT,
+  productPage,
+  ReceivedWebhookRow,
+  receiptPage,
+  Refusal,
+  styleSheet,
+  waitingPage,
+  webhooksPage,
+} from './shop-pages';
+
+export interface ExampleShopConfig {
+  /** The payment service's api, as the shop's server and the customer's browser reach it. */
+  apiUrl: string;
+  shopApiKey: string;
+  /** The shop's own address (for return_url). */
+  publicUrl: string;
+  /** The secret of the webhook endpoint the payment service posts to (/webhooks/payments). */
+  webhookSecret: string | null;
+  /** How long the waiting page follows the order before saying it is still pending. */
+  waitMs: number;
+}
+
+/** What the shop remembers of each order (in memory: it is an example). */
+interface ShopOrder {
+  kind: 'hosted' | 'mobile_money';
+  statusToken: string;
+}
+
+const SECURITY_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src *; form-action *; img-src 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+/**
+ * The waiting page's source: beside this file when run from source, else found from the built
+ * file's folder upwards (the build keeps the repository's layout under dist/).
+ */
+function waitingPageSource(): string {
+  const relative = join('apps', 'example-shop', 'src', 'browser', 'waiting-page.ts');
+  const beside = join(__dirname, 'browser', 'waiting-page.ts');
+  if (existsSync(beside)) return beside;
+  for (let dir = __dirname; dirname(dir) !== dir; dir = dirname(dir)) {
+    if (existsSync(join(dir, relative))) return join(dir, relative);
+  }
+  throw new Error(`cannot find ${relative} above ${__dirname}`);
+}
+
+/** The waiting page's script with the shop client, bundled for the browser (esbuild). */
+async function browserScript(): Promise<string> {
+  const result = await build({
+    entryPoints: [waitingPageSource()],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: ['es2020'],
+    minify: true,
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0].text;
+}
+
+/**
+ * A small shop that takes payments through the payment service with the shop client: a product,
+ * a hosted or M-Pesa checkout, a waiting page that follows the order live, a receipt, "try again"
+ * after a declined or expired payment, and the merchant webhooks it receives, verified.
+ */
+export async function createExampleShop(config: ExampleShopConfig): Promise<FastifyInstance> {
+  const client = new ShopClient({ baseUrl: config.apiUrl, apiKey: config.shopApiKey });
+  const verifier = config.webhookSecret
+    ? new WebhookVerifier({ secrets: config.webhookSecret.split(',') })
+    : null;
+  const orders = new Map<string, ShopOrder>();
+  const webhooks: ReceivedWebhookRow[] = [];
+  const script = await browserScript();
+
+  const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+  // Webhooks are verified on their exact bytes: kept as text, parsed only once verified.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, body),
+  );
+  app.addHook('onSend', async (_request, reply, payload) => {
+    void reply.headers(SECURITY_HEADERS);
+    return payload;
+  });
+
+  const html = (reply: FastifyReply, status: number, page: string) =>
+    reply.code(status).type('text/html; charset=utf-8').send(page);
+  const refusalOf = (error: unknown): Refusal => {
+    if (error instanceof ShopApiError) return { code: error.code, message: error.message };
+    if (error instanceof ShopApiUnreachable) return { code: 'unreachable', message: error.message };
+    throw error;
+  };
+
+  app.get('/', async (_request, reply) => html(reply, 200, productPage()));
+  app.get('/static/shop.css', async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').send(styleSheet()),
+  );
+  app.get('/static/waiting-page.js', async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').send(script),
+  );
+
+  app.post('/checkout', async (request, reply) => {
+    const form = (request.body ?? {}) as Record<string, string>;
+    const reference = `SHOP-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+    const common = {
+      amount: PRODUCT.amount,
+      currency: PRODUCT.currency,
+      description: PRODUCT.name,
+      reference,
+      customer: { email: form.email || 'customer@example.com' },
+      return_url: `${config.publicUrl}/orders/${reference}`,
+    };
+    try {
+      if (form.method === 'mobile_money') {
+        // The phone goes as the customer typed it: the service reads it for the country.
+        const push = await client.createMobileMoneyCheckout({
+          ...common,
+          phone: form.phone ?? '',
+          network: 'MPESA',
+        });
+        orders.set(reference, { kind: 'mobile_money', statusToken: push.status_token });
+        return reply.redirect(`/orders/${encodeURIComponent(reference)}`, 303);
+      }
+      const hosted = await client.createCheckout(common);
+      orders.set(reference, { kind: 'hosted', statusToken: hosted.status_token });
+      return reply.redirect(hosted.redirect_url ?? `/orders/${reference}`, 303);
+    } catch (error) {
+      const refusal = refusalOf(error);
+      return html(
+        reply,
+        error instanceof ShopApiError && error.status < 500 ? 400 : 502,
+        productPage(refusal, form.phone),
+      );
+    }
+  });
+
+  app.get<{ Params: { reference: string } }>('/orders/:reference', async (request, reply) => {
+    const order = orders.get(request.params.reference);
+    if (!order)
+      return html(
+        reply,
+        404,
+        productPage({ code: 'not_found', message: 'no such order in this shop' }),
+      );
+    return html(
+      reply,
+      200,
+      waitingPage({
+        reference: request.params.reference,
+        statusToken: order.statusToken,
+        apiUrl: config.apiUrl,
+        waitMs: config.waitMs,
+        kind: order.kind,
+      }),
+    );
+  });
+
+  app.post<{ Params: { reference: string } }>(
+    '/orders/:reference/attempts',
+    async (request, reply) => {
+      const { reference } = request.params;
+      const order = orders.get(reference);
+      if (!order)
+        return html(
+          reply,
+          404,
+          productPage({ code: 'not_found', message: 'no such order in this shop' }),
+        );
+      const form = (request.body ?? {}) as Record<string, string>;
+      try {
+        const attempt =
+          form.method === 'mobile_money'
+            ? await client.startAttempt(reference, {
+                method: 'mobile_money',
+                phone: form.phone ?? '',
+                network: 'MPESA',
+              })
+            : await client.startAttempt(reference, { method: 'hosted' });
+        orders.set(reference, {
+          kind: form.method === 'mobile_money' ? 'mobile_money' : 'hosted',
+          statusToken: attempt.status_token,
+        });
+        const next = 'redirect_url' in attempt ? attempt.redirect_url : null;
+        return reply.redirect(next ?? `/orders/${encodeURIComponent(reference)}`, 303);
+      } catch (error) {
+        return html(reply, 400, productPage(refusalOf(error)));
+      }
+    },
+  );
+
+  app.get<{ Params: { reference: string } }>(
+    '/orders/:reference/receipt',
+    async (request, reply) => {
+      try {
+        return html(reply, 200, receiptPage(await client.getOrder(request.params.reference)));
+      } catch (error) {
+        return html(reply, 404, productPage(refusalOf(error)));
+      }
+    },
+  );
+
+  app.post('/webhooks/payments', async (request, reply) => {
+    const body = typeof request.body === 'string' ? request.body : '';
+    const headers = request.headers as Record<string, string | string[] | undefined>;
+    const row: ReceivedWebhookRow = {
+      at: new Date().toISOString(),
+      id: String(headers['webhook-id'] ?? ''),
+      verdict: 'accepted',
+      type: '',
+      reference: '',
+    };
+    if (!verifier) {
+      webhooks.unshift({ ...row, verdict: 'refused: no webhook secret configured' });
+      return reply.code(503).send({ error: 'no webhook secret configured' });
+    }
+    try {
+      const { payload } = verifier.verify<{
+        type?: string;
+        data?: { order?: { reference?: string } };
+      }>({
+        body,
+        headers,
+      });
+      webhooks.unshift({
+        ...row,
+        type: payload.type ?? '',
+        reference: payload.data?.order?.reference ?? '',
+      });
+      return reply.code(204).send();
+    } catch (error) {
+      if (!(error instanceof WebhookRefused)) throw error;
+      webhooks.unshift({ ...row, verdict: `refused: ${error.reason}` });
+      return reply.code(400).send({ error: error.reason });
+    } finally {
+      webhooks.splice(200);
+    }
+  });
+
+  app.get('/webhooks', async (_request, reply) => html(reply, 200, webhooksPage(webhooks)));
+  return app;
+}
