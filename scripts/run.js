@@ -151,7 +151,7 @@ function pipeWithPrefix(stream, prefix, target) {
 function startApp(app, env) {
   const child = spawn(process.execPath, [join(ROOT, app.entry)], {
     cwd: ROOT,
-    env: app.name === 'example-shop' ? { ...env, ...exampleShopEnv(env) } : env,
+    env: app.name === 'example-shop' ? exampleShopEnv(env) : env,
     stdio: ['ignore', 'pipe', 'pipe'],
     // Own process group: Ctrl-C reaches only the supervisor, which stops the apps in order.
     detached: true,
@@ -211,7 +211,7 @@ async function answersOk(url) {
  * shop, signed with a secret made for this run.
  */
 function exampleShopWebhook() {
-  if (process.env.ORDER_WEBHOOK_URL) return {};
+  if (process.env.ORDER_WEBHOOK_URL || process.env.NODE_ENV === 'production') return {};
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   return {
     ORDER_WEBHOOK_URL: `http://127.0.0.1:${ports.shop}/webhooks/payments`,
@@ -222,15 +222,23 @@ function exampleShopWebhook() {
   };
 }
 
-/** The example shop calls the api with the first shop key, as a shop's server would. */
+/**
+ * The example shop's own environment, not the service's (no admin keys, no database): it calls
+ * the api with the first shop key, as a shop's server would.
+ */
 function exampleShopEnv(env) {
   const firstKey = (env.SHOP_API_KEYS || 'shop_dev_key').split(',')[0].trim();
   const separator = firstKey.indexOf(':');
   return {
+    PATH: env.PATH,
+    HOME: env.HOME,
+    NODE_ENV: env.NODE_ENV,
     PAYMENTS_API_URL: `http://127.0.0.1:${ports.api}`,
     SHOP_API_KEY: separator > 0 ? firstKey.slice(separator + 1) : firstKey,
     EXAMPLE_SHOP_PORT: String(ports.shop),
     EXAMPLE_SHOP_WEBHOOK_SECRET: env.EXAMPLE_SHOP_WEBHOOK_SECRET || '',
+    EXAMPLE_SHOP_URL: env.EXAMPLE_SHOP_URL,
+    EXAMPLE_SHOP_WAIT_MS: env.EXAMPLE_SHOP_WAIT_MS,
   };
 }
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -25,27 +26,30 @@ describe('the OpenAPI document', () => {
     expect(served.body).toEqual(committed);
   });
 
-  it('describes every operation with a summary, a tag, its security and its refusals', () => {
+  it('is what npm run openapi writes, without a server, with the shop client types', () => {
+    const run = spawnSync(
+      process.execPath,
+      ['-r', '@swc-node/register', join('scripts', 'openapi.ts'), '--check'],
+      { cwd: join(__dirname, '..', '..'), encoding: 'utf8', env: { PATH: process.env.PATH } },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+
+  it('gives every operation a summary and a tag', () => {
     const paths = committed.paths as Record<string, Record<string, Record<string, unknown>>>;
     const operations = Object.entries(paths).flatMap(([path, item]) =>
       Object.entries(item).map(([method, operation]) => ({ name: `${method} ${path}`, operation })),
     );
     expect(operations.length).toBeGreaterThan(30);
-    const lacking = operations.flatMap(({ name, operation }) => {
-      const responses = Object.keys(operation.responses as object);
-      return [
-        ...(operation.summary ? [] : [`${name}: summary`]),
-        ...((operation.tags as string[] | undefined)?.length ? [] : [`${name}: tag`]),
-        ...(Array.isArray(operation.security) ? [] : [`${name}: security`]),
-        ...(name.includes(' /v1/')
-          ? ['401', '429', '500'].filter((s) => !responses.includes(s)).map((s) => `${name}: ${s}`)
-          : []),
-      ];
-    });
+    const lacking = operations.flatMap(({ name, operation }) => [
+      ...(operation.summary ? [] : [`${name}: summary`]),
+      ...((operation.tags as string[] | undefined)?.length ? [] : [`${name}: tag`]),
+    ]);
     expect(lacking).toEqual([]);
   });
 
-  it('refuses, through the per-file check, an answer the document does not describe', async () => {
+  it('has a check that refuses an answer the document does not describe', async () => {
     const before = (await contractFindings()).length;
     // An answer of a documented operation, checked against a document where it is undeclared:
     // the order answer of GET /v1/orders/{reference} with a property the document lacks.

@@ -109,7 +109,7 @@ describeInBrowser('the example shop in Chromium', () => {
     expect(await page.textContent('#receipt-attempt')).toBe('2');
   });
 
-  it('sends an M-Pesa prompt to the phone as typed, and says so when nobody answers it', async () => {
+  it('takes an M-Pesa phone typed with spaces, and says so when nobody answers the prompt', async () => {
     await page.goto(shopUrl);
     // The sandbox's phones ending in 3 never answer the prompt.
     await page.fill('#phone', '0712 345 673');
@@ -121,6 +121,7 @@ describeInBrowser('the example shop in Chromium', () => {
 
   it("shows the api's error code and message for a phone it refuses, and changes nothing", async () => {
     await page.goto(shopUrl);
+    const reference = (await page.inputValue('form:has(#pay-mpesa) input[name=reference]')) ?? '';
     await page.fill('#phone', '12');
     const [answer] = await Promise.all([
       page.waitForResponse(`${shopUrl}/checkout`),
@@ -130,6 +131,34 @@ describeInBrowser('the example shop in Chromium', () => {
     expect(await page.textContent('#refusal-code')).toBe('validation_failed');
     expect(await page.textContent('#refusal-message')).toMatch(/^phone: /);
     expect(await page.inputValue('#phone')).toBe('12');
+    const order = await fetch(`${service.apiUrl}/v1/orders/${reference}`, {
+      headers: service.shopAuth,
+    });
+    expect(order.status).toBe(404);
+  });
+
+  it('starts one payment for a double submit of the same form', async () => {
+    await page.goto(shopUrl);
+    const form = new URLSearchParams({
+      method: 'mobile_money',
+      email: 'amina@example.com',
+      phone: '0712 345 673',
+      reference: (await page.inputValue('form:has(#pay-mpesa) input[name=reference]')) ?? '',
+    }).toString();
+    const prompts = async () => (await service.sandbox.control.requests()).counts;
+    const before = await prompts();
+    const submit = () =>
+      fetch(`${shopUrl}/checkout`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: form,
+        redirect: 'manual',
+      });
+    const [first, second] = await Promise.all([submit(), submit()]);
+    expect([first.status, second.status]).toEqual([303, 303]);
+    expect(second.headers.get('location')).toBe(first.headers.get('location'));
+    const after = await prompts();
+    expect(after.Stk - before.Stk).toBe(1);
   });
 
   it('refuses a forged webhook and lists it as refused', async () => {
@@ -152,5 +181,22 @@ describeInBrowser('the example shop in Chromium', () => {
     const rows = await webhookRows();
     expect(rows).toContain('<td>msg_forged_1</td><td class="verdict">refused: signature</td>');
     expect(rows).not.toContain('FORGED-1');
+
+    // Signed with the endpoint's secret it is accepted, and a redelivery of the same id is
+    // acknowledged without being handled twice.
+    const genuine = signWebhook(secret, 'msg_genuine_1', new Date(), body);
+    const send = () =>
+      fetch(`${shopUrl}/webhooks/payments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...genuine },
+        body,
+      });
+    expect((await send()).status).toBe(204);
+    const again = await send();
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ duplicate: true });
+    expect(await webhookRows()).toContain(
+      '<td>msg_genuine_1</td><td class="verdict">duplicate: already handled</td>',
+    );
   });
 });

@@ -13,12 +13,14 @@ describe('the shop client (libs/shop-client)', () => {
   let dataSource: DataSource;
   let client: ShopClient;
   const calls: string[] = [];
+  const keys: (string | null)[] = [];
 
   /** fetch as the client sees it; `dropNext` makes the next answer lost after the api acted. */
   let dropNext = 0;
   const recordingFetch: typeof fetch = async (input, init) => {
     const request = input instanceof Request ? input : new Request(input, init);
     calls.push(`${request.method} ${new URL(request.url).pathname}`);
+    keys.push(request.headers.get('idempotency-key'));
     const answer = await fetch(request);
     if (dropNext > 0) {
       dropNext -= 1;
@@ -51,6 +53,7 @@ describe('the shop client (libs/shop-client)', () => {
   afterAll(() => service?.close());
   beforeEach(() => {
     calls.length = 0;
+    keys.length = 0;
     dropNext = 0;
   });
 
@@ -75,6 +78,8 @@ describe('the shop client (libs/shop-client)', () => {
     dropNext = 1;
     const created = await client.createCheckout(body);
     expect(calls).toEqual(['POST /v1/checkouts', 'POST /v1/checkouts']);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
     expect(created.reference).toBe(body.reference);
     const orders = await dataSource
       .getRepository(OrderEntity)
@@ -128,8 +133,12 @@ describe('the shop client (libs/shop-client)', () => {
       retryable: true,
     });
 
+    // The new attempt's answer is lost once: the retry with the same key starts no third attempt.
+    dropNext = 1;
     const again = await client.startAttempt(created.reference, { method: 'hosted' });
     expect(again.attempt).toBe(2);
+    expect(keys.slice(-2)).toEqual([keys[keys.length - 1], keys[keys.length - 1]]);
+    expect(keys[keys.length - 1]).not.toBeNull();
     const waiting = client.waitForOutcome(created.reference, again.status_token, {
       timeoutMs: 30_000,
     });

@@ -238,6 +238,8 @@ function withCommonAnswers(document: OpenAPIObject): OpenAPIObject {
       for (const status of [...statuses].sort()) {
         const key = String(status);
         if (status < 400) {
+          // The live stream writes its own head, without the limiter's headers.
+          if (path.endsWith('/stream')) continue;
           const success = responses[key] as ResponseObject;
           responses[key] = { ...success, headers: { ...success.headers, ...RATE_LIMIT_HEADERS } };
           continue;

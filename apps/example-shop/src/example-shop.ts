@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
@@ -32,18 +33,40 @@ export interface ExampleShopConfig {
   waitMs: number;
 }
 
+const NOT_OURS: Refusal = { code: 'not_found', message: 'no such order in this shop' };
+
 /** What the shop remembers of each order (in memory: it is an example). */
 interface ShopOrder {
   kind: 'hosted' | 'mobile_money';
   statusToken: string;
 }
 
-const SECURITY_HEADERS = {
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src *; form-action *; img-src 'self'; base-uri 'none'; frame-ancestors 'none'",
+/**
+ * Scripts and styles from the shop only; the browser talks to the shop and the api's live
+ * status. Forms go to the shop, which redirects to the gateway's page (form-action also governs
+ * that redirect, and the gateway's address is only known from each checkout's answer).
+ */
+const securityHeaders = (apiUrl: string) => ({
+  'content-security-policy': `default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self' ${new URL(apiUrl).origin}; form-action 'self' https: http:; img-src 'self'; base-uri 'none'; frame-ancestors 'none'`,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
-};
+});
+
+/** A refusal as the shop shows it: the api's code and message, and the shop's own status. */
+function refusalOf(error: unknown): { status: number; refusal: Refusal } {
+  if (error instanceof ShopApiError) {
+    const status = error.status >= 500 ? 502 : error.status === 404 ? 404 : 400;
+    return { status, refusal: { code: error.code, message: error.message } };
+  }
+  if (error instanceof ShopApiUnreachable) {
+    return { status: 502, refusal: { code: 'unreachable', message: error.message } };
+  }
+  throw error;
+}
+
+/** A new order's reference, made when the product page is shown (a double submit reuses it). */
+const newReference = () => `SHOP-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+const REFERENCE = /^SHOP-[a-z0-9]+-[a-f0-9]{6}$/;
 
 /**
  * The waiting page's source: beside this file when run from source, else found from the built
@@ -87,6 +110,7 @@ export async function createExampleShop(config: ExampleShopConfig): Promise<Fast
   const orders = new Map<string, ShopOrder>();
   const webhooks: ReceivedWebhookRow[] = [];
   const script = await browserScript();
+  const headers = securityHeaders(config.apiUrl);
 
   const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
   app.addContentTypeParser(
@@ -99,19 +123,18 @@ export async function createExampleShop(config: ExampleShopConfig): Promise<Fast
     done(null, body),
   );
   app.addHook('onSend', async (_request, reply, payload) => {
-    void reply.headers(SECURITY_HEADERS);
+    void reply.headers(headers);
     return payload;
   });
 
   const html = (reply: FastifyReply, status: number, page: string) =>
     reply.code(status).type('text/html; charset=utf-8').send(page);
-  const refusalOf = (error: unknown): Refusal => {
-    if (error instanceof ShopApiError) return { code: error.code, message: error.message };
-    if (error instanceof ShopApiUnreachable) return { code: 'unreachable', message: error.message };
-    throw error;
+  const refused = (reply: FastifyReply, error: unknown, phone?: string) => {
+    const { status, refusal } = refusalOf(error);
+    return html(reply, status, productPage(newReference(), refusal, phone));
   };
 
-  app.get('/', async (_request, reply) => html(reply, 200, productPage()));
+  app.get('/', async (_request, reply) => html(reply, 200, productPage(newReference())));
   app.get('/static/shop.css', async (_request, reply) =>
     reply.type('text/css; charset=utf-8').send(styleSheet()),
   );
@@ -121,7 +144,12 @@ export async function createExampleShop(config: ExampleShopConfig): Promise<Fast
 
   app.post('/checkout', async (request, reply) => {
     const form = (request.body ?? {}) as Record<string, string>;
-    const reference = `SHOP-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+    const reference = REFERENCE.test(form.reference ?? '') ? form.reference : newReference();
+    // One key per order and what was asked: a double submit, or a retry after a timeout, is the
+    // same request and starts one payment; a corrected phone number is a new request.
+    const idempotencyKey = createHash('sha256')
+      .update(`${reference}\n${form.method}\n${form.phone ?? ''}`)
+      .digest('hex');
     const common = {
       amount: PRODUCT.amount,
       currency: PRODUCT.currency,
@@ -133,35 +161,26 @@ export async function createExampleShop(config: ExampleShopConfig): Promise<Fast
     try {
       if (form.method === 'mobile_money') {
         // The phone goes as the customer typed it: the service reads it for the country.
-        const push = await client.createMobileMoneyCheckout({
-          ...common,
-          phone: form.phone ?? '',
-          network: 'MPESA',
-        });
+        const push = await client.createMobileMoneyCheckout(
+          { ...common, phone: form.phone ?? '', network: 'MPESA' },
+          { idempotencyKey },
+        );
         orders.set(reference, { kind: 'mobile_money', statusToken: push.status_token });
         return reply.redirect(`/orders/${encodeURIComponent(reference)}`, 303);
       }
-      const hosted = await client.createCheckout(common);
+      const hosted = await client.createCheckout(common, { idempotencyKey });
       orders.set(reference, { kind: 'hosted', statusToken: hosted.status_token });
       return reply.redirect(hosted.redirect_url ?? `/orders/${reference}`, 303);
     } catch (error) {
-      const refusal = refusalOf(error);
-      return html(
-        reply,
-        error instanceof ShopApiError && error.status < 500 ? 400 : 502,
-        productPage(refusal, form.phone),
-      );
+      // The same reference again, so that a corrected form still makes one order.
+      const { status, refusal } = refusalOf(error);
+      return html(reply, status, productPage(reference, refusal, form.phone));
     }
   });
 
   app.get<{ Params: { reference: string } }>('/orders/:reference', async (request, reply) => {
     const order = orders.get(request.params.reference);
-    if (!order)
-      return html(
-        reply,
-        404,
-        productPage({ code: 'not_found', message: 'no such order in this shop' }),
-      );
+    if (!order) return html(reply, 404, productPage(newReference(), NOT_OURS));
     return html(
       reply,
       200,
@@ -179,13 +198,7 @@ export async function createExampleShop(config: ExampleShopConfig): Promise<Fast
     '/orders/:reference/attempts',
     async (request, reply) => {
       const { reference } = request.params;
-      const order = orders.get(reference);
-      if (!order)
-        return html(
-          reply,
-          404,
-          productPage({ code: 'not_found', message: 'no such order in this shop' }),
-        );
+      if (!orders.has(reference)) return html(reply, 404, productPage(newReference(), NOT_OURS));
       const form = (request.body ?? {}) as Record<string, string>;
       try {
         const attempt =
@@ -203,7 +216,7 @@ export async function createExampleShop(config: ExampleShopConfig): Promise<Fast
         const next = 'redirect_url' in attempt ? attempt.redirect_url : null;
         return reply.redirect(next ?? `/orders/${encodeURIComponent(reference)}`, 303);
       } catch (error) {
-        return html(reply, 400, productPage(refusalOf(error)));
+        return refused(reply, error, form.phone);
       }
     },
   );
@@ -211,36 +224,37 @@ export async function createExampleShop(config: ExampleShopConfig): Promise<Fast
   app.get<{ Params: { reference: string } }>(
     '/orders/:reference/receipt',
     async (request, reply) => {
+      // Only this shop's orders: the api would answer for any order the shop key can see.
+      if (!orders.has(request.params.reference)) {
+        return html(reply, 404, productPage(newReference(), NOT_OURS));
+      }
       try {
         return html(reply, 200, receiptPage(await client.getOrder(request.params.reference)));
       } catch (error) {
-        return html(reply, 404, productPage(refusalOf(error)));
+        return refused(reply, error);
       }
     },
   );
 
   app.post('/webhooks/payments', async (request, reply) => {
     const body = typeof request.body === 'string' ? request.body : '';
-    const headers = request.headers as Record<string, string | string[] | undefined>;
+    const received = request.headers as Record<string, string | string[] | undefined>;
     const row: ReceivedWebhookRow = {
       at: new Date().toISOString(),
-      id: String(headers['webhook-id'] ?? ''),
+      id: String(received['webhook-id'] ?? ''),
       verdict: 'accepted',
       type: '',
       reference: '',
     };
-    if (!verifier) {
-      webhooks.unshift({ ...row, verdict: 'refused: no webhook secret configured' });
-      return reply.code(503).send({ error: 'no webhook secret configured' });
-    }
     try {
+      if (!verifier) {
+        webhooks.unshift({ ...row, verdict: 'refused: no webhook secret configured' });
+        return reply.code(503).send({ error: 'no webhook secret configured' });
+      }
       const { payload } = verifier.verify<{
         type?: string;
         data?: { order?: { reference?: string } };
-      }>({
-        body,
-        headers,
-      });
+      }>({ body, headers: received });
       webhooks.unshift({
         ...row,
         type: payload.type ?? '',
@@ -249,6 +263,12 @@ export async function createExampleShop(config: ExampleShopConfig): Promise<Fast
       return reply.code(204).send();
     } catch (error) {
       if (!(error instanceof WebhookRefused)) throw error;
+      // A redelivery of one already handled (the service resends after a lost answer): 2xx, or
+      // it would retry it and hold the order's later events behind it.
+      if (error.reason === 'replayed') {
+        webhooks.unshift({ ...row, verdict: 'duplicate: already handled' });
+        return reply.code(200).send({ duplicate: true });
+      }
       webhooks.unshift({ ...row, verdict: `refused: ${error.reason}` });
       return reply.code(400).send({ error: error.reason });
     } finally {

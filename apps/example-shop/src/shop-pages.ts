@@ -47,19 +47,20 @@ function refusalBlock(refusal: Refusal | undefined): string {
 }
 
 /** The product with its two ways to pay. */
-export function productPage(refusal?: Refusal, phone = ''): string {
+export function productPage(reference: string, refusal?: Refusal, phone = ''): string {
+  const order = `<input type="hidden" name="reference" value="${escapeHtml(reference)}">`;
   return layout(
     PRODUCT.name,
     `<h1>${escapeHtml(PRODUCT.name)}</h1>
 <p id="price">${escapeHtml(PRODUCT.currency)} ${escapeHtml(PRODUCT.amount)}</p>
 ${refusalBlock(refusal)}
 <form method="post" action="/checkout">
-<input type="hidden" name="method" value="hosted">
+<input type="hidden" name="method" value="hosted">${order}
 <label>Email <input name="email" type="email" value="amina@example.com" required></label>
 <button id="pay-card" type="submit">Pay by card or mobile money on Pesapal's page</button>
 </form>
 <form method="post" action="/checkout">
-<input type="hidden" name="method" value="mobile_money">
+<input type="hidden" name="method" value="mobile_money">${order}
 <label>Email <input name="email" type="email" value="amina@example.com" required></label>
 <label>M-Pesa phone number <input id="phone" name="phone" inputmode="tel" placeholder="0712 345 678" value="${escapeHtml(phone)}"></label>
 <button id="pay-mpesa" type="submit">Pay with M-Pesa (a PIN prompt on your phone)</button>

@@ -3362,6 +3362,8 @@ export interface operations {
     OrderStreamController_stream: {
         parameters: {
             query?: {
+                /** @description As Last-Event-ID, for a client that cannot send the header */
+                last_event_id?: unknown;
                 /** @description The checkout's status_token, for a customer's browser (instead of the shop key) */
                 status_token?: unknown;
             };
@@ -3377,12 +3379,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/event-stream */
+            /** @description Server-Sent Events: a `status` event per change ({reference, status, from_status, source, at, details}), the history first; ends once the status is final */
             200: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Resumed after the final event: nothing more will come (EventSource stops) */
+            204: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;

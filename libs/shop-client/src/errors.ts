@@ -6,8 +6,11 @@ type Schemas = components['schemas'];
 export type ShopErrorCode =
   | Schemas['Error400']['error']['code']
   | Schemas['Error401']['error']['code']
+  | Schemas['Error403']['error']['code']
   | Schemas['Error404']['error']['code']
   | Schemas['Error409']['error']['code']
+  | Schemas['Error413']['error']['code']
+  | Schemas['Error415']['error']['code']
   | Schemas['Error422']['error']['code']
   | Schemas['Error429']['error']['code']
   | Schemas['Error500']['error']['code']
@@ -36,9 +39,19 @@ export class ShopApiError extends Error {
     super(message);
   }
 
-  /** A retry with the same Idempotency-Key may succeed (5xx and 429); a 4xx never will. */
+  /**
+   * A retry with the same Idempotency-Key may succeed: the rate limit (429), a failure of the api
+   * or a dependency (500, 503), or the same request still running. Not a gateway refusal or
+   * timeout (502, 504): the order is kept and settled by the service; the same request again would
+   * only be told its outcome is unknown. Never any other 4xx.
+   */
   get retryable(): boolean {
-    return this.status >= 500 || this.status === 429;
+    return (
+      this.status === 429 ||
+      this.status === 500 ||
+      this.status === 503 ||
+      this.code === 'idempotency_request_in_progress'
+    );
   }
 
   static fromAnswer(status: number, body: unknown): ShopApiError {
@@ -47,10 +60,16 @@ export class ShopApiError extends Error {
       return new ShopApiError(
         status,
         status >= 500 ? 'internal_error' : 'bad_request',
-        `HTTP ${status} without an error body`,
+        `HTTP ${status} without an error body (not an answer of the api, perhaps a proxy's)`,
       );
     }
-    const problems = Array.isArray(error.errors) ? (error.errors as FieldProblem[]) : [];
+    const problems = Array.isArray(error.errors)
+      ? (error.errors as unknown[]).filter(
+          (p): p is FieldProblem =>
+            typeof (p as FieldProblem)?.field === 'string' &&
+            typeof (p as FieldProblem)?.reason === 'string',
+        )
+      : [];
     return new ShopApiError(
       status,
       error.code as ShopErrorCode,

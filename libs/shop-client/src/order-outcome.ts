@@ -21,13 +21,21 @@ export interface WaitOptions {
   timeoutMs?: number;
   /** Before reconnecting after the stream dropped or could not be held open (default 3 s). */
   pollIntervalMs?: number;
+  /**
+   * A connection silent this long is dropped and made again (default 45 s; the api sends a
+   * heartbeat every 15 s, so silence means a proxy holds the stream back).
+   */
+  idleTimeoutMs?: number;
   fetch?: typeof fetch;
   signal?: AbortSignal;
 }
 
 /** A status after which the order can take a new attempt, or none (paid or closed for good). */
 const CLOSED = new Set(['cancelled', 'expired', 'reversed']);
-/** A failed status is only the outcome if nothing follows it at once (a later attempt may). */
+/**
+ * A status is only the outcome if nothing follows it at once: a connection first replays the
+ * order's history (a failed attempt before a paid one, a payment before its reversal).
+ */
 const SETTLE_MS = 300;
 
 interface StatusEvent {
@@ -49,7 +57,9 @@ export async function waitForOutcome(options: WaitOptions): Promise<OrderOutcome
     options.reference,
   )}/stream?status_token=${encodeURIComponent(options.statusToken)}`;
 
+  const idleMs = options.idleTimeoutMs ?? 45_000;
   while (Date.now() < deadline) {
+    if (options.signal?.aborted) throw new ShopApiUnreachable('stopped waiting');
     const connection = new AbortController();
     const stop = () => connection.abort();
     options.signal?.addEventListener('abort', stop, { once: true });
@@ -63,9 +73,15 @@ export async function waitForOutcome(options: WaitOptions): Promise<OrderOutcome
         throw ShopApiError.fromAnswer(answer.status, await answer.json().catch(() => null));
       }
       if (answer.status === 200 && answer.body) {
-        const outcome = await followStream(answer.body, options.reference, (status) => {
-          latest = status;
-        });
+        const outcome = await followStream(
+          answer.body,
+          options.reference,
+          // Silent too long, or the time is up: this connection ends either way.
+          () => Math.max(0, Math.min(idleMs, deadline - Date.now())),
+          (status) => {
+            latest = status;
+          },
+        );
         if (outcome) return outcome;
       }
     } catch (error) {
@@ -77,54 +93,52 @@ export async function waitForOutcome(options: WaitOptions): Promise<OrderOutcome
       options.signal?.removeEventListener('abort', stop);
       connection.abort();
     }
-    const outcome = outcomeOf(options.reference, latest, true);
+    const outcome = outcomeOf(options.reference, latest);
     if (outcome) return outcome;
-    await delay(Math.min(pollMs, Math.max(0, deadline - Date.now())));
+    await delay(Math.min(pollMs, Math.max(0, deadline - Date.now())), options.signal);
   }
   return { outcome: 'pending', reference: options.reference, status: latest };
 }
 
-function outcomeOf(
-  reference: string,
-  status: string | null,
-  settled: boolean,
-): OrderOutcome | null {
+function outcomeOf(reference: string, status: string | null): OrderOutcome | null {
   if (status === 'completed') return { outcome: 'paid', reference, status };
   if (status && CLOSED.has(status))
     return { outcome: 'failed', reference, status, retryable: false };
-  if (status === 'failed' && settled)
-    return { outcome: 'failed', reference, status, retryable: true };
+  if (status === 'failed') return { outcome: 'failed', reference, status, retryable: true };
   return null;
 }
 
-/** Reads events until an outcome is known or the stream ends; null when it ended without one. */
+/**
+ * Reads events until a status with an outcome has stood for SETTLE_MS, the stream ends, or it is
+ * quiet for quietLimitMs(); null when it ended or went quiet without an outcome.
+ */
 async function followStream(
   body: ReadableStream<Uint8Array>,
   reference: string,
+  quietLimitMs: () => number,
   seen: (status: string) => void,
 ): Promise<OrderOutcome | null> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
   let latest: string | null = null;
-  let settleTimer: ReturnType<typeof setTimeout> | undefined;
-  let settled: OrderOutcome | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     for (;;) {
-      const read = reader.read();
-      // A failed status with nothing after it for SETTLE_MS is the outcome.
+      const settling = outcomeOf(reference, latest) !== null;
       const next = await Promise.race([
-        read,
-        new Promise<'settled'>((resolve) => {
-          if (latest === 'failed') settleTimer = setTimeout(() => resolve('settled'), SETTLE_MS);
+        reader.read(),
+        new Promise<'settled' | 'silent'>((resolve) => {
+          timer = setTimeout(
+            () => resolve(settling ? 'settled' : 'silent'),
+            settling ? SETTLE_MS : quietLimitMs(),
+          );
         }),
       ]);
-      clearTimeout(settleTimer);
-      if (next === 'settled') {
-        settled = outcomeOf(reference, latest, true);
-        return settled;
-      }
-      if (next.done) return outcomeOf(reference, latest, true);
+      clearTimeout(timer);
+      if (next === 'settled') return outcomeOf(reference, latest);
+      if (next === 'silent') return null;
+      if (next.done) return outcomeOf(reference, latest);
       buffer += decoder.decode(next.value, { stream: true });
       let boundary: number;
       while ((boundary = buffer.search(/\r?\n\r?\n/)) >= 0) {
@@ -134,12 +148,10 @@ async function followStream(
         if (!event) continue;
         latest = event.status;
         seen(event.status);
-        const outcome = outcomeOf(reference, latest, false);
-        if (outcome) return outcome;
       }
     }
   } finally {
-    clearTimeout(settleTimer);
+    clearTimeout(timer);
     await reader.cancel().catch(() => undefined);
   }
 }
@@ -165,4 +177,14 @@ function parseEvent(block: string): StatusEvent | null {
   }
 }
 
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when `signal` aborts. */
+const delay = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });

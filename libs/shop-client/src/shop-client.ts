@@ -16,12 +16,17 @@ export interface ShopClientOptions {
   baseUrl: string;
   /** The shop's API key (on the shop's server only; a browser uses status tokens). */
   apiKey?: string;
-  /** Per request, before it counts as unanswered and is retried (default 15 s). */
+  /**
+   * Per request, before it counts as unanswered and is retried (default 35 s: the api holds a
+   * repeated key up to 30 s while the first request runs).
+   */
   timeoutMs?: number;
-  /** Retries of a request that timed out or got a 5xx or 429, with the same Idempotency-Key. */
+  /** Retries of a request unanswered or answered 429, 500 or 503, with the same Idempotency-Key. */
   retries?: number;
   /** Delay before the first retry, doubled each time (default 500 ms); Retry-After wins. */
   retryDelayMs?: number;
+  /** The longest wait before a retry, whatever Retry-After says (default 30 s). */
+  maxRetryDelayMs?: number;
   fetch?: typeof fetch;
 }
 
@@ -42,6 +47,7 @@ export class ShopClient {
   private readonly timeoutMs: number;
   private readonly retries: number;
   private readonly retryDelayMs: number;
+  private readonly maxRetryDelayMs: number;
 
   constructor(private readonly options: ShopClientOptions) {
     this.http = createClient<paths>({
@@ -49,9 +55,10 @@ export class ShopClient {
       fetch: options.fetch,
       headers: options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : {},
     });
-    this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.timeoutMs = options.timeoutMs ?? 35_000;
     this.retries = options.retries ?? 3;
     this.retryDelayMs = options.retryDelayMs ?? 500;
+    this.maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
   }
 
   /** Starts a payment on the gateway's hosted page; send the customer to `redirect_url`. */
@@ -104,7 +111,7 @@ export class ShopClient {
     );
   }
 
-  /** Cancels an unpaid order at the gateway. */
+  /** Cancels an unpaid order at the gateway (cancelling twice is the same: no key needed). */
   cancelOrder(reference: string): Promise<Order> {
     return this.call((signal) =>
       this.http.POST('/v1/orders/{reference}/cancel', {
@@ -150,8 +157,11 @@ export class ShopClient {
 
   private backoff(attempt: number, retryAfter: string | null): number {
     const seconds = Number(retryAfter);
-    if (retryAfter !== null && Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-    return this.retryDelayMs * 2 ** attempt;
+    const wanted =
+      retryAfter !== null && Number.isFinite(seconds) && seconds >= 0
+        ? seconds * 1000
+        : this.retryDelayMs * 2 ** attempt;
+    return Math.min(wanted, this.maxRetryDelayMs);
   }
 }
 

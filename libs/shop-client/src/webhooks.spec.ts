@@ -93,12 +93,18 @@ describe('merchant webhooks in the shop client', () => {
       'headers',
     );
 
+    const notJson = signWebhook(SECRET, 'evt_6', at(now), 'not json');
+    expect(refusal(() => verifier.verify({ body: 'not json', headers: notJson }))).toBe('body');
+
     expect(refusal(() => verifier.verify({ body, headers: signed }))).toBe('accepted');
     expect(refusal(() => verifier.verify({ body, headers: signed }))).toBe('replayed');
-    // Within five minutes of its timestamp, and past the replay window, the id is forgotten.
+    // A shorter replay window is not taken: an id is remembered as long as its timestamp could
+    // still be accepted, and after that the timestamp refuses the replay.
     const shortMemory = new WebhookVerifier({ secrets: SECRET, replayWindowMs: 1_000 });
     expect(refusal(() => shortMemory.verify({ body, headers: signed }))).toBe('accepted');
-    jest.setSystemTime(at(now + 2));
-    expect(refusal(() => shortMemory.verify({ body, headers: signed }))).toBe('accepted');
+    jest.setSystemTime(at(now + 4 * 60));
+    expect(refusal(() => shortMemory.verify({ body, headers: signed }))).toBe('replayed');
+    jest.setSystemTime(at(now + 11 * 60));
+    expect(refusal(() => shortMemory.verify({ body, headers: signed }))).toBe('timestamp');
   });
 });

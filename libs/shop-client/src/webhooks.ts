@@ -19,7 +19,7 @@ export class WebhookRefused extends Error {
   override readonly name = 'WebhookRefused';
 
   constructor(
-    readonly reason: 'signature' | 'timestamp' | 'replayed' | 'headers',
+    readonly reason: 'signature' | 'timestamp' | 'replayed' | 'headers' | 'body',
     message: string,
   ) {
     super(message);
@@ -29,9 +29,15 @@ export class WebhookRefused extends Error {
 export interface WebhookVerifierOptions {
   /** The endpoint's secret (`whsec_…`); during a rotation, the new one and the old one. */
   secrets: string | string[];
-  /** Ids already accepted, remembered this long to refuse a replay (default 10 minutes). */
+  /**
+   * Ids already accepted are remembered this long to refuse a replay (default and least: 10
+   * minutes, the longest a timestamp stays acceptable after the id was first seen).
+   */
   replayWindowMs?: number;
 }
+
+/** Standard Webhooks' tolerance for a timestamp, either side of now. */
+const TOLERANCE_SECONDS = 5 * 60;
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
@@ -49,7 +55,7 @@ export class WebhookVerifier {
     const secrets = Array.isArray(options.secrets) ? options.secrets : [options.secrets];
     if (secrets.length === 0) throw new Error('a webhook secret is required');
     this.hooks = secrets.map((secret) => new Webhook(secret));
-    this.replayWindowMs = options.replayWindowMs ?? 10 * 60_000;
+    this.replayWindowMs = Math.max(options.replayWindowMs ?? 0, 2 * TOLERANCE_SECONDS * 1000);
   }
 
   verify<T = unknown>(received: ReceivedWebhook): VerifiedWebhook<T> {
@@ -64,9 +70,10 @@ export class WebhookVerifier {
         'webhook-id, webhook-timestamp and webhook-signature are required',
       );
     }
+    // Also checked by the package; checked here first to say which check refused it.
     const seconds = Number(headers['webhook-timestamp']);
     const skew = Math.abs(Date.now() / 1000 - seconds);
-    if (!Number.isInteger(seconds) || skew > 5 * 60) {
+    if (!Number.isInteger(seconds) || skew > TOLERANCE_SECONDS) {
       throw new WebhookRefused('timestamp', 'the timestamp is not within five minutes of now');
     }
     let payload: T | undefined;
@@ -74,8 +81,10 @@ export class WebhookVerifier {
       try {
         payload = hook.verify(received.body, headers) as T;
         break;
-      } catch {
-        // the next secret, during a rotation
+      } catch (error) {
+        // Signed, but not JSON: the package parses the body once the signature matched.
+        if (error instanceof SyntaxError) throw new WebhookRefused('body', 'the body is not JSON');
+        // otherwise the next secret, during a rotation
       }
     }
     if (payload === undefined)

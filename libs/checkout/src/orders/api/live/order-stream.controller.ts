@@ -1,6 +1,7 @@
 import { Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
 import {
   ApiHeader,
+  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
@@ -53,7 +54,19 @@ export class OrderStreamController {
     required: false,
     description: 'Resume after this event (EventSource sends it when it reconnects)',
   })
-  @ApiOkResponse({ description: 'text/event-stream' })
+  @ApiQuery({
+    name: 'last_event_id',
+    required: false,
+    description: 'As Last-Event-ID, for a client that cannot send the header',
+  })
+  @ApiOkResponse({
+    description:
+      'Server-Sent Events: a `status` event per change ({reference, status, from_status, source, at, details}), the history first; ends once the status is final',
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
+  })
+  @ApiNoContentResponse({
+    description: 'Resumed after the final event: nothing more will come (EventSource stops)',
+  })
   @ApiUnauthorizedResponse({ type: ErrorResponse })
   async stream(
     @Param('reference') reference: string,
@@ -63,6 +76,9 @@ export class OrderStreamController {
     @Headers('last-event-id') lastEventIdHeader: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    // A customer's browser reads the refusals too (401, 404), not only the stream: the
+    // token in the URL is the credential, never a cookie, so any shop page may read them.
+    void reply.header('access-control-allow-origin', '*');
     const order = await this.authorised(reference, authorization, statusToken);
     // From here on the answer is written by hand; Fastify leaves it alone.
     reply.hijack();
