@@ -2228,7 +2228,7 @@ export interface components {
             /** @description Newest first */
             data: components["schemas"]["MerchantEventResponse"][];
             /**
-             * @description Pass as `cursor` for the next page; null on the last page
+             * @description Give it as `cursor` for the next page; null on the last page
              * @example null
              */
             next_cursor: string | null;

@@ -8,7 +8,16 @@ import {
   SubmissionStatus,
 } from '@app/persistence';
 import { QUEUE_NAMES } from '@app/queues';
-import { objectOrNull } from '../../http/documented-schemas';
+import {
+  ATTEMPT_REFUND_STATUSES,
+  DATE_TIME,
+  EVENT_SOURCES,
+  INTEGER,
+  NEXT_CURSOR,
+  NULLABLE_DATE_TIME,
+  objectOrNull,
+  UUID,
+} from '../../http/documented-schemas';
 import type { AttemptView, TimelineEntry } from '../../orders/order-view';
 import { AdminRefundResponse } from '../../refunds/refund-admin-view';
 import type { GatewayMismatch } from '../gateway-comparison';
@@ -34,11 +43,6 @@ import type { StuckOrder, StuckPage } from './stuck-orders.service';
 
 type Answer<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 
-const UUID = { type: String, format: 'uuid' } as const;
-const DATE_TIME = { type: String, format: 'date-time' } as const;
-const NULLABLE_DATE_TIME = { ...DATE_TIME, nullable: true } as const;
-const INTEGER = { type: 'integer' } as const;
-
 const CHECKOUT_KINDS: readonly CheckoutKind[] = ['hosted', 'mobile_money'];
 const SUBMISSION_STATUSES: readonly SubmissionStatus[] = [
   'submitting',
@@ -46,7 +50,6 @@ const SUBMISSION_STATUSES: readonly SubmissionStatus[] = [
   'rejected',
   'unknown',
 ];
-const EVENT_SOURCES: readonly EventSource[] = ['api', 'ipn', 'poll', 'return', 'admin', 'worker'];
 const NOTIFICATION_STATUSES: readonly NotificationStatus[] = [
   'received',
   'queued',
@@ -54,12 +57,6 @@ const NOTIFICATION_STATUSES: readonly NotificationStatus[] = [
   'unmatched',
   'ignored',
   'failed',
-];
-const ATTEMPT_REFUND_STATUSES: readonly AttemptRefundStatus[] = [
-  'requested',
-  'accepted',
-  'rejected',
-  'unknown',
 ];
 const PAYMENT_OUTCOMES: readonly PaymentOutcome[] = ['pending', 'completed', 'failed', 'reversed'];
 /** What stuck-orders.service.ts `reasonsFor` can say. */
@@ -246,12 +243,7 @@ export class AdminOrderPage implements OrderPage {
   @ApiProperty({ ...INTEGER, example: 50 })
   limit!: number;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    example: null,
-    description: 'Give it as `cursor` for the next page; null on the last page',
-  })
+  @ApiProperty(NEXT_CURSOR)
   next_cursor!: string | null;
 
   @ApiProperty({
@@ -290,12 +282,7 @@ export class AdminStuckOrderPage implements StuckPage {
   @ApiProperty({ ...INTEGER, example: 200 })
   limit!: number;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    example: null,
-    description: 'Give it as `cursor` for the next page; null on the last page',
-  })
+  @ApiProperty(NEXT_CURSOR)
   next_cursor!: string | null;
 }
 
@@ -531,12 +518,7 @@ export class AdminNotificationPage implements NotificationPage {
   @ApiProperty({ ...INTEGER, example: 50 })
   limit!: number;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    example: null,
-    description: 'Give it as `cursor` for the next page; null on the last page',
-  })
+  @ApiProperty(NEXT_CURSOR)
   next_cursor!: string | null;
 }
 

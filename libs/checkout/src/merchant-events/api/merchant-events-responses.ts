@@ -1,3 +1,4 @@
+import { NEXT_CURSOR } from '../../http/documented-schemas';
 import { ApiProperty } from '@nestjs/swagger';
 import { MERCHANT_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '@app/domain';
 
@@ -84,12 +85,7 @@ export class MerchantEventPageResponse {
   @ApiProperty({ type: [MerchantEventResponse], description: 'Newest first' })
   data!: MerchantEventResponse[];
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    example: null,
-    description: 'Pass as `cursor` for the next page; null on the last page',
-  })
+  @ApiProperty(NEXT_CURSOR)
   next_cursor!: string | null;
 }
 

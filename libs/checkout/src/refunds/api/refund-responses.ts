@@ -1,4 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
+import {
+  ATTEMPT_REFUND_STATUSES,
+  NEXT_CURSOR,
+  NULLABLE_DATE_TIME,
+} from '../../http/documented-schemas';
 import { AttemptRefundStatus } from '@app/persistence';
 import { DoublePaymentRefundView } from '../double-payment-refunds';
 import { AdminRefundResponse } from '../refund-admin-view';
@@ -15,16 +20,6 @@ import type { RefundsController } from './refunds.controller';
 
 type Answer<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 
-const NULLABLE_DATE_TIME = { type: String, format: 'date-time', nullable: true } as const;
-
-/** The refund of a double payment's second payment: the earlier attempt's refund_status. */
-const ATTEMPT_REFUND_STATUSES: readonly AttemptRefundStatus[] = [
-  'requested',
-  'accepted',
-  'rejected',
-  'unknown',
-];
-
 /** POST /v1/admin/orders/{reference}/refunds and POST /v1/admin/refunds/{id}/resolve. */
 export class AdminRefundResult implements Answer<RefundsController['resolve']> {
   @ApiProperty({ type: AdminRefundResponse })
@@ -39,12 +34,7 @@ export class AdminRefundPage implements RefundPage {
   @ApiProperty({ type: 'integer', example: 50 })
   limit!: number;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    example: null,
-    description: 'Give it as `cursor` for the next page; null on the last page',
-  })
+  @ApiProperty(NEXT_CURSOR)
   next_cursor!: string | null;
 }
 

@@ -1,5 +1,9 @@
 import { ApiExtraModels, ApiProperty } from '@nestjs/swagger';
-import { objectOrNull } from '../../../http/documented-schemas';
+import {
+  ATTEMPT_REFUND_STATUSES,
+  EVENT_SOURCES,
+  objectOrNull,
+} from '../../../http/documented-schemas';
 import { ORDER_STATUSES, REFUND_STATUSES } from '@app/domain';
 
 /** Documentation of the answers (the JSON is built by checkout-answers.ts and order-view.ts). */
@@ -98,7 +102,7 @@ export class TimelineEntryResponse {
   @ApiProperty({ example: 'status_changed' }) type!: string;
   @ApiProperty({ type: String, example: 'pending', nullable: true }) from_status!: string | null;
   @ApiProperty({ type: String, example: 'completed', nullable: true }) to_status!: string | null;
-  @ApiProperty({ example: 'ipn', enum: ['api', 'ipn', 'poll', 'return', 'admin', 'worker'] })
+  @ApiProperty({ example: 'ipn', enum: EVENT_SOURCES })
   source!: string;
   @ApiProperty({ type: String, example: null, nullable: true }) actor!: string | null;
   @ApiProperty({ example: '2026-01-02T09:31:12.000Z' }) at!: string;
@@ -130,7 +134,7 @@ export class AttemptResponse {
   @ApiProperty({
     type: String,
     nullable: true,
-    enum: ['requested', 'accepted', 'rejected', 'unknown', null],
+    enum: [...ATTEMPT_REFUND_STATUSES, null],
     description: "A double payment's refund: requested, accepted, rejected or unknown",
   })
   refund_status!: string | null;
