@@ -189,6 +189,8 @@ describeInBrowser('operations page in headless Chromium', () => {
 
     // Signed in afresh: the key typed once, kept by the tab.
     await page.goto(`${service.apiUrl}/admin`);
+    // The tab kept the key: the page checks it and shows the app; the form only if it was refused.
+    await page.waitForSelector('#app:not([hidden]), #key-form:not([hidden])');
     if (await page.isVisible('#key-form')) {
       await page.fill('#admin-key', service.adminKey);
       await page.click('#key-form button[type=submit]');

@@ -640,7 +640,12 @@ export const OPS_PAGE_SCRIPT = String.raw`(function () {
     $('events-form').addEventListener('submit', function (event) { event.preventDefault(); loadEvents(); });
     $('event-redeliver').addEventListener('click', redeliver);
     if (sessionStorage.getItem(KEY)) {
-      api('GET', '/v1/admin/orders?limit=1').then(function () { signedIn(true); loadOrders(); }, failed);
+      // The kept key is being checked: the sign-in form stays hidden rather than flashing.
+      $('key-form').hidden = true;
+      api('GET', '/v1/admin/orders?limit=1').then(
+        function () { signedIn(true); loadOrders(); },
+        function (error) { signedIn(false); failed(error); }
+      );
     }
   });
 })();
