@@ -110,21 +110,19 @@ describe('admin lists page by cursor (api + Postgres)', () => {
     );
     expect([...seenNotifications].sort()).toEqual([...notifications].sort());
 
-    // Merchant events of a type only this test writes.
+    // Merchant events of an order only this test writes.
+    const order = await seed.settledOrder();
     const events: string[] = [];
     for (let i = 0; i < 9; i += 1) {
-      events.push((await seed.merchantEvent({ ageDays: i, relayed: true })).id);
+      events.push((await seed.merchantEvent({ ageDays: i, relayed: true, orderId: order.id })).id);
     }
-    await dataSource.query(`UPDATE outbox_events SET type = 'seed.paging' WHERE id = ANY($1)`, [
-      events,
-    ]);
     await sameInstant('outbox_events', 'created_at', events.slice(0, 4));
-    const seenEvents = await readAll('/v1/admin/events?type=seed.paging&limit=2', async () => {
-      const added = await seed.merchantEvent({ ageDays: 0, relayed: true });
-      await dataSource.query(`UPDATE outbox_events SET type = 'seed.paging' WHERE id = $1`, [
-        added.id,
-      ]);
-    });
+    const seenEvents = await readAll(
+      `/v1/admin/events?order=${order.reference}&limit=2`,
+      async () => {
+        await seed.merchantEvent({ ageDays: 0, relayed: true, orderId: order.id });
+      },
+    );
     expect(new Set(seenEvents).size).toBe(seenEvents.length);
     expect(seenEvents.filter((id) => events.includes(id)).sort()).toEqual([...events].sort());
   });

@@ -36,6 +36,17 @@ describe('the OpenAPI document', () => {
     expect(run.status).toBe(0);
   });
 
+  it("lints with no error under Redocly's recommended rules and Spectral's OpenAPI and OWASP rules", () => {
+    const run = spawnSync('npm', ['run', '-s', 'openapi:lint'], {
+      cwd: join(__dirname, '..', '..'),
+      encoding: 'utf8',
+    });
+    const report = `${run.stdout}${run.stderr}`;
+    expect(report).toMatch(/Your API description is valid/); // Redocly
+    expect(report).toMatch(/\(0 errors,|No results with a severity of 'error'/); // Spectral
+    expect(run.status).toBe(0);
+  }, 60_000);
+
   it('gives every operation a summary and a tag', () => {
     const paths = committed.paths as Record<string, Record<string, Record<string, unknown>>>;
     const operations = Object.entries(paths).flatMap(([path, item]) =>

@@ -553,6 +553,33 @@ describe('payment export and daily report (api + Postgres)', () => {
       expect(response.status).toBe(200);
     });
 
+    it('refuses a report of more rows than it answers, naming `to`; a shorter range is answered', async () => {
+      // 28 payment methods' failures on each day of 1991 (UTC): 10,220 day × method rows.
+      await dataSource.query(
+        `INSERT INTO orders (merchant_reference, order_tracking_id, kind, status, submission_status,
+                             amount, currency, description, payment_method, failed_at,
+                             created_at, updated_at, version)
+         SELECT 'rows-' || n, gen_random_uuid()::text, 'hosted', 'failed', 'submitted', 10.00, 'KES',
+                'row cap', 'Method ' || (n % 28),
+                timestamptz '1991-01-01 12:00Z' + (n / 28) * interval '1 day',
+                timestamptz '1991-01-01 11:00Z' + (n / 28) * interval '1 day',
+                timestamptz '1991-01-01 12:00Z' + (n / 28) * interval '1 day', 2
+           FROM generate_series(0, 28 * 365 - 1) AS n`,
+      );
+      try {
+        const year = await get('/v1/admin/reports/daily?from=1991-01-01&to=1991-12-31&tz=UTC');
+        expect(year.status).toBe(400);
+        expect(year.body.error.errors).toEqual([
+          { field: 'to', reason: expect.stringMatching(/more than 10000 rows/) },
+        ]);
+        const half = await get('/v1/admin/reports/daily?from=1991-01-01&to=1991-06-30&tz=UTC');
+        expect(half.status).toBe(200);
+        expect(half.body.rows).toHaveLength(28 * 181);
+      } finally {
+        await dataSource.query(`DELETE FROM orders WHERE merchant_reference LIKE 'rows-%'`);
+      }
+    }, 60_000);
+
     it('asks for an admin key', async () => {
       const response = await request(service.apiUrl).get(
         '/v1/admin/exports/payments.csv?from=2015-03-10&to=2015-03-10',

@@ -14,6 +14,7 @@ interface ServerSentEvent {
 
 interface OpenStream {
   status: number;
+  headers: IncomingMessage['headers'];
   events: ServerSentEvent[];
   comments: number;
   ended: Promise<void>;
@@ -28,6 +29,7 @@ function openStream(url: string, headers: Record<string, string> = {}): Promise<
     req.once('response', (response: IncomingMessage) => {
       const stream: OpenStream = {
         status: response.statusCode ?? 0,
+        headers: response.headers,
         events: [],
         comments: 0,
         ended: new Promise((done) => response.once('close', () => done())),
@@ -114,6 +116,9 @@ describe('live order status (Server-Sent Events)', () => {
       streamUrl(secondApiUrl, String(body.reference), created.body.status_token),
     );
     expect(stream.status).toBe(200);
+    // Counted by the rate limiter like every route, and told so in its head.
+    expect(Number(stream.headers['x-ratelimit-remaining'])).toBeGreaterThan(0);
+    expect(stream.headers['access-control-allow-origin']).toBe('*');
     await waitFor('the history', async () => stream.events.length >= 1 || null);
     expect(stream.events[0]).toMatchObject({
       event: 'status',

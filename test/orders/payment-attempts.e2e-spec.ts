@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { getOrder, hostedBody, postCheckout, pushBody } from '../checkout/support';
+import { ATTEMPTS_PER_ORDER_LIMIT, TIMELINE_LIMIT } from '@app/checkout/orders/order-view';
 import { openTestDataSource } from '../support/database';
 import { RunningService, startService, waitFor } from '../support/service';
 
@@ -306,6 +307,43 @@ describe('payment attempts: the customer tries again on the same order', () => {
     const order = (await getOrder(service, reference)).body;
     expect([order.status, order.attempts.length]).toEqual(['failed', 1]);
     expect((await tryAgain('NO-SUCH-ORDER', { method: 'hosted' })).status).toBe(404);
+  });
+
+  it('refuses an attempt past the 20th with attempts_exhausted, and changes nothing', async () => {
+    const { reference } = await failedCheckout('hosted');
+    // Nineteen declined retries, in effect: the order's current attempt is its 20th.
+    await dataSource.query(`UPDATE orders SET attempt_number = $2 WHERE merchant_reference = $1`, [
+      reference,
+      ATTEMPTS_PER_ORDER_LIMIT,
+    ]);
+    const refused = await tryAgain(reference, { method: 'hosted' });
+    expect([refused.status, refused.body.error.code]).toEqual([409, 'attempts_exhausted']);
+    expect(refused.body.error.message).toMatch(/start a new order/);
+    const order = (await getOrder(service, reference)).body;
+    expect([order.status, order.attempt, order.attempts.length]).toEqual([
+      'failed',
+      ATTEMPTS_PER_ORDER_LIMIT,
+      1,
+    ]);
+  });
+
+  it("answers an order's latest 500 timeline entries, oldest of them first", async () => {
+    const { reference } = await failedCheckout('hosted');
+    const [{ id }] = (await dataSource.query(
+      `SELECT id FROM orders WHERE merchant_reference = $1`,
+      [reference],
+    )) as { id: string }[];
+    // 510 notes a minute apart after the order's own entries (created, submitted, failed).
+    await dataSource.query(
+      `INSERT INTO order_events (order_id, type, source, created_at)
+       SELECT $1, 'note_' || n, 'admin', now() + n * interval '1 minute'
+         FROM generate_series(1, 510) AS n`,
+      [id],
+    );
+    const timeline = (await getOrder(service, reference)).body.timeline as { type: string }[];
+    expect(timeline).toHaveLength(TIMELINE_LIMIT);
+    expect(timeline[0].type).toBe('note_11');
+    expect(timeline[TIMELINE_LIMIT - 1].type).toBe('note_510');
   });
 
   it('never re-sends the first checkout under its reference while a later attempt is unsettled', async () => {

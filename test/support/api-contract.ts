@@ -19,6 +19,7 @@ const OUTSIDE_THE_CONTRACT: readonly RegExp[] = [
   /^\/docs(-json|-yaml)?(\/|$)/,
   /^\/admin(\/|$)/,
   /^\/metrics$/,
+  /^\/health\//,
   /^\/v1\/ipn\//,
   // Where the gateway sends the customer's browser back: pages, not the shop's API.
   /^\/v1\/checkouts\/(return|result)(\/|$)/,
@@ -114,6 +115,8 @@ async function check(
   headers: Record<string, unknown>,
   payload: unknown,
 ): Promise<string[]> {
+  // A CORS preflight is the CORS layer's answer, not an operation's.
+  if (method === 'OPTIONS') return [];
   const api = await contract();
   const path = documentPath(route);
   const operation = operations?.get(`${method} ${path}`);

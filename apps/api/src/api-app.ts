@@ -23,6 +23,7 @@ export async function createApiApp(): Promise<NestFastifyApplication> {
   countHttpRequests(app.getHttpAdapter().getInstance(), (route) =>
     route.startsWith('/v1/ipn/') ? '/v1/ipn/:secret' : route,
   );
+  allowListedOrigins(app, app.get<ServiceConfig>(SERVICE_CONFIG).corsAllowedOrigins);
   app.useGlobalFilters(new CheckoutExceptionFilter());
   app.useGlobalPipes(checkoutValidationPipe());
   const document = apiDocument(app);
@@ -46,4 +47,27 @@ function acceptEmptyJsonBodies(app: NestFastifyApplication): void {
         delete request.headers['content-type'];
       }
     });
+}
+
+/**
+ * CORS: pages of the listed origins may call the api (a shop whose own page reads an order);
+ * others get no Access-Control-Allow-Origin and the browser keeps the answer from them. The live
+ * stream answers any origin itself (it takes only a status_token). No cookies cross origins.
+ */
+function allowListedOrigins(app: NestFastifyApplication, origins: string[]): void {
+  if (origins.length === 0) return;
+  app.enableCors({
+    origin: origins,
+    credentials: false,
+    methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID'],
+    exposedHeaders: [
+      'Retry-After',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'X-Request-Id',
+    ],
+    maxAge: 600,
+  });
 }

@@ -10,8 +10,10 @@ import type {
   SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ERROR_CODES, CheckoutErrorCode } from '@app/checkout/errors/error-codes';
-import { STATUS_OF_CATEGORY } from '@app/checkout/http/checkout-exception.filter';
+import { ERROR_BOUNDS, STATUS_OF_CATEGORY } from '@app/checkout/http/checkout-exception.filter';
+import { GATEWAY_ERROR_KINDS } from '@app/gateway-client';
 import { ApiModule } from './api.module';
+import { withValidationBounds } from './validation-bounds';
 
 /** The OpenAPI document of the api, as /docs-json serves it and openapi.json holds it. */
 export function apiDocument(app: INestApplication): OpenAPIObject {
@@ -23,22 +25,35 @@ export function apiDocument(app: INestApplication): OpenAPIObject {
         'Checkouts through the Pesapal API v3: hosted page and mobile-money push, order status, refunds.',
       )
       .setVersion('1')
+      .addServer('/', 'This service where it is deployed (production, sandbox or local)')
       .addBearerAuth(
         {
           type: 'http',
           scheme: 'bearer',
-          description: 'A shop key, or an admin key for /v1/admin',
+          bearerFormat: 'shop key',
+          description: 'A shop key (SHOP_API_KEYS): the checkout and order routes',
         },
-        'bearer',
+        'shopKey',
+      )
+      .addBearerAuth(
+        {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'admin key',
+          description: 'An admin key (ADMIN_API_KEYS): the /v1/admin routes; a shop key is refused',
+        },
+        'adminKey',
       )
       .addSecurity('statusToken', {
         type: 'apiKey',
         in: 'query',
         name: 'status_token',
-        description: "A checkout's status_token: read-only, that order's live status only",
+        description:
+          "A checkout's status_token: read-only, that order's live status only (EventSource cannot send headers)",
       })
       .build(),
   );
+  withValidationBounds(app, document);
   return withCommonAnswers(document);
 }
 
@@ -106,7 +121,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 const integerHeader = (description: string, required = false): HeaderObject => ({
   description,
   required,
-  schema: { type: 'integer', minimum: 0 },
+  schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 2_147_483_647 },
 });
 
 /** Headers of the answers, declared once under components.headers. */
@@ -116,14 +131,21 @@ const HEADERS: Record<string, HeaderObject> = {
   RateLimitReset: integerHeader('Seconds until the current window ends'),
   RetryAfter: integerHeader('Seconds to wait before retrying', true),
   RetryAfterWhenKnown: integerHeader('Seconds to wait before retrying, when known'),
+  'Access-Control-Allow-Origin': {
+    description:
+      "The request's Origin when it is listed in CORS_ALLOWED_ORIGINS (absent otherwise: pages of other origins cannot read the answer); the live stream answers any origin",
+    required: false,
+    schema: { type: 'string', maxLength: 2048 },
+  },
 };
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 
-/** The rate limiter's headers, on every answer of a limited route while limits are on. */
+/** The rate limiter's headers (on every answer of a limited route while limits are on) and CORS. */
 const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': headerRef('RateLimitLimit'),
   'X-RateLimit-Remaining': headerRef('RateLimitRemaining'),
   'X-RateLimit-Reset': headerRef('RateLimitReset'),
+  'Access-Control-Allow-Origin': headerRef('Access-Control-Allow-Origin'),
 };
 
 function errorSchema(status: number): SchemaObject {
@@ -140,11 +162,16 @@ function errorSchema(status: number): SchemaObject {
             enum: codesOfStatus(status),
             description: 'Stable: branch on it',
           },
-          message: { type: 'string', description: 'For people; may change' },
+          message: {
+            type: 'string',
+            maxLength: ERROR_BOUNDS.message,
+            description: 'For people; may change',
+          },
           ...(status === 400
             ? {
                 errors: {
                   type: 'array',
+                  maxItems: ERROR_BOUNDS.fields,
                   description: 'Every failing field, with its reason',
                   items: { $ref: '#/components/schemas/FieldProblem' },
                 },
@@ -159,27 +186,48 @@ function errorSchema(status: number): SchemaObject {
   };
 }
 
+const gatewayText = { type: 'string' as const, maxLength: ERROR_BOUNDS.gatewayMessage };
+const gatewayTexts = {
+  type: 'array' as const,
+  maxItems: ERROR_BOUNDS.gatewayMessages,
+  items: gatewayText,
+};
+
 const SHARED_SCHEMAS: Record<string, SchemaObject> = {
   FieldProblem: {
     type: 'object',
     required: ['field', 'reason'],
     properties: {
-      field: { type: 'string', example: 'amount' },
-      reason: { type: 'string', example: 'must be a positive amount with at most 2 decimals' },
+      field: { type: 'string', maxLength: ERROR_BOUNDS.field, example: 'amount' },
+      reason: {
+        type: 'string',
+        maxLength: ERROR_BOUNDS.reason,
+        example: 'must be a positive amount with at most 2 decimals',
+      },
     },
   },
   GatewayRefusal: {
     type: 'object',
     required: ['kind', 'messages'],
     properties: {
-      kind: { type: 'string', description: 'How the gateway answered (an error body, a status)' },
-      code: { type: 'string', nullable: true, description: "The gateway's own error code" },
-      error_type: { type: 'string', nullable: true },
-      messages: { type: 'array', items: { type: 'string' } },
+      kind: {
+        type: 'string',
+        enum: [...GATEWAY_ERROR_KINDS],
+        description: 'How the gateway answered (an error body, a status)',
+      },
+      code: {
+        type: 'string',
+        maxLength: ERROR_BOUNDS.gatewayCode,
+        nullable: true,
+        description: "The gateway's own error code",
+      },
+      error_type: { type: 'string', maxLength: ERROR_BOUNDS.gatewayCode, nullable: true },
+      messages: gatewayTexts,
       fields: {
         type: 'object',
-        additionalProperties: { type: 'string' },
-        description: "The gateway's message per field of the request",
+        maxProperties: ERROR_BOUNDS.gatewayFields,
+        additionalProperties: gatewayTexts,
+        description: "The gateway's messages per field of the request",
       },
     },
   },
@@ -215,15 +263,12 @@ function withCommonAnswers(document: OpenAPIObject): OpenAPIObject {
     for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
       const operation = item[method];
       if (!operation) continue;
-      if (!path.startsWith('/v1/')) {
-        // The platform's probes: open, as Kubernetes and load balancers call them.
-        operation.security = [];
-        continue;
-      }
       const admin = path.startsWith('/v1/admin/');
-      operation.security = path.endsWith('/stream')
-        ? [{ bearer: [] }, { statusToken: [] }]
-        : [{ bearer: [] }];
+      operation.security = admin
+        ? [{ adminKey: [] }]
+        : path.endsWith('/stream')
+          ? [{ shopKey: [] }, { statusToken: [] }]
+          : [{ shopKey: [] }];
       const statuses = new Set(statusesOf(operation).map(Number));
       const takesInput =
         (operation.parameters?.length ?? 0) > 0 || operation.requestBody !== undefined;
@@ -238,8 +283,6 @@ function withCommonAnswers(document: OpenAPIObject): OpenAPIObject {
       for (const status of [...statuses].sort()) {
         const key = String(status);
         if (status < 400) {
-          // The live stream writes its own head, without the limiter's headers.
-          if (path.endsWith('/stream')) continue;
           const success = responses[key] as ResponseObject;
           responses[key] = { ...success, headers: { ...success.headers, ...RATE_LIMIT_HEADERS } };
           continue;
@@ -256,5 +299,7 @@ function withCommonAnswers(document: OpenAPIObject): OpenAPIObject {
     }
   }
   delete schemas.ErrorResponse;
+  // Served to the public (not an internal-only api); where it runs is the server's own address.
+  for (const server of document.servers ?? []) Object.assign(server, { 'x-internal': false });
   return document;
 }

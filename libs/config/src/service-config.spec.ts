@@ -52,6 +52,18 @@ describe('loadServiceConfig', () => {
     );
   });
 
+  it('reads CORS_ALLOWED_ORIGINS as origins, none by default, and names one that is not an origin', () => {
+    expect(loadServiceConfig({}).corsAllowedOrigins).toEqual([]);
+    expect(
+      loadServiceConfig({ CORS_ALLOWED_ORIGINS: 'https://shop.example, http://localhost:5173' })
+        .corsAllowedOrigins,
+    ).toEqual(['https://shop.example', 'http://localhost:5173']);
+    expect(problemsOf({ CORS_ALLOWED_ORIGINS: 'https://shop.example/cart' })).toEqual([
+      'CORS_ALLOWED_ORIGINS: "https://shop.example/cart" is not an origin (scheme://host[:port], no path)',
+    ]);
+    expect(problemsOf({ CORS_ALLOWED_ORIGINS: 'https://*.shop.example' })).toHaveLength(1);
+  });
+
   it('listens on loopback unless HOST says otherwise', () => {
     expect(loadServiceConfig({}).host).toBe('127.0.0.1');
     expect(loadServiceConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');

@@ -80,6 +80,8 @@ export interface ServiceConfig {
   /** The zone finance's exports and daily reports read dates in, unless a request names one. */
   reportTimeZone: string;
   shopApiKeys: string[];
+  /** Origins whose pages may read the api's answers (CORS); none unless listed. */
+  corsAllowedOrigins: string[];
   adminApiKeys: string[];
   defaultReturnUrl: string | undefined;
   pollHorizonHours: number;
@@ -214,6 +216,7 @@ export function loadServiceConfig(
     currencies: r.list('CURRENCIES', ['KES', 'UGX', 'TZS', 'USD']),
     reportTimeZone: r.timeZone('REPORT_TIME_ZONE', 'Africa/Nairobi'),
     shopApiKeys: r.list('SHOP_API_KEYS', production ? [] : ['shop_dev_key']),
+    corsAllowedOrigins: r.list('CORS_ALLOWED_ORIGINS', []),
     adminApiKeys: r.list('ADMIN_API_KEYS', production ? [] : ['admin_dev_key']),
     defaultReturnUrl: r.optionalString('DEFAULT_RETURN_URL'),
     pollHorizonHours: r.int('POLL_HORIZON_HOURS', 72, 1, 24 * 90),
@@ -277,6 +280,14 @@ export function loadServiceConfig(
   }
   if (config.ipnPathSecret && !/^[A-Za-z0-9_-]{8,}$/.test(config.ipnPathSecret)) {
     r.problems.push('IPN_PATH_SECRET must be at least 8 characters of A-Z a-z 0-9 _ -');
+  }
+  for (const origin of config.corsAllowedOrigins) {
+    // An origin is scheme://host[:port] exactly as browsers send it: no path, no wildcard.
+    if (!/^https?:\/\/[^/\s*]+$/.test(origin) || origin.endsWith(':')) {
+      r.problems.push(
+        `CORS_ALLOWED_ORIGINS: "${origin}" is not an origin (scheme://host[:port], no path)`,
+      );
+    }
   }
   if (config.orderWebhookUrl && config.orderWebhookSecrets.length === 0) {
     r.problems.push('ORDER_WEBHOOK_SECRET is required when ORDER_WEBHOOK_URL is set');

@@ -115,6 +115,11 @@ export const SERVICE_VARIABLES: Record<string, VariableNotes> = {
     secret: true,
     apps: ['api'],
   },
+  CORS_ALLOWED_ORIGINS: {
+    meaning:
+      'comma-separated origins (`https://shop.example`) whose pages may call the api from the browser; none unless listed (the live stream is readable from any origin)',
+    apps: ['api'],
+  },
   ADMIN_API_KEYS: {
     meaning: 'comma-separated API keys of the admin endpoints; none shared with the shop list',
     secret: true,

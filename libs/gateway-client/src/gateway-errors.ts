@@ -29,9 +29,19 @@ export interface GatewayErrorDetails {
  * A call reached (or tried to reach) the gateway and did not succeed. Subclasses are grouped by
  * what the caller should do, not by how the gateway spelled the failure.
  */
+/** What the caller should do about a failed gateway call, as GatewayError.kind names it. */
+export const GATEWAY_ERROR_KINDS = [
+  'auth',
+  'rate_limited',
+  'rejected',
+  'unavailable',
+  'timeout',
+  'malformed',
+] as const;
+export type GatewayErrorKind = (typeof GATEWAY_ERROR_KINDS)[number];
+
 export abstract class GatewayError extends Error {
-  abstract readonly kind:
-    'auth' | 'rate_limited' | 'rejected' | 'unavailable' | 'timeout' | 'malformed';
+  abstract readonly kind: GatewayErrorKind;
   readonly operation: GatewayOperation;
   readonly httpStatus: number | null;
   readonly errorType: string | null;

@@ -1,5 +1,9 @@
 import { GatewayMalformedResponseError, GatewayRejectedError } from './gateway-errors';
-import { parsePushResponse, parseSubmitOrderResponse } from './parse-order';
+import {
+  parsePushResponse,
+  parseSubmitOrderResponse,
+  REDIRECT_URL_MAX_LENGTH,
+} from './parse-order';
 import { recordedResponse } from './testing/recorded-fixtures';
 
 describe('parseSubmitOrderResponse', () => {
@@ -30,6 +34,23 @@ describe('parseSubmitOrderResponse', () => {
   it('refuses a success without the fields we need', () => {
     expect(() =>
       parseSubmitOrderResponse(200, { order_tracking_id: 'x', error: null, status: '200' }),
+    ).toThrow(GatewayMalformedResponseError);
+  });
+
+  it('refuses a redirect_url longer than a browser takes (2048 characters)', () => {
+    const answer = (redirect_url: string) => ({
+      order_tracking_id: '96a5e1d9-f711-4423-82ce-dd758f972713',
+      merchant_reference: 'ORDER-1',
+      redirect_url,
+      error: null,
+      status: '200',
+    });
+    const page = 'https://pay.example/?t=';
+    expect(
+      parseSubmitOrderResponse(200, answer(page.padEnd(REDIRECT_URL_MAX_LENGTH, 'x'))).redirectUrl,
+    ).toHaveLength(REDIRECT_URL_MAX_LENGTH);
+    expect(() =>
+      parseSubmitOrderResponse(200, answer(page.padEnd(REDIRECT_URL_MAX_LENGTH + 1, 'x'))),
     ).toThrow(GatewayMalformedResponseError);
   });
 });

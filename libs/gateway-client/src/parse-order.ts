@@ -3,6 +3,8 @@ import { GatewayOperation } from './gateway-errors';
 import { PushedOrder, SubmittedOrder } from './gateway-types';
 import { gatewayErrorFromBody, isJsonObject, JsonObject, malformedResponse } from './parse-error';
 
+export const REDIRECT_URL_MAX_LENGTH = 2048;
+
 function successBody(
   operation: GatewayOperation,
   httpStatus: number,
@@ -26,6 +28,10 @@ export function parseSubmitOrderResponse(httpStatus: number, body: unknown): Sub
     'merchant_reference',
     'redirect_url',
   ]);
+  // The page the customer is sent to: a browser takes nothing longer, and our answer declares it.
+  if ((ok.redirect_url as string).length > REDIRECT_URL_MAX_LENGTH) {
+    throw malformedResponse('submitOrder', httpStatus, [], 'redirect_url is too long');
+  }
   return {
     orderTrackingId: OrderTrackingId(ok.order_tracking_id as string),
     merchantReference: MerchantReference(ok.merchant_reference as string),

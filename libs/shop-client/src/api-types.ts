@@ -4,40 +4,6 @@
  */
 
 export interface paths {
-    "/health/live": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Liveness: the process answers */
-        get: operations["HealthController_live"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/health/ready": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Readiness: Postgres and Redis answer */
-        get: operations["HealthController_ready"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/checkouts": {
         parameters: {
             query?: never;
@@ -657,126 +623,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        HealthLiveResponse: {
-            /**
-             * @example ok
-             * @enum {string}
-             */
-            status: "ok";
-        };
-        PostgresHealthResponse: {
-            /**
-             * @example up
-             * @enum {string}
-             */
-            status: "up" | "down";
-            /**
-             * @description Why it is down; only when down
-             * @example postgres: no answer within 1000 ms
-             */
-            message?: string;
-        };
-        RedisHealthResponse: {
-            /**
-             * @example up
-             * @enum {string}
-             */
-            status: "up" | "down";
-            /**
-             * @description Why it is down; only when down
-             * @example redis ping: no answer within 1000 ms
-             */
-            message?: string;
-            /**
-             * @description Only when no Redis is configured: the queues run on Postgres, and this is up
-             * @example postgres (no Redis configured)
-             */
-            backend?: string;
-        };
-        SomeHealthChecksResponse: {
-            postgres?: components["schemas"]["PostgresHealthResponse"];
-            redis?: components["schemas"]["RedisHealthResponse"];
-        };
-        HealthChecksResponse: {
-            postgres: components["schemas"]["PostgresHealthResponse"];
-            redis: components["schemas"]["RedisHealthResponse"];
-        };
-        HealthReadyResponse: {
-            /**
-             * @example ok
-             * @enum {string}
-             */
-            status: "ok";
-            /**
-             * @description The checks that are up: every one
-             * @example {
-             *       "postgres": {
-             *         "status": "up"
-             *       },
-             *       "redis": {
-             *         "status": "up"
-             *       }
-             *     }
-             */
-            info: components["schemas"]["SomeHealthChecksResponse"];
-            /**
-             * @description The checks that are down: none
-             * @example {}
-             */
-            error: components["schemas"]["SomeHealthChecksResponse"];
-            /**
-             * @example {
-             *       "postgres": {
-             *         "status": "up"
-             *       },
-             *       "redis": {
-             *         "status": "up"
-             *       }
-             *     }
-             */
-            details: components["schemas"]["HealthChecksResponse"];
-        };
-        HealthNotReadyResponse: {
-            /**
-             * @description error: a check is down; shutting_down: the process is stopping
-             * @example error
-             * @enum {string}
-             */
-            status: "error" | "shutting_down";
-            /**
-             * @description The checks that are up
-             * @example {
-             *       "postgres": {
-             *         "status": "up"
-             *       }
-             *     }
-             */
-            info: components["schemas"]["SomeHealthChecksResponse"];
-            /**
-             * @description The checks that are down, each with its reason
-             * @example {
-             *       "redis": {
-             *         "status": "down",
-             *         "message": "redis ping: no answer within 1000 ms"
-             *       }
-             *     }
-             */
-            error: components["schemas"]["SomeHealthChecksResponse"];
-            /**
-             * @example {
-             *       "postgres": {
-             *         "status": "up"
-             *       },
-             *       "redis": {
-             *         "status": "down",
-             *         "message": "redis ping: no answer within 1000 ms"
-             *       }
-             *     }
-             */
-            details: components["schemas"]["HealthChecksResponse"];
-        };
         CustomerDto: {
-            /** @example amina@example.com */
+            /**
+             * Format: email
+             * @example amina@example.com
+             */
             email?: string;
             /**
              * @description As typed; read for the address's country_code (else international) and sent as +254712345678
@@ -864,6 +715,7 @@ export interface components {
             /** @example ORDER-2041 */
             reference: string;
             /**
+             * Format: int32
              * @description The payment attempt this answer starts
              * @example 1
              */
@@ -879,6 +731,7 @@ export interface components {
              */
             status: "pending" | "completed" | "failed" | "cancelled" | "reversed" | "expired";
             /**
+             * Format: uri
              * @description Send the customer here to pay
              * @example https://pay.example/pesapaliframe/PesapalIframe3/Index?OrderTrackingId=b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59
              */
@@ -892,10 +745,7 @@ export interface components {
              * @example 2026-01-02T09:30:00.000Z
              */
             created_at: string;
-            /**
-             * @description Read-only: the customer's browser follows this order's live status with it (GET /v1/orders/{reference}/stream?status_token=…)
-             * @example pst_…
-             */
+            /** @description Read-only: the customer's browser follows this order's live status with it (GET /v1/orders/{reference}/stream?status_token=…) */
             status_token: string;
         };
         CreateMobileMoneyCheckoutDto: {
@@ -951,6 +801,7 @@ export interface components {
             /** @example ORDER-2042 */
             reference: string;
             /**
+             * Format: int32
              * @description The payment attempt this answer starts
              * @example 1
              */
@@ -986,10 +837,7 @@ export interface components {
              * @example 2026-01-02T09:30:00.000Z
              */
             created_at: string;
-            /**
-             * @description Read-only: the customer's browser follows this order's live status with it (GET /v1/orders/{reference}/stream?status_token=…)
-             * @example pst_…
-             */
+            /** @description Read-only: the customer's browser follows this order's live status with it (GET /v1/orders/{reference}/stream?status_token=…) */
             status_token: string;
         };
         RefundResponse: {
@@ -1030,7 +878,10 @@ export interface components {
             rejected_at: string | null;
         };
         AttemptResponse: {
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             number: number;
             /** @description The order row's attempt (its ids and payment fields) */
             current: boolean;
@@ -1041,14 +892,28 @@ export interface components {
              * @example ORDER-2041
              */
             gateway_reference: string;
+            /** @example b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59 */
             order_tracking_id: string | null;
+            /** @example null */
             push_merchant_reference: string | null;
-            /** @example failed */
-            status: string;
+            /**
+             * @example failed
+             * @enum {string}
+             */
+            status: "pending" | "completed" | "failed" | "cancelled" | "reversed" | "expired";
+            /** @example null */
             failure_reason: string | null;
+            /** @example null */
             confirmation_code: string | null;
-            /** @example 2026-01-02T09:30:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-01-02T09:30:00.000Z
+             */
             started_at: string;
+            /**
+             * Format: date-time
+             * @example null
+             */
             replaced_at: string | null;
             /**
              * @description A double payment's refund: requested, accepted, rejected or unknown
@@ -1057,12 +922,21 @@ export interface components {
             refund_status: "requested" | "accepted" | "rejected" | "unknown" | null;
         };
         TimelineEntryResponse: {
-            /** @example status_changed */
+            /**
+             * @description e.g. created, submitted, status_changed, flagged_for_review, refund_requested
+             * @example status_changed
+             */
             type: string;
-            /** @example pending */
-            from_status: string | null;
-            /** @example completed */
-            to_status: string | null;
+            /**
+             * @example pending
+             * @enum {string|null}
+             */
+            from_status: "pending" | "completed" | "failed" | "cancelled" | "reversed" | "expired" | null;
+            /**
+             * @example completed
+             * @enum {string|null}
+             */
+            to_status: "pending" | "completed" | "failed" | "cancelled" | "reversed" | "expired" | null;
             /**
              * @example ipn
              * @enum {string}
@@ -1070,7 +944,10 @@ export interface components {
             source: "api" | "ipn" | "poll" | "return" | "admin" | "worker";
             /** @example null */
             actor: string | null;
-            /** @example 2026-01-02T09:31:12.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-01-02T09:31:12.000Z
+             */
             at: string;
             /** @example {} */
             details: {
@@ -1085,6 +962,7 @@ export interface components {
             /** @example ORDER-2041 */
             reference: string;
             /**
+             * Format: int32
              * @description The payment attempt the order's payment fields describe
              * @example 1
              */
@@ -1093,6 +971,7 @@ export interface components {
             attempts: components["schemas"]["AttemptResponse"][];
             /** @example b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59 */
             order_tracking_id: string | null;
+            /** @example null */
             push_merchant_reference: string | null;
             /**
              * @example hosted
@@ -1120,21 +999,39 @@ export interface components {
             paid_amount: string | null;
             /** @example KES */
             paid_currency: string | null;
-            /** @example 2026-01-02T09:31:10.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-01-02T09:31:10.000Z
+             */
             paid_at: string | null;
+            /** @example null */
             failure_reason: string | null;
             /** @example false */
             needs_review: boolean;
+            /** @example null */
             review_reason: string | null;
+            /**
+             * Format: uri
+             * @example null
+             */
             redirect_url: string | null;
+            /** @example null */
             business_number: string | null;
+            /** @example null */
             account_number: string | null;
-            /** @example 2026-01-02T09:30:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-01-02T09:30:00.000Z
+             */
             created_at: string;
-            /** @example 2026-01-02T09:31:12.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-01-02T09:31:12.000Z
+             */
             updated_at: string;
             /** @description The order's refund, if any */
             refund: components["schemas"]["RefundResponse"] | (never | null);
+            /** @description The latest 500 timeline entries at most, oldest first */
             timeline: components["schemas"]["TimelineEntryResponse"][];
         };
         StartAttemptDto: {
@@ -1266,6 +1163,7 @@ export interface components {
         };
         AdminDoublePaymentRefund: {
             /**
+             * Format: int32
              * @description The attempt whose payment it refunds
              * @example 1
              */
@@ -1303,7 +1201,10 @@ export interface components {
         };
         AdminRefundPage: {
             items: components["schemas"]["AdminRefundResponse"][];
-            /** @example 50 */
+            /**
+             * Format: int32
+             * @example 50
+             */
             limit: number;
             /**
              * @description Give it as `cursor` for the next page; null on the last page
@@ -1329,6 +1230,7 @@ export interface components {
              */
             reference: string;
             /**
+             * Format: int32
              * @description The payment attempt the order's payment fields describe
              * @example 1
              */
@@ -1389,7 +1291,10 @@ export interface components {
             needs_review: boolean;
             /** @example null */
             review_reason: string | null;
-            /** @example https://pay.example/pesapaliframe/PesapalIframe3/Index?OrderTrackingId=b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59 */
+            /**
+             * Format: uri
+             * @example https://pay.example/pesapaliframe/PesapalIframe3/Index?OrderTrackingId=b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59
+             */
             redirect_url: string | null;
             /** @example null */
             business_number: string | null;
@@ -1425,7 +1330,10 @@ export interface components {
              * @example null
              */
             next_poll_at: string | null;
-            /** @example 2 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             poll_attempts: number;
             /**
              * Format: date-time
@@ -1441,23 +1349,44 @@ export interface components {
             refund: components["schemas"]["AdminRefundResponse"] | (never | null);
         };
         AdminOrderStatusCounts: {
-            /** @example 12 */
+            /**
+             * Format: int32
+             * @example 12
+             */
             pending: number;
-            /** @example 1000 */
+            /**
+             * Format: int32
+             * @example 1000
+             */
             completed: number;
-            /** @example 7 */
+            /**
+             * Format: int32
+             * @example 7
+             */
             failed: number;
-            /** @example 3 */
+            /**
+             * Format: int32
+             * @example 3
+             */
             cancelled: number;
-            /** @example 0 */
+            /**
+             * Format: int32
+             * @example 0
+             */
             reversed: number;
-            /** @example 41 */
+            /**
+             * Format: int32
+             * @example 41
+             */
             expired: number;
         };
         AdminOrderPage: {
             /** @description Newest first */
             items: components["schemas"]["AdminOrderResponse"][];
-            /** @example 50 */
+            /**
+             * Format: int32
+             * @example 50
+             */
             limit: number;
             /**
              * @description Give it as `cursor` for the next page; null on the last page
@@ -1466,7 +1395,10 @@ export interface components {
             next_cursor: string | null;
             /** @description A count equal to count_cap means at least that many */
             counts: components["schemas"]["AdminOrderStatusCounts"];
-            /** @example 1000 */
+            /**
+             * Format: int32
+             * @example 1000
+             */
             count_cap: number;
         };
         AdminStuckOrder: {
@@ -1481,13 +1413,17 @@ export interface components {
         };
         AdminStuckOrderPage: {
             /**
+             * Format: int32
              * @description pending_minutes as applied
              * @example 30
              */
             threshold_minutes: number;
             /** @description Oldest first */
             items: components["schemas"]["AdminStuckOrder"][];
-            /** @example 200 */
+            /**
+             * Format: int32
+             * @example 200
+             */
             limit: number;
             /**
              * @description Give it as `cursor` for the next page; null on the last page
@@ -1496,7 +1432,10 @@ export interface components {
             next_cursor: string | null;
         };
         AdminOrderAttempt: {
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             number: number;
             /**
              * @description The order row's own attempt
@@ -1550,10 +1489,16 @@ export interface components {
              * @example status_changed
              */
             type: string;
-            /** @example pending */
-            from_status: string | null;
-            /** @example completed */
-            to_status: string | null;
+            /**
+             * @example pending
+             * @enum {string|null}
+             */
+            from_status: "pending" | "completed" | "failed" | "cancelled" | "reversed" | "expired" | null;
+            /**
+             * @example completed
+             * @enum {string|null}
+             */
+            to_status: "pending" | "completed" | "failed" | "cancelled" | "reversed" | "expired" | null;
             /**
              * @example ipn
              * @enum {string}
@@ -1585,14 +1530,14 @@ export interface components {
             order: components["schemas"]["AdminOrderResponse"];
             /** @description Every payment attempt, first first */
             attempts: components["schemas"]["AdminOrderAttempt"][];
-            /** @description Oldest first */
+            /** @description The latest 500 timeline entries at most, oldest first */
             timeline: components["schemas"]["AdminOrderTimelineEntry"][];
         };
         AdminOrderSyncResult: {
             order: components["schemas"]["AdminOrderResponse"];
             /** @description Every payment attempt, first first */
             attempts: components["schemas"]["AdminOrderAttempt"][];
-            /** @description Oldest first */
+            /** @description The latest 500 timeline entries at most, oldest first */
             timeline: components["schemas"]["AdminOrderTimelineEntry"][];
             /**
              * @description transitioned (the status moved), unchanged, or flagged (set aside for review: see reason)
@@ -1639,7 +1584,7 @@ export interface components {
             created_at: string;
         };
         AdminIpnRegistrationList: {
-            /** @description Oldest first */
+            /** @description The latest 100, oldest first */
             items: components["schemas"]["AdminIpnRegistration"][];
         };
         AdminNotification: {
@@ -1679,7 +1624,10 @@ export interface components {
              * @example 6d1f3c2a-8b4e-4f0a-9c7d-2e5b1a0f3c4d
              */
             order_id: string | null;
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             attempts: number;
             /** @example null */
             last_error: string | null;
@@ -1702,7 +1650,10 @@ export interface components {
         AdminNotificationPage: {
             /** @description Newest first */
             items: components["schemas"]["AdminNotification"][];
-            /** @example 50 */
+            /**
+             * Format: int32
+             * @example 50
+             */
             limit: number;
             /**
              * @description Give it as `cursor` for the next page; null on the last page
@@ -1747,7 +1698,10 @@ export interface components {
              * @example 6d1f3c2a-8b4e-4f0a-9c7d-2e5b1a0f3c4d
              */
             order_id: string | null;
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             attempts: number;
             /** @example null */
             last_error: string | null;
@@ -1768,7 +1722,7 @@ export interface components {
             processed_at: string | null;
             /**
              * @description The verification job id
-             * @example verify-notification:b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59:2
+             * @example notification-3c9a1e52-7d4b-4f6e-8a2c-5b0d9e1f7a34-2
              */
             job: string;
         };
@@ -1780,8 +1734,11 @@ export interface components {
             queue: "notifications" | "order-sync" | "ipn-registration" | "reconciliation";
             /** @example 42 */
             id: string;
-            /** @example sync-order */
-            name: string;
+            /**
+             * @example sync-order
+             * @enum {string}
+             */
+            name: "verify-notification" | "sync-order" | "follow-refund" | "refund-double-payment" | "register-ipn" | "reconcile" | "prune-operational-records";
             /**
              * @description The job's data
              * @example {
@@ -1792,7 +1749,10 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
-            /** @example 8 */
+            /**
+             * Format: int32
+             * @example 8
+             */
             attempts_made: number;
             /** @example gateway unreachable */
             failed_reason: string | null;
@@ -1831,8 +1791,11 @@ export interface components {
             queue: "notifications" | "order-sync" | "ipn-registration" | "reconciliation";
             /** @example 42 */
             id: string;
-            /** @example sync-order */
-            name: string;
+            /**
+             * @example sync-order
+             * @enum {string}
+             */
+            name: "verify-notification" | "sync-order" | "follow-refund" | "refund-double-payment" | "register-ipn" | "reconcile" | "prune-operational-records";
             /**
              * @description The job's data
              * @example {
@@ -1843,7 +1806,10 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
-            /** @example 8 */
+            /**
+             * Format: int32
+             * @example 8
+             */
             attempts_made: number;
             /** @example gateway unreachable */
             failed_reason: string | null;
@@ -1858,7 +1824,7 @@ export interface components {
              */
             failed_at: string | null;
             /**
-             * @description One per failed attempt
+             * @description One per failed attempt, the latest 20 (each cut to 4000 characters)
              * @example [
              *       "Error: gateway unreachable\n    at OrderSyncJob.run (order-sync.job.ts:41:11)"
              *     ]
@@ -1887,6 +1853,7 @@ export interface components {
         };
         ReconcileBody: {
             /**
+             * Format: int32
              * @description orders created or changed in this window
              * @default 48
              */
@@ -1914,6 +1881,7 @@ export interface components {
              */
             found: boolean;
             /**
+             * Format: int32
              * @description 0 pending/invalid, 1 completed, 2 failed, 3 reversed
              * @example 1
              */
@@ -1954,6 +1922,7 @@ export interface components {
             /** @example ORDER-2041 */
             reference: string;
             /**
+             * Format: int32
              * @description status_changed → completed events
              * @example 2
              */
@@ -2001,8 +1970,9 @@ export interface components {
             /**
              * @description The merchant event never written (order.<status>, order.attempt_cancelled, refund.<status>)
              * @example order.completed
+             * @enum {string}
              */
-            expected_event: string;
+            expected_event: "order.completed" | "order.failed" | "order.attempt_cancelled" | "order.attempt_started" | "order.cancelled" | "order.reversed" | "order.expired" | "order.review_required" | "refund.accepted" | "refund.rejected" | "refund.reversed" | "subscription.charged" | "webhook_endpoint.disabled" | "webhook.test";
         };
         AdminInvariantViolations: {
             /** @description More than one status_changed → completed event for one order */
@@ -2011,7 +1981,7 @@ export interface components {
             refund_exceeds_payment: components["schemas"]["AdminRefundExceedsPayment"][];
             /** @description An order in a state no status_changed event leads to */
             state_without_event: components["schemas"]["AdminStateWithoutEvent"][];
-            /** @description A status change or refund outcome whose merchant event was never written */
+            /** @description A status change or refund outcome whose merchant event was never written (up to 100 of each) */
             change_without_outbox: components["schemas"]["AdminChangeWithoutOutbox"][];
         };
         AdminLookupFailure: {
@@ -2039,7 +2009,10 @@ export interface components {
              * @example ops-team
              */
             requested_by: string | null;
-            /** @example 48 */
+            /**
+             * Format: int32
+             * @example 48
+             */
             since_hours: number;
             /**
              * Format: date-time
@@ -2051,9 +2024,13 @@ export interface components {
              * @example 2026-01-03T02:30:41.000Z
              */
             finished_at: string;
-            /** @example 312 */
+            /**
+             * Format: int32
+             * @example 312
+             */
             orders_checked: number;
             /**
+             * Format: int32
              * @description Gateway mismatches plus invariant violations
              * @example 2
              */
@@ -2063,6 +2040,7 @@ export interface components {
              * @example false
              */
             truncated: boolean;
+            /** @description At most one per lookup: each order checked and each of its earlier attempts */
             gateway_mismatches: components["schemas"]["AdminGatewayMismatch"][];
             invariant_violations: components["schemas"]["AdminInvariantViolations"];
             /** @description Lookups that failed (not compared) */
@@ -2087,6 +2065,7 @@ export interface components {
              */
             payment_method: string | null;
             /**
+             * Format: int32
              * @description Payments received that day
              * @example 42
              */
@@ -2097,6 +2076,7 @@ export interface components {
              */
             payments_amount: string;
             /**
+             * Format: int32
              * @description Refunds settled that day
              * @example 2
              */
@@ -2107,6 +2087,7 @@ export interface components {
              */
             refunds_amount: string;
             /**
+             * Format: int32
              * @description Payments reversed by the gateway (chargebacks) that day
              * @example 0
              */
@@ -2122,11 +2103,13 @@ export interface components {
              */
             net_amount: string;
             /**
+             * Format: int32
              * @description Orders that failed that day
              * @example 5
              */
             failed: number;
             /**
+             * Format: int32
              * @description Orders cancelled that day
              * @example 1
              */
@@ -2155,7 +2138,7 @@ export interface components {
              * @example KES
              */
             currency: string | null;
-            /** @description By day, then currency, then payment method (none first); days without any are left out */
+            /** @description By day, then currency, then payment method (none first); days without any are left out. A range of more rows is refused (400 naming `to`) */
             rows: components["schemas"]["DailyReportRowResponse"][];
         };
         MerchantEventResponse: {
@@ -2168,8 +2151,9 @@ export interface components {
             /**
              * @description The event type: one of order.completed, order.failed, order.attempt_cancelled, order.attempt_started, order.cancelled, order.reversed, order.expired, order.review_required, refund.accepted, refund.rejected, refund.reversed, subscription.charged, webhook_endpoint.disabled, webhook.test
              * @example order.completed
+             * @enum {string}
              */
-            type: string;
+            type: "order.completed" | "order.failed" | "order.attempt_cancelled" | "order.attempt_started" | "order.cancelled" | "order.reversed" | "order.expired" | "order.review_required" | "refund.accepted" | "refund.rejected" | "refund.reversed" | "subscription.charged" | "webhook_endpoint.disabled" | "webhook.test";
             /**
              * Format: uuid
              * @description null for an event of no order (an endpoint disabled, a test event)
@@ -2188,6 +2172,7 @@ export interface components {
              */
             delivery_state: "pending" | "queued" | "retrying" | "delivered" | "skipped" | "failed";
             /**
+             * Format: int32
              * @description Attempts across all its endpoints
              * @example 1
              */
@@ -2251,6 +2236,7 @@ export interface components {
              */
             state: "pending" | "delivered" | "failed";
             /**
+             * Format: int32
              * @description Attempts since it was (re)queued
              * @example 1
              */
@@ -2281,23 +2267,33 @@ export interface components {
              * @example 5d2c9e4f-1a3b-4c6d-8e7f-9a0b1c2d3e4f
              */
             endpoint_id: string | null;
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             attempt: number;
-            /** @example https://shop.example/hooks/pesapal */
+            /**
+             * @description The endpoint's URL without credentials or query string
+             * @example https://shop.example/hooks/pesapal
+             */
             url: string;
             /**
-             * @description The endpoint's HTTP status; null when no answer came
+             * Format: int32
+             * @description The endpoint's HTTP status; null when no answer (or no valid HTTP status) came
              * @example 200
              */
             response_status: number | null;
             /** @example null */
             error: string | null;
             /**
-             * @description The start of what the endpoint answered
+             * @description The start of what the endpoint answered (its first 500 bytes)
              * @example thanks
              */
             response_excerpt: string | null;
-            /** @example 84 */
+            /**
+             * Format: int32
+             * @example 84
+             */
             duration_ms: number;
             /**
              * Format: date-time
@@ -2309,11 +2305,14 @@ export interface components {
             event: components["schemas"]["MerchantEventResponse"];
             /** @description Where the event stands with each endpoint it went to */
             endpoints: components["schemas"]["WebhookMessageResponse"][];
-            /** @description Every attempt, oldest first */
+            /** @description Its attempts, oldest first: the latest 200 when there are more */
             data: components["schemas"]["WebhookDeliveryResponse"][];
         };
         RedeliverBody: {
-            /** @description only to this endpoint (default: every endpoint it went to) */
+            /**
+             * Format: uuid
+             * @description only to this endpoint (default: every endpoint it went to)
+             */
             endpoint_id?: string;
         };
         RedeliveryResponse: {
@@ -2353,7 +2352,7 @@ export interface components {
              *       "refund.accepted"
              *     ]
              */
-            event_types: string[] | null;
+            event_types: ("order.completed" | "order.failed" | "order.attempt_cancelled" | "order.attempt_started" | "order.cancelled" | "order.reversed" | "order.expired" | "order.review_required" | "refund.accepted" | "refund.rejected" | "refund.reversed" | "subscription.charged" | "webhook_endpoint.disabled")[] | null;
             /**
              * @example enabled
              * @enum {string}
@@ -2399,7 +2398,7 @@ export interface components {
             updated_at: string;
         };
         WebhookEndpointListResponse: {
-            /** @description Oldest first */
+            /** @description Oldest first: at most 100 added by admins, and the one of ORDER_WEBHOOK_URL */
             data: components["schemas"]["WebhookEndpointResponse"][];
         };
         CreateWebhookEndpointBody: {
@@ -2407,7 +2406,7 @@ export interface components {
             url: string;
             description?: string;
             /** @description event types this endpoint receives; omit for every type. One of: order.completed, order.failed, order.attempt_cancelled, order.attempt_started, order.cancelled, order.reversed, order.expired, order.review_required, refund.accepted, refund.rejected, refund.reversed, subscription.charged, webhook_endpoint.disabled */
-            event_types?: string[];
+            event_types?: ("order.completed" | "order.failed" | "order.attempt_cancelled" | "order.attempt_started" | "order.cancelled" | "order.reversed" | "order.expired" | "order.review_required" | "refund.accepted" | "refund.rejected" | "refund.reversed" | "subscription.charged" | "webhook_endpoint.disabled")[];
         };
         WebhookEndpointWithSecretResponse: {
             /**
@@ -2432,7 +2431,7 @@ export interface components {
              *       "refund.accepted"
              *     ]
              */
-            event_types: string[] | null;
+            event_types: ("order.completed" | "order.failed" | "order.attempt_cancelled" | "order.attempt_started" | "order.cancelled" | "order.reversed" | "order.expired" | "order.review_required" | "refund.accepted" | "refund.rejected" | "refund.reversed" | "subscription.charged" | "webhook_endpoint.disabled")[] | null;
             /**
              * @example enabled
              * @enum {string}
@@ -2476,22 +2475,20 @@ export interface components {
              * @example 2026-01-02T09:00:00.000Z
              */
             updated_at: string;
-            /**
-             * @description The signing secret, shown in this answer only: keep it in the shop
-             * @example whsec_…
-             */
+            /** @description The signing secret, shown in this answer only: keep it in the shop */
             secret: string;
         };
         UpdateWebhookEndpointBody: {
             url?: string;
             description?: string;
             /** @description event types this endpoint receives; omit for every type. One of: order.completed, order.failed, order.attempt_cancelled, order.attempt_started, order.cancelled, order.reversed, order.expired, order.review_required, refund.accepted, refund.rejected, refund.reversed, subscription.charged, webhook_endpoint.disabled; null for every type */
-            event_types?: string[] | null;
+            event_types?: ("order.completed" | "order.failed" | "order.attempt_cancelled" | "order.attempt_started" | "order.cancelled" | "order.reversed" | "order.expired" | "order.review_required" | "refund.accepted" | "refund.rejected" | "refund.reversed" | "subscription.charged" | "webhook_endpoint.disabled")[] | null;
             /** @description false disables the endpoint, true enables it again */
             enabled?: boolean;
         };
         RotateSecretBody: {
             /**
+             * Format: int32
              * @description how long the old secret keeps signing beside the new one (default 24 h, 0 to drop it now)
              * @default 86400
              */
@@ -2519,6 +2516,7 @@ export interface components {
         };
         WebhookReplayResponse: {
             /**
+             * Format: int32
              * @description Events handed to the endpoint again
              * @example 12
              */
@@ -2531,15 +2529,18 @@ export interface components {
             reason: string;
         };
         GatewayRefusal: {
-            /** @description How the gateway answered (an error body, a status) */
-            kind: string;
+            /**
+             * @description How the gateway answered (an error body, a status)
+             * @enum {string}
+             */
+            kind: "auth" | "rate_limited" | "rejected" | "unavailable" | "timeout" | "malformed";
             /** @description The gateway's own error code */
             code?: string | null;
             error_type?: string | null;
             messages: string[];
-            /** @description The gateway's message per field of the request */
+            /** @description The gateway's messages per field of the request */
             fields?: {
-                [key: string]: string;
+                [key: string]: string[];
             };
         };
         Error400: {
@@ -2576,7 +2577,7 @@ export interface components {
                  * @description Stable: branch on it
                  * @enum {string}
                  */
-                code: "attempt_still_payable" | "cancel_refused" | "checkout_outcome_unknown" | "idempotency_request_in_progress" | "job_not_failed" | "order_closed" | "order_not_cancellable" | "order_not_refundable" | "order_not_submitted" | "order_paid" | "reference_in_use" | "refund_already_requested" | "refund_transition_not_allowed" | "webhook_endpoint_disabled" | "webhook_endpoint_managed_by_environment";
+                code: "attempt_still_payable" | "attempts_exhausted" | "cancel_refused" | "checkout_outcome_unknown" | "idempotency_request_in_progress" | "job_not_failed" | "order_closed" | "order_not_cancellable" | "order_not_refundable" | "order_not_submitted" | "order_paid" | "reference_in_use" | "refund_already_requested" | "refund_transition_not_allowed" | "webhook_endpoint_disabled" | "webhook_endpoint_managed_by_environment" | "webhook_endpoints_limit_reached";
                 /** @description For people; may change */
                 message: string;
             } & {
@@ -2722,6 +2723,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2734,6 +2736,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2746,6 +2749,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2758,6 +2762,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2770,6 +2775,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2782,6 +2788,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2794,6 +2801,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
@@ -2807,6 +2815,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2819,6 +2828,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2831,6 +2841,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "Retry-After": components["headers"]["RetryAfterWhenKnown"];
                 [name: string]: unknown;
             };
@@ -2844,6 +2855,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2856,6 +2868,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2868,6 +2881,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2888,64 +2902,13 @@ export interface components {
         RetryAfter: number;
         /** @description Seconds to wait before retrying, when known */
         RetryAfterWhenKnown: number;
+        /** @description The request's Origin when it is listed in CORS_ALLOWED_ORIGINS (absent otherwise: pages of other origins cannot read the answer); the live stream answers any origin */
+        "Access-Control-Allow-Origin": string;
     };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    HealthController_live: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Alive */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HealthLiveResponse"];
-                };
-            };
-        };
-    };
-    HealthController_ready: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Ready: every check is up */
-            200: {
-                headers: {
-                    /** @description Never cached */
-                    "Cache-Control"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HealthReadyResponse"];
-                };
-            };
-            /** @description Not ready: a check is down (named in error), or the process is shutting down */
-            503: {
-                headers: {
-                    /** @description Never cached */
-                    "Cache-Control"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HealthNotReadyResponse"];
-                };
-            };
-        };
-    };
     CheckoutsController_createHosted: {
         parameters: {
             query?: never;
@@ -2968,6 +2931,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2979,6 +2943,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2991,6 +2956,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3003,6 +2969,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3015,6 +2982,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3029,6 +2997,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3043,6 +3012,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3056,6 +3026,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3086,6 +3057,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3097,6 +3069,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3109,6 +3082,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3121,6 +3095,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3133,6 +3108,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3147,6 +3123,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3161,6 +3138,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3174,6 +3152,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3199,6 +3178,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3230,6 +3210,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3245,6 +3226,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3261,6 +3243,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3274,6 +3257,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3307,6 +3291,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3316,12 +3301,13 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
-            /** @description order_paid, order_closed (cancelled, expired, reversed), attempt_still_payable (a hosted page still open, or a prompt the gateway would not cancel), order_not_submitted */
+            /** @description order_paid, order_closed (cancelled, expired, reversed), attempt_still_payable (a hosted page still open, or a prompt the gateway would not cancel), order_not_submitted, attempts_exhausted (20 attempts: start a new order) */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3338,6 +3324,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3351,6 +3338,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3363,9 +3351,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description As Last-Event-ID, for a client that cannot send the header */
-                last_event_id?: unknown;
+                last_event_id?: string;
                 /** @description The checkout's status_token, for a customer's browser (instead of the shop key) */
-                status_token?: unknown;
+                status_token?: string;
             };
             header?: {
                 /** @description Resume after this event (EventSource sends it when it reconnects) */
@@ -3382,15 +3370,23 @@ export interface operations {
             /** @description Server-Sent Events: a `status` event per change ({reference, status, from_status, source, at, details}), the history first; ends once the status is final */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": unknown;
                 };
             };
             /** @description Resumed after the final event: nothing more will come (EventSource stops) */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3425,6 +3421,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3441,6 +3438,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3455,6 +3453,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3490,6 +3489,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3506,6 +3506,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3543,6 +3544,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3577,6 +3579,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3593,6 +3596,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3632,6 +3636,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3666,6 +3671,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3697,6 +3703,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3729,6 +3736,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3749,6 +3757,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3762,6 +3771,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3792,6 +3802,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3808,6 +3819,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3824,6 +3836,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3837,6 +3850,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3859,6 +3873,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3895,6 +3910,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3925,6 +3941,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3956,6 +3973,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3978,6 +3996,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description One queue (a name of no queue is 404 queue_not_found) */
                 queue?: string;
             };
             header?: never;
@@ -3991,6 +4010,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4006,6 +4026,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4022,7 +4043,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                queue: string;
+                queue: "notifications" | "order-sync" | "ipn-registration" | "reconciliation";
                 jobId: string;
             };
             cookie?: never;
@@ -4034,6 +4055,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4054,7 +4076,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                queue: string;
+                queue: "notifications" | "order-sync" | "ipn-registration" | "reconciliation";
                 jobId: string;
             };
             cookie?: never;
@@ -4066,6 +4088,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4082,6 +4105,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4114,6 +4138,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4144,6 +4169,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4162,6 +4188,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The report's id (anything else is 404) */
                 id: string;
             };
             cookie?: never;
@@ -4173,6 +4200,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4217,16 +4245,17 @@ export interface operations {
             200: {
                 headers: {
                     /** @description Never cached */
-                    "Cache-Control"?: string;
+                    "Cache-Control"?: "no-store";
                     /** @description A download, named after the range and the time zone */
                     "Content-Disposition"?: string;
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
+                    "text/csv": unknown;
                 };
             };
             400: components["responses"]["Error400"];
@@ -4259,10 +4288,11 @@ export interface operations {
             200: {
                 headers: {
                     /** @description Never cached */
-                    "Cache-Control"?: string;
+                    "Cache-Control"?: "no-store";
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4299,16 +4329,17 @@ export interface operations {
             200: {
                 headers: {
                     /** @description Never cached */
-                    "Cache-Control"?: string;
+                    "Cache-Control"?: "no-store";
                     /** @description A download, named after the range and the time zone */
                     "Content-Disposition"?: string;
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
+                    "text/csv": unknown;
                 };
             };
             400: components["responses"]["Error400"];
@@ -4344,6 +4375,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4363,6 +4395,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The event's id (webhook-id) */
                 id: string;
             };
             cookie?: never;
@@ -4375,6 +4408,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4395,6 +4429,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The event's id (webhook-id) */
                 id: string;
             };
             cookie?: never;
@@ -4411,6 +4446,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4443,6 +4479,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4475,6 +4512,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4484,6 +4522,19 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            /** @description webhook_endpoints_limit_reached: as many endpoints as there may be; delete one first */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
@@ -4496,6 +4547,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -4508,6 +4560,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4528,6 +4581,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -4540,6 +4594,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4554,6 +4609,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4572,6 +4628,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -4588,6 +4645,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4604,6 +4662,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4622,6 +4681,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -4638,6 +4698,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4654,6 +4715,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4672,6 +4734,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -4684,6 +4747,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4700,6 +4764,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4718,6 +4783,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -4734,6 +4800,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -24,6 +24,14 @@ export interface GatewayMismatch {
   };
 }
 
+/** The longest problem a mismatch states (it quotes the gateway's values, of any length). */
+export const MISMATCH_PROBLEM_MAX_LENGTH = 500;
+/**
+ * The longest text of the gateway's side a report keeps (its currency, confirmation code and
+ * payment method arrive with no stated length): an order's confirmation_code column's length.
+ */
+export const GATEWAY_TEXT_MAX_LENGTH = 100;
+
 /** What the gateway may say for each of our states without anything being wrong. */
 const CONSISTENT: Record<OrderStatus, PaymentOutcome[]> = {
   pending: ['pending'],
@@ -45,7 +53,7 @@ export function compareWithGateway(
   const mismatch = (problem: string): GatewayMismatch => ({
     reference: order.merchantReference,
     order_tracking_id: order.orderTrackingId,
-    problem,
+    problem: problem.slice(0, MISMATCH_PROBLEM_MAX_LENGTH),
     ours: {
       status: order.status,
       amount: order.amount,
@@ -96,7 +104,7 @@ export function compareAttemptWithGateway(
   const mismatch = (problem: string): GatewayMismatch => ({
     reference: order.merchantReference,
     order_tracking_id: attempt.orderTrackingId,
-    problem: `attempt ${attempt.number}: ${problem}`,
+    problem: `attempt ${attempt.number}: ${problem}`.slice(0, MISMATCH_PROBLEM_MAX_LENGTH),
     ours: {
       status: order.status,
       amount: order.amount,
@@ -120,8 +128,12 @@ function gatewaySide(record: TransactionRecord | null): GatewayMismatch['gateway
     status_code: record?.statusCode ?? null,
     outcome: record?.outcome ?? null,
     amount: record ? record.amount.toDecimalString() : null,
-    currency: record?.currency ?? null,
-    confirmation_code: record?.confirmationCode ?? null,
-    payment_method: record?.paymentMethod ?? null,
+    currency: gatewayText(record?.currency),
+    confirmation_code: gatewayText(record?.confirmationCode),
+    payment_method: gatewayText(record?.paymentMethod),
   };
+}
+
+function gatewayText(value: string | null | undefined): string | null {
+  return value?.slice(0, GATEWAY_TEXT_MAX_LENGTH) ?? null;
 }

@@ -1,7 +1,10 @@
 import { DataSource } from 'typeorm';
 
-/** Row limit per invariant: a report lists examples, not a dump of a broken table. */
-const EXAMPLES = 100;
+/**
+ * Row limit per invariant query: a report lists examples, not a dump of a broken table.
+ * change_without_outbox joins two of them (status changes, refunds): up to twice as many.
+ */
+export const INVARIANT_EXAMPLES = 100;
 
 export interface InvariantViolations {
   /** More than one status_changed → completed event for one order. */
@@ -54,7 +57,7 @@ export async function findInvariantViolations(
            FROM order_events e JOIN orders o ON o.id = e.order_id
           WHERE ${IN_WINDOW} AND e.type = 'status_changed' AND e.to_status = 'completed'
           GROUP BY e.order_id, o.merchant_reference HAVING COUNT(*) > 1
-          LIMIT ${EXAMPLES}`,
+          LIMIT ${INVARIANT_EXAMPLES}`,
       [window.since],
     ),
     dataSource.query(
@@ -65,7 +68,7 @@ export async function findInvariantViolations(
           WHERE ${IN_WINDOW} AND r.status <> 'rejected'
             AND (o.paid_amount IS NULL OR r.amount > o.paid_amount
                  OR r.currency <> COALESCE(o.paid_currency, o.currency))
-          LIMIT ${EXAMPLES}`,
+          LIMIT ${INVARIANT_EXAMPLES}`,
       [window.since],
     ),
     dataSource.query(
@@ -76,7 +79,7 @@ export async function findInvariantViolations(
                              WHERE e.order_id = o.id
                                AND e.type IN ('status_changed', 'attempt_cancelled')
                                AND e.to_status = o.status)
-          LIMIT ${EXAMPLES}`,
+          LIMIT ${INVARIANT_EXAMPLES}`,
       [window.since],
     ),
     dataSource.query(
@@ -90,7 +93,7 @@ export async function findInvariantViolations(
                  OR e.type = 'attempt_cancelled')) AS changes
           WHERE NOT EXISTS (SELECT 1 FROM outbox_events x
                              WHERE x.order_id = changes.order_id AND x.type = changes.expected_event)
-          LIMIT ${EXAMPLES}`,
+          LIMIT ${INVARIANT_EXAMPLES}`,
       [window.since, ANNOUNCED_STATUSES, window.outboxSince],
     ),
     dataSource.query(
@@ -100,7 +103,7 @@ export async function findInvariantViolations(
           WHERE ${IN_WINDOW} AND r.created_at >= $3 AND r.status = ANY($2)
             AND NOT EXISTS (SELECT 1 FROM outbox_events x
                              WHERE x.order_id = r.order_id AND x.type = 'refund.' || r.status)
-          LIMIT ${EXAMPLES}`,
+          LIMIT ${INVARIANT_EXAMPLES}`,
       [window.since, ANNOUNCED_REFUNDS, window.outboxSince],
     ),
   ]);

@@ -5,6 +5,7 @@ import { isUuid, MerchantReference, OrderTrackingId } from '@app/domain';
 import { GatewayClient, TransactionLookup } from '@app/gateway-client';
 import { OrderEntity, PaymentAttemptEntity, ReconciliationReportEntity } from '@app/persistence';
 import { CheckoutError } from '../errors/checkout-error';
+import { ATTEMPTS_PER_ORDER_LIMIT } from '../orders/order-view';
 import {
   compareAttemptWithGateway,
   compareWithGateway,
@@ -17,7 +18,20 @@ import {
 } from './reconciliation-invariants';
 
 /** A bound on one run's gateway traffic; the report says when it was reached. */
-const MAX_ORDERS = 1000;
+export const MAX_ORDERS = 1000;
+/**
+ * The most lookups one run makes: each order and each of its earlier attempts (an order has at
+ * most ATTEMPTS_PER_ORDER_LIMIT in all). Each adds at most one gateway mismatch or one lookup
+ * failure to the report.
+ */
+export const MAX_LOOKUPS = MAX_ORDERS * ATTEMPTS_PER_ORDER_LIMIT;
+/** The longest lookup error a report keeps (the error's message; it may quote the gateway). */
+export const LOOKUP_ERROR_MAX_LENGTH = 500;
+/** How many reports GET /v1/admin/reconciliation-reports lists. */
+export const LATEST_REPORTS = 20;
+/** What started a run: the nightly job, or an admin's POST /v1/admin/reconcile. */
+export const RECONCILIATION_TRIGGERS = ['nightly', 'admin'] as const;
+export type ReconciliationTrigger = (typeof RECONCILIATION_TRIGGERS)[number];
 const CONCURRENT_LOOKUPS = 4;
 
 export interface ReconciliationReport {
@@ -51,7 +65,7 @@ export class ReconciliationService {
   ) {}
 
   async run(
-    trigger: 'nightly' | 'admin',
+    trigger: ReconciliationTrigger,
     sinceHours: number,
     requestedBy: string | null = null,
   ): Promise<ReconciliationReport> {
@@ -88,7 +102,7 @@ export class ReconciliationService {
         const difference = compareWithGateway(order, await this.lookup(order));
         if (difference) mismatches.push(difference);
       } catch (error) {
-        failures.push({ reference: order.merchantReference, error: (error as Error).message });
+        failures.push({ reference: order.merchantReference, error: lookupError(error) });
       }
     });
     const lookedUp = attempts.filter((attempt) => attempt.orderTrackingId !== null);
@@ -103,7 +117,7 @@ export class ReconciliationService {
       } catch (error) {
         failures.push({
           reference: `${order.merchantReference} (attempt ${attempt.number})`,
-          error: (error as Error).message,
+          error: lookupError(error),
         });
       }
     });
@@ -148,7 +162,7 @@ export class ReconciliationService {
     return report;
   }
 
-  async latest(limit = 20): Promise<ReconciliationReport[]> {
+  async latest(limit = LATEST_REPORTS): Promise<ReconciliationReport[]> {
     const rows = await this.dataSource
       .getRepository(ReconciliationReportEntity)
       .find({ order: { startedAt: 'DESC' }, take: limit });
@@ -190,6 +204,10 @@ function toReport(row: ReconciliationReportEntity): ReconciliationReport {
     mismatch_count: row.mismatchCount,
     ...findings,
   };
+}
+
+function lookupError(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, LOOKUP_ERROR_MAX_LENGTH);
 }
 
 async function inBatches<T>(items: T[], width: number, run: (item: T) => Promise<void>) {

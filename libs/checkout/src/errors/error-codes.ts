@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   order_paid: 'conflict',
   order_closed: 'conflict',
   attempt_still_payable: 'conflict',
+  attempts_exhausted: 'conflict',
   cancel_refused: 'conflict',
   order_not_refundable: 'conflict',
   refund_already_requested: 'conflict',
@@ -33,6 +34,7 @@ export const ERROR_CODES = {
   job_not_failed: 'conflict',
   webhook_endpoint_managed_by_environment: 'conflict',
   webhook_endpoint_disabled: 'conflict',
+  webhook_endpoints_limit_reached: 'conflict',
   // Well-formed, but the payment rules refuse it.
   idempotency_key_reused: 'unprocessable',
   refund_exceeds_payment: 'unprocessable',

@@ -58,7 +58,7 @@ export class CheckoutExceptionFilter implements ExceptionFilter {
         'request failed',
       );
     }
-    void reply.status(status).send(body);
+    void reply.status(status).send(bounded(body));
   }
 
   toHttp(exception: unknown): [number, ErrorBody] {
@@ -130,6 +130,69 @@ export class CheckoutExceptionFilter implements ExceptionFilter {
     }
     return [500, { error: { code: 'internal_error', message: 'internal error' } }];
   }
+}
+
+/**
+ * The bounds of an error answer, as the OpenAPI document declares them: the gateway's texts and a
+ * long list of failing fields are cut here, so no answer grows with what the gateway or a client sent.
+ */
+export const ERROR_BOUNDS = {
+  message: 1000,
+  fields: 100,
+  field: 200,
+  reason: 500,
+  gatewayCode: 100,
+  gatewayMessages: 20,
+  gatewayMessage: 500,
+  gatewayFields: 50,
+} as const;
+
+const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
+
+export function bounded(body: ErrorBody): ErrorBody {
+  // A body passed through as it is (the readiness report) has its own shape.
+  if (typeof body.error?.message !== 'string') return body;
+  const error: ErrorBody['error'] = {
+    ...body.error,
+    message: cut(body.error.message, ERROR_BOUNDS.message),
+  };
+  if (Array.isArray(error.errors)) {
+    error.errors = (error.errors as { field: string; reason: string }[])
+      .slice(0, ERROR_BOUNDS.fields)
+      .map((problem) => ({
+        field: cut(problem.field, ERROR_BOUNDS.field),
+        reason: cut(problem.reason, ERROR_BOUNDS.reason),
+      }));
+  }
+  if (typeof error.gateway === 'object' && error.gateway !== null) {
+    const gateway = error.gateway as Record<string, unknown>;
+    // Only what is there is cut: a stored refusal carries no error_type or fields.
+    const texts = (messages: unknown) =>
+      Array.isArray(messages)
+        ? messages
+            .slice(0, ERROR_BOUNDS.gatewayMessages)
+            .map((message) => cut(String(message), ERROR_BOUNDS.gatewayMessage))
+        : messages;
+    const code = (value: unknown) =>
+      typeof value === 'string' ? cut(value, ERROR_BOUNDS.gatewayCode) : value;
+    const fields = gateway.fields as Record<string, unknown> | undefined;
+    error.gateway = {
+      ...gateway,
+      code: code(gateway.code),
+      error_type: code(gateway.error_type),
+      messages: texts(gateway.messages),
+      ...(fields
+        ? {
+            fields: Object.fromEntries(
+              Object.entries(fields)
+                .slice(0, ERROR_BOUNDS.gatewayFields)
+                .map(([field, messages]) => [cut(field, ERROR_BOUNDS.field), texts(messages)]),
+            ),
+          }
+        : {}),
+    };
+  }
+  return { error };
 }
 
 /** Body-parse failures and the ValidationPipe's field errors, in the same shape as ours. */

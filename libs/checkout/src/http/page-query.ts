@@ -11,14 +11,19 @@ import {
   Min,
 } from 'class-validator';
 
+/** The most items a page of any list holds. */
+export const PAGE_LIMIT_MAX = 200;
+/** An ISO 8601 date-time with milliseconds and an offset is 29 characters; nothing longer is one. */
+export const ISO_DATE_TIME_MAX_LENGTH = 35;
+
 /** How many items a list answers: 50 unless asked, at most 200. */
 export class LimitQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @ApiPropertyOptional({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: 50 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
-  @Max(200)
+  @Max(PAGE_LIMIT_MAX)
   limit?: number;
 }
 
@@ -49,11 +54,13 @@ export class CursorPageQuery extends LimitQuery {
 export class PageQuery extends CursorPageQuery {
   @ApiPropertyOptional({ description: 'created at or after (ISO 8601)' })
   @IsOptional()
+  @MaxLength(ISO_DATE_TIME_MAX_LENGTH)
   @IsISO8601()
   from?: string;
 
   @ApiPropertyOptional({ description: 'created before (ISO 8601)' })
   @IsOptional()
+  @MaxLength(ISO_DATE_TIME_MAX_LENGTH)
   @IsISO8601()
   to?: string;
 

@@ -8,6 +8,12 @@ import { IpnRegistrationEntity } from '@app/persistence';
 /** Any fixed key, shared by every replica (the migration lock uses another). */
 const IPN_REGISTRATION_LOCK = 727_372_002;
 
+/**
+ * How many IPN registrations the admin list shows, the latest: a deployment adds one per URL and
+ * method it is ever given, so a handful in practice.
+ */
+export const IPN_REGISTRATIONS_LISTED = 100;
+
 /** The path the gateway notifies; its secret segment keeps the URL from being guessed. */
 export function ipnPath(config: ServiceConfig): string {
   return `/v1/ipn/${config.ipnPathSecret}`;
@@ -129,10 +135,12 @@ export class IpnRegistrationService {
     return registration.ipnId;
   }
 
-  list(): Promise<IpnRegistrationEntity[]> {
-    return this.dataSource
+  /** The latest IPN_REGISTRATIONS_LISTED registrations (one per URL and method), oldest first. */
+  async list(): Promise<IpnRegistrationEntity[]> {
+    const latest = await this.dataSource
       .getRepository(IpnRegistrationEntity)
-      .find({ order: { createdAt: 'ASC' } });
+      .find({ order: { createdAt: 'DESC' }, take: IPN_REGISTRATIONS_LISTED });
+    return latest.reverse();
   }
 
   private stored(): Promise<IpnRegistrationEntity | null> {

@@ -1,10 +1,15 @@
 import { WebhookEndpointEntity } from '@app/persistence';
+import { URL_MAX_LENGTH } from '../http/documented-schemas';
 
-/** The URL as logged and shown to admins: no credentials, no query string (it may carry a token). */
+/**
+ * The URL as logged and shown to admins: no credentials, no query string (it may carry a token).
+ * At most URL_MAX_LENGTH characters: percent-encoding may lengthen what was typed, and the shown
+ * form (an attempt's url, a message's endpoint_url) is cut there.
+ */
 export function displayUrlOf(url: string): string {
   try {
     const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
+    return `${parsed.origin}${parsed.pathname}`.slice(0, URL_MAX_LENGTH);
   } catch {
     return '(invalid url)';
   }

@@ -16,6 +16,9 @@ export interface JournalEntry {
   attempt?: number;
 }
 
+/** The longest review reason an order keeps (flagForReview cuts a longer one). */
+export const REVIEW_REASON_MAX_LENGTH = 500;
+
 /** A merchant event as the outbox stores it: its type and what the shop receives. */
 export interface Announcement {
   type: MerchantEventType;
@@ -208,6 +211,8 @@ export class OrderJournal {
     source: EventSource,
     gatewayRecord?: unknown,
   ): Promise<void> {
+    // The reason may quote the gateway: kept to a bounded length (orders.review_reason is text).
+    reason = reason.slice(0, REVIEW_REASON_MAX_LENGTH);
     const firstTime = !order.needsReview || order.reviewReason !== reason;
     order.needsReview = true;
     order.reviewReason = reason;

@@ -7,6 +7,11 @@ import {
 } from '@app/persistence';
 
 /** The order as the shop sees it, in API answers and in merchant webhooks alike. */
+/** An order's answer holds at most its latest TIMELINE_LIMIT timeline entries. */
+export const TIMELINE_LIMIT = 500;
+/** Payment attempts one order may have (a new one past it is refused). */
+export const ATTEMPTS_PER_ORDER_LIMIT = 20;
+
 export interface OrderView {
   reference: string;
   /** The payment attempt the order's payment fields describe (1 unless the customer tried again). */

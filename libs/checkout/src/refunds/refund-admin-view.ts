@@ -1,7 +1,26 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { REFUND_STATUSES, RefundStatus } from '@app/domain';
 import { OrderEntity, RefundEntity } from '@app/persistence';
+import {
+  AMOUNT,
+  CURRENCY,
+  DATE_TIME,
+  MERCHANT_REFERENCE,
+  NULLABLE_DATE_TIME,
+  text,
+  UUID,
+} from '../http/documented-schemas';
 import { RefundView, toRefundView } from '../orders/order-view';
+import { REFUND_MESSAGE_MAX_LENGTH } from './refund-verdict';
+
+/**
+ * The bounds of a refund's texts written from an admin's request (api/refund.dto.ts checks them):
+ * refunds.reason and refunds.resolution_note are text, and these are their bounds.
+ */
+export const REFUND_REASON_MAX_LENGTH = 500;
+export const RESOLUTION_NOTE_MAX_LENGTH = 1000;
+/** Who asked for it: refunds.requested_by and payment_attempts.refund_requested_by, varchar(100). */
+export const REQUESTED_BY_MAX_LENGTH = 100;
 
 /** The refund as an admin sees it: the shop's view plus the audit fields and its order. */
 export interface AdminRefundView extends RefundView {
@@ -34,7 +53,7 @@ export function toAdminRefundView(
  * the type check.
  */
 export class AdminRefundResponse implements AdminRefundView {
-  @ApiProperty({ type: String, format: 'uuid', example: '0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a' })
+  @ApiProperty({ ...UUID, example: '0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a' })
   id!: string;
 
   @ApiProperty({
@@ -46,73 +65,83 @@ export class AdminRefundResponse implements AdminRefundView {
   })
   status!: RefundStatus;
 
-  @ApiProperty({ type: String, example: '1500.00', description: 'Decimal string' })
+  @ApiProperty({ ...AMOUNT, description: 'Decimal string' })
   amount!: string;
 
-  @ApiProperty({ type: String, example: 'KES' })
+  @ApiProperty(CURRENCY)
   currency!: string;
 
   @ApiProperty({ type: Boolean, example: false, description: 'Less than the paid amount' })
   partial!: boolean;
 
-  @ApiProperty({ type: String, example: 'customer returned the tickets' })
+  // refunds.reason: text, written only from the refund request's reason (MaxLength there).
+  @ApiProperty(text(REFUND_REASON_MAX_LENGTH, { example: 'customer returned the tickets' }))
   reason!: string;
 
-  @ApiProperty({ type: String, example: 'alice@shop', description: 'Who authorised it' })
+  // refunds.requested_by: varchar(100).
+  @ApiProperty(
+    text(REQUESTED_BY_MAX_LENGTH, { example: 'alice@shop', description: 'Who authorised it' }),
+  )
   requested_by!: string;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    example: '200',
-    description: "The gateway's status code for the request; null until it answered",
-  })
+  @ApiProperty(
+    // refunds.gateway_status: varchar(16), cut there.
+    text(16, {
+      nullable: true,
+      example: '200',
+      description: "The gateway's status code for the request; null until it answered",
+    }),
+  )
   gateway_status!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'Refund request successfully' })
+  // refunds.gateway_message: text, cut where it is written (askForRefund).
+  @ApiProperty(
+    text(REFUND_MESSAGE_MAX_LENGTH, { nullable: true, example: 'Refund request successfully' }),
+  )
   gateway_message!: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', example: '2026-01-03T08:00:00.000Z' })
+  @ApiProperty({ ...DATE_TIME, example: '2026-01-03T08:00:00.000Z' })
   created_at!: string;
 
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
-    nullable: true,
-    example: '2026-01-03T08:00:01.000Z',
-  })
+  @ApiProperty({ ...NULLABLE_DATE_TIME, example: '2026-01-03T08:00:01.000Z' })
   accepted_at!: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null })
+  @ApiProperty({ ...NULLABLE_DATE_TIME, example: null })
   reversed_at!: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null })
+  @ApiProperty({ ...NULLABLE_DATE_TIME, example: null })
   rejected_at!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'ORDER-2041' })
+  @ApiProperty({ ...MERCHANT_REFERENCE, nullable: true })
   order_reference!: string | null;
 
-  @ApiProperty({
-    type: String,
-    example: '7840512343596574603009',
-    description: 'The payment refunded (its confirmation code at the gateway)',
-  })
+  // refunds.confirmation_code: varchar(100).
+  @ApiProperty(
+    text(100, {
+      example: '7840512343596574603009',
+      description: 'The payment refunded (its confirmation code at the gateway)',
+    }),
+  )
   confirmation_code!: string;
 
-  @ApiProperty({ type: String, example: 'ops-team', description: 'The admin key that asked' })
+  // refunds.admin_key_name: varchar(100).
+  @ApiProperty(text(100, { example: 'ops-team', description: 'The admin key that asked' }))
   admin_key_name!: string;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    example: null,
-    description: 'The admin key that recorded the outcome by hand (POST …/resolve)',
-  })
+  // refunds.resolved_by: varchar(100).
+  @ApiProperty(
+    text(100, {
+      nullable: true,
+      example: null,
+      description: 'The admin key that recorded the outcome by hand (POST …/resolve)',
+    }),
+  )
   resolved_by!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: null })
+  // refunds.resolution_note: text, written only from the resolve request's note (MaxLength there).
+  @ApiProperty(text(RESOLUTION_NOTE_MAX_LENGTH, { nullable: true, example: null }))
   resolution_note!: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', example: '2026-01-03T08:00:01.000Z' })
+  @ApiProperty({ ...DATE_TIME, example: '2026-01-03T08:00:01.000Z' })
   updated_at!: string;
 }

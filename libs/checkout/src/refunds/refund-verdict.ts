@@ -14,6 +14,12 @@ export type RefundVerdict =
   | { status: 'unknown'; gatewayStatus: null; message: string };
 
 /**
+ * The longest message a refund's record keeps (refunds.gateway_message and payment_attempts.
+ * refund_message are text): the gateway's answer or an error's, cut to it here.
+ */
+export const REFUND_MESSAGE_MAX_LENGTH = 500;
+
+/**
  * The one gateway call of a refund. Anything that may have reached the gateway (a timeout, an
  * unreadable answer) leaves the outcome unknown; a refusal before processing is a rejection.
  */
@@ -21,6 +27,11 @@ export async function askForRefund(
   gateway: GatewayClient,
   request: RefundRequest,
 ): Promise<RefundVerdict> {
+  const verdict = await verdictOf(gateway, request);
+  return { ...verdict, message: verdict.message.slice(0, REFUND_MESSAGE_MAX_LENGTH) };
+}
+
+async function verdictOf(gateway: GatewayClient, request: RefundRequest): Promise<RefundVerdict> {
   let answer: GatewayAcknowledgement;
   try {
     answer = await gateway.requestRefund(request);

@@ -7,6 +7,14 @@ import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
  * both), with the checks of PostgresHealthIndicator and RedisHealthIndicator.
  */
 
+/**
+ * The longest reason a check gives for being down (the driver's error message, cut where the
+ * indicators write it). libs/common stands apart from libs/checkout: its bounds are its own.
+ */
+export const HEALTH_MESSAGE_MAX_LENGTH = 500;
+/** What RedisHealthIndicator reports as its backend when no Redis is configured. */
+export const NO_REDIS_BACKEND = 'postgres (no Redis configured)';
+
 export class HealthLiveResponse {
   @ApiProperty({ enum: ['ok'], example: 'ok' })
   status!: 'ok';
@@ -17,6 +25,8 @@ export class PostgresHealthResponse {
   status!: 'up' | 'down';
 
   @ApiPropertyOptional({
+    type: String,
+    maxLength: HEALTH_MESSAGE_MAX_LENGTH,
     example: 'postgres: no answer within 1000 ms',
     description: 'Why it is down; only when down',
   })
@@ -28,13 +38,17 @@ export class RedisHealthResponse {
   status!: 'up' | 'down';
 
   @ApiPropertyOptional({
+    type: String,
+    maxLength: HEALTH_MESSAGE_MAX_LENGTH,
     example: 'redis ping: no answer within 1000 ms',
     description: 'Why it is down; only when down',
   })
   message?: string;
 
   @ApiPropertyOptional({
-    example: 'postgres (no Redis configured)',
+    type: String,
+    enum: [NO_REDIS_BACKEND],
+    example: NO_REDIS_BACKEND,
     description: 'Only when no Redis is configured: the queues run on Postgres, and this is up',
   })
   backend?: string;
@@ -119,6 +133,11 @@ export class HealthNotReadyResponse {
 export const HEALTH_NO_CACHE_HEADER: Record<string, HeaderObject> = {
   'Cache-Control': {
     description: 'Never cached',
-    schema: { type: 'string', example: 'no-cache, no-store, must-revalidate' },
+    // The value @HealthCheck() (@nestjs/terminus) sets.
+    schema: {
+      type: 'string',
+      enum: ['no-cache, no-store, must-revalidate'],
+      example: 'no-cache, no-store, must-revalidate',
+    },
   },
 };

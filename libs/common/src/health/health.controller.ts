@@ -1,5 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import {
+  ApiExcludeController,
   ApiOkResponse,
   ApiOperation,
   ApiServiceUnavailableResponse,
@@ -15,6 +16,9 @@ import {
 import { PostgresHealthIndicator } from './postgres.health';
 import { RedisHealthIndicator } from './redis.health';
 
+// Probes for the platform (Kubernetes, load balancers), unlimited by design: not part of the shop's
+// contract (openapi.json); docs/deployment.md describes them.
+@ApiExcludeController()
 @ApiTags('health')
 @Controller('health')
 export class HealthController {

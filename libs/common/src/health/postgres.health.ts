@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
 import { DataSource } from 'typeorm';
 import { withTimeout } from '@app/queues';
+import { HEALTH_MESSAGE_MAX_LENGTH } from './health-responses';
 
 /** terminus's own TypeORM check reports "down" without saying why; this one names the reason. */
 @Injectable()
@@ -17,7 +18,8 @@ export class PostgresHealthIndicator {
       await withTimeout(this.dataSource.query('SELECT 1'), timeoutMs, 'postgres');
       return indicator.up();
     } catch (error) {
-      return indicator.down({ message: error instanceof Error ? error.message : String(error) });
+      const message = error instanceof Error ? error.message : String(error);
+      return indicator.down({ message: message.slice(0, HEALTH_MESSAGE_MAX_LENGTH) });
     }
   }
 }

@@ -151,10 +151,12 @@ export class OrderRepository {
     await this.orders().update({ id: orderId }, { pollAttempts: attempts, nextPollAt: next });
   }
 
-  timeline(orderId: string): Promise<OrderEventEntity[]> {
-    return this.dataSource.manager
+  /** The order's latest `limit` timeline entries, oldest first (idx_order_events_order, read backwards). */
+  async timeline(orderId: string, limit: number): Promise<OrderEventEntity[]> {
+    const latest = await this.dataSource.manager
       .getRepository(OrderEventEntity)
-      .find({ where: { orderId }, order: { createdAt: 'ASC' } });
+      .find({ where: { orderId }, order: { createdAt: 'DESC' }, take: limit });
+    return latest.reverse();
   }
 
   /**

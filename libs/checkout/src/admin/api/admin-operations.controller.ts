@@ -6,8 +6,11 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
+import { QUEUE_NAMES } from '@app/queues';
+import { text, URL_MAX_LENGTH, UUID } from '../../http/documented-schemas';
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
 import { IpnRegistrationService, loggableIpnUrl } from '../../ipn/ipn-registration.service';
@@ -23,9 +26,16 @@ import {
   AdminReconciliationReport,
   AdminReconciliationReportList,
 } from './admin-responses';
-import { DeadLetterService } from './dead-letters/dead-letter.service';
+import { DeadLetterService, JOB_ID_MAX_LENGTH } from './dead-letters/dead-letter.service';
 import { NotificationInboxService } from './notification-inbox.service';
 import { ReconciliationService } from '../reconciliation.service';
+
+/** A notification's id: a uuid (anything else is 404, as no notification has it). */
+const NOTIFICATION_ID_PARAM = { name: 'id', ...UUID };
+/** A queue's name (anything else is 404 queue_not_found). */
+const QUEUE_PARAM = { name: 'queue', type: String, enum: QUEUE_NAMES, example: 'order-sync' };
+/** A job's id in its queue (no job has a longer one). */
+const JOB_ID_PARAM = { name: 'jobId', ...text(JOB_ID_MAX_LENGTH), example: '42' };
 
 /** The plumbing an operator inspects: IPN URLs, the notification inbox, dead jobs, reconciliation. */
 @ApiTags('admin: operations')
@@ -53,7 +63,8 @@ export class AdminOperationsController {
     const rows = await this.registrations.list();
     return {
       items: rows.map((row) => ({
-        url: loggableIpnUrl(row.url),
+        // The deployment's configured URL: as long as a URL we take anywhere, at most.
+        url: loggableIpnUrl(row.url).slice(0, URL_MAX_LENGTH),
         current: row.url === this.registrations.url && row.method === this.registrations.method,
         method: row.method,
         ipn_id: row.ipnId,
@@ -72,6 +83,7 @@ export class AdminOperationsController {
 
   @Get('notifications/:id')
   @ApiOperation({ summary: 'One stored IPN notification, with its payload and processing state' })
+  @ApiParam(NOTIFICATION_ID_PARAM)
   @ApiOkResponse({ type: AdminNotification })
   notification(@Param('id') id: string) {
     return this.inbox.get(id);
@@ -80,6 +92,7 @@ export class AdminOperationsController {
   @Post('notifications/:id/replay')
   @HttpCode(202)
   @ApiOperation({ summary: 'Send a stored notification through verification again' })
+  @ApiParam(NOTIFICATION_ID_PARAM)
   @ApiAcceptedResponse({ type: AdminNotificationReplay })
   replayNotification(@Param('id') id: string, @CallerKey() caller: ApiKeyIdentity) {
     return this.inbox.replay(id, caller);
@@ -95,6 +108,8 @@ export class AdminOperationsController {
 
   @Get('dead-letters/:queue/:jobId')
   @ApiOperation({ summary: 'One dead job, with its data and stack traces' })
+  @ApiParam(QUEUE_PARAM)
+  @ApiParam(JOB_ID_PARAM)
   @ApiOkResponse({ type: AdminDeadLetterDetail })
   deadLetter(@Param('queue') queue: string, @Param('jobId') jobId: string) {
     return this.deadLetters.inspect(queue, jobId);
@@ -103,6 +118,8 @@ export class AdminOperationsController {
   @Post('dead-letters/:queue/:jobId/replay')
   @HttpCode(202)
   @ApiOperation({ summary: 'Retry a dead job, its attempts reset' })
+  @ApiParam(QUEUE_PARAM)
+  @ApiParam(JOB_ID_PARAM)
   @ApiAcceptedResponse({ type: AdminDeadLetterReplay })
   @ApiConflictResponse({ description: 'job_not_failed: the job is not in the failed set' })
   replayDeadLetter(@Param('queue') queue: string, @Param('jobId') jobId: string) {
@@ -129,6 +146,7 @@ export class AdminOperationsController {
 
   @Get('reconciliation-reports/:id')
   @ApiOperation({ summary: 'One reconciliation report' })
+  @ApiParam({ name: 'id', ...UUID, description: "The report's id (anything else is 404)" })
   @ApiOkResponse({ type: AdminReconciliationReport })
   report(@Param('id') id: string) {
     return this.reconciliation.get(id);

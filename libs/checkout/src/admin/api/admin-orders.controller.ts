@@ -21,6 +21,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
+import { REVIEW_REASON_MAX_LENGTH } from '../../orders/order-journal';
 import { OrderCancelService } from '../../orders/order-cancel.service';
 import { OrderSyncService } from '../../orders/order-sync.service';
 import { CancelBody, ListOrdersQuery, StuckQuery } from './admin.dto';
@@ -33,8 +34,16 @@ import {
 } from './admin-responses';
 import { StuckOrdersService } from './stuck-orders.service';
 
+/**
+ * Any name an order is found by (AdminOrdersService.find): its merchant_reference or
+ * gateway_reference (50), order_tracking_id (64) or push_merchant_reference (100), of any attempt,
+ * or its id (36). Nothing longer names an order.
+ */
 const REFERENCE_PARAM = {
   name: 'reference',
+  type: String,
+  minLength: 1,
+  maxLength: 100,
   description:
     "The shop's reference, an order_tracking_id or push_merchant_reference (of any attempt), or the order's id",
   example: 'ORDER-2041',
@@ -101,7 +110,10 @@ export class AdminOrdersController {
     const result = await this.sync.sync(order, 'admin');
     return {
       result: result.kind,
-      ...(result.kind === 'flagged' ? { reason: result.reason } : {}),
+      // As the order's review_reason keeps it.
+      ...(result.kind === 'flagged'
+        ? { reason: result.reason.slice(0, REVIEW_REASON_MAX_LENGTH) }
+        : {}),
       ...(await this.orders.detail(order.id)),
     };
   }

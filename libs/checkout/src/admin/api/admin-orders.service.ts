@@ -3,6 +3,7 @@ import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { ORDER_STATUSES, OrderStatus } from '@app/domain';
 import { OrderEntity, OrderRepository } from '@app/persistence';
 import { CheckoutError } from '../../errors/checkout-error';
+import { TIMELINE_LIMIT } from '../../orders/order-view';
 import { afterPosition, decodeCursor, pageOf, positionParameters } from '../../http/page-cursor';
 import {
   AdminOrderDetail,
@@ -96,7 +97,7 @@ export class AdminOrdersService {
     const order = await this.find(reference);
     const [refund, events, attempts] = await Promise.all([
       this.orders.refundFor(order.id),
-      this.orders.timeline(order.id),
+      this.orders.timeline(order.id, TIMELINE_LIMIT),
       this.orders.earlierAttempts(order.id),
     ]);
     return toAdminOrderDetail(order, refund, events, attempts);

@@ -1,5 +1,12 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ORDER_STATUSES, OrderStatus, PaymentOutcome } from '@app/domain';
+import type { JobState } from 'bullmq';
+import {
+  MERCHANT_EVENT_TYPES,
+  MERCHANT_REFERENCE_MAX_LENGTH,
+  ORDER_STATUSES,
+  OrderStatus,
+  PaymentOutcome,
+} from '@app/domain';
 import {
   AttemptRefundStatus,
   CheckoutKind,
@@ -7,33 +14,69 @@ import {
   NotificationStatus,
   SubmissionStatus,
 } from '@app/persistence';
-import { QUEUE_NAMES } from '@app/queues';
+import { JobName, QUEUE_NAMES } from '@app/queues';
 import {
+  AMOUNT,
   ATTEMPT_REFUND_STATUSES,
+  CURRENCY,
   DATE_TIME,
   EVENT_SOURCES,
   INTEGER,
+  MERCHANT_REFERENCE,
   NEXT_CURSOR,
   NULLABLE_DATE_TIME,
   objectOrNull,
+  ORDER_TRACKING_ID,
+  text,
+  URL,
+  URL_MAX_LENGTH,
   UUID,
 } from '../../http/documented-schemas';
-import type { AttemptView, TimelineEntry } from '../../orders/order-view';
+import { PAGE_LIMIT_MAX } from '../../http/page-query';
+import { NOTIFICATION_LAST_ERROR_MAX_LENGTH } from '../../ipn/inbox-limits';
+import { IPN_REGISTRATIONS_LISTED } from '../../ipn/ipn-registration.service';
+import type { OutcomeResult } from '../../orders/order-outcome.service';
+import { REVIEW_REASON_MAX_LENGTH } from '../../orders/order-journal';
+import {
+  ATTEMPTS_PER_ORDER_LIMIT,
+  TIMELINE_LIMIT,
+  type AttemptView,
+  type TimelineEntry,
+} from '../../orders/order-view';
 import { AdminRefundResponse } from '../../refunds/refund-admin-view';
-import type { GatewayMismatch } from '../gateway-comparison';
-import type { ReconciliationReport } from '../reconciliation.service';
-import type { InvariantViolations } from '../reconciliation-invariants';
+import {
+  GATEWAY_TEXT_MAX_LENGTH,
+  type GatewayMismatch,
+  MISMATCH_PROBLEM_MAX_LENGTH,
+} from '../gateway-comparison';
+import {
+  LATEST_REPORTS,
+  LOOKUP_ERROR_MAX_LENGTH,
+  MAX_LOOKUPS,
+  MAX_ORDERS,
+  RECONCILIATION_TRIGGERS,
+  type ReconciliationReport,
+} from '../reconciliation.service';
+import { INVARIANT_EXAMPLES, type InvariantViolations } from '../reconciliation-invariants';
 import type { AdminOperationsController } from './admin-operations.controller';
 import type { AdminOrdersController } from './admin-orders.controller';
+import { NOTIFICATION_STATUSES, PENDING_MINUTES_MAX, SINCE_HOURS_MAX } from './admin.dto';
 import type { AdminOrderDetail as AdminOrderDetailView, AdminOrderView } from './admin-order-view';
-import type { OrderPage } from './admin-orders.service';
-import type { DeadJobView, DeadLetterService } from './dead-letters/dead-letter.service';
+import { COUNT_CAP, type OrderPage } from './admin-orders.service';
+import {
+  DEAD_LETTER_REASON_MAX_LENGTH,
+  DEAD_LETTER_STACKTRACE_MAX_LENGTH,
+  DEAD_LETTER_STACKTRACES_MAX,
+  type DeadJobView,
+  type DeadLetterService,
+  JOB_ID_MAX_LENGTH,
+} from './dead-letters/dead-letter.service';
 import type {
   NotificationInboxService,
   NotificationPage,
   NotificationView,
 } from './notification-inbox.service';
-import type { StuckOrder, StuckPage } from './stuck-orders.service';
+import { STUCK_REASONS, type StuckOrder, type StuckPage } from './stuck-orders.service';
 
 /**
  * Documentation of the admin answers (OpenAPI only: the JSON is built by the views and services
@@ -43,43 +86,78 @@ import type { StuckOrder, StuckPage } from './stuck-orders.service';
 
 type Answer<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 
-const CHECKOUT_KINDS: readonly CheckoutKind[] = ['hosted', 'mobile_money'];
-const SUBMISSION_STATUSES: readonly SubmissionStatus[] = [
-  'submitting',
-  'submitted',
-  'rejected',
-  'unknown',
-];
-const NOTIFICATION_STATUSES: readonly NotificationStatus[] = [
-  'received',
-  'queued',
-  'applied',
-  'unmatched',
-  'ignored',
-  'failed',
-];
-const PAYMENT_OUTCOMES: readonly PaymentOutcome[] = ['pending', 'completed', 'failed', 'reversed'];
-/** What stuck-orders.service.ts `reasonsFor` can say. */
-const STUCK_REASONS = [
-  'pending_too_long',
-  'needs_review',
-  'submission_unknown',
-  'refund_requested',
-  'refund_unknown',
-] as const;
+/**
+ * The members of a union that has no list of its own, as a list: the record makes the compiler
+ * check that it names every member and nothing else.
+ */
+function membersOf<T extends string>(members: Record<T, true>): T[] {
+  return Object.keys(members) as T[];
+}
+
+const CHECKOUT_KINDS = membersOf<CheckoutKind>({ hosted: true, mobile_money: true });
+const SUBMISSION_STATUSES = membersOf<SubmissionStatus>({
+  submitting: true,
+  submitted: true,
+  rejected: true,
+  unknown: true,
+});
+const PAYMENT_OUTCOMES = membersOf<PaymentOutcome>({
+  pending: true,
+  completed: true,
+  failed: true,
+  reversed: true,
+});
 /** OrderOutcomeService's result kinds (order-outcome.service.ts `OutcomeResult`). */
-const SYNC_RESULTS = ['transitioned', 'unchanged', 'flagged', 'order_missing'] as const;
-/** BullMQ's job states, and 'unknown' for a job it no longer finds. */
-const JOB_STATES = [
-  'completed',
-  'failed',
-  'active',
-  'delayed',
-  'prioritized',
-  'waiting',
-  'waiting-children',
-  'unknown',
-] as const;
+const SYNC_RESULTS = membersOf<OutcomeResult['kind']>({
+  transitioned: true,
+  unchanged: true,
+  flagged: true,
+  order_missing: true,
+});
+/** BullMQ's job states, and 'unknown' for a job it no longer finds (Job.getState). */
+const JOB_STATES = membersOf<JobState | 'unknown'>({
+  completed: true,
+  failed: true,
+  active: true,
+  delayed: true,
+  prioritized: true,
+  waiting: true,
+  'waiting-children': true,
+  unknown: true,
+});
+/** Every job's name (job-catalogue.ts `JobData`). */
+const JOB_NAMES = membersOf<JobName>({
+  'verify-notification': true,
+  'sync-order': true,
+  'follow-refund': true,
+  'refund-double-payment': true,
+  'register-ipn': true,
+  reconcile: true,
+  'prune-operational-records': true,
+});
+
+/** A payment attempt's number: 1, then one more each time, at most ATTEMPTS_PER_ORDER_LIMIT. */
+const ATTEMPT_NUMBER = { ...INTEGER, minimum: 1, maximum: ATTEMPTS_PER_ORDER_LIMIT } as const;
+/** A page's `limit` as applied: 1 to PAGE_LIMIT_MAX (LimitQuery). */
+const PAGE_LIMIT = { ...INTEGER, minimum: 1, maximum: PAGE_LIMIT_MAX } as const;
+/** orders / payment_attempts .push_merchant_reference: varchar(100). */
+const PUSH_MERCHANT_REFERENCE_LENGTH = 100;
+/** orders / payment_attempts .failure_reason: varchar(100), cut there by its writers. */
+const FAILURE_REASON_LENGTH = 100;
+/** orders / payment_attempts / refunds .confirmation_code: varchar(100). */
+const CONFIRMATION_CODE_LENGTH = 100;
+/** order_events.actor, reconciliation_reports.requested_by: an admin key's name, varchar(100). */
+const ACTOR_LENGTH = 100;
+/** An order status a timeline entry moved from or to (order_events.from_status / to_status). */
+const TIMELINE_STATUS = {
+  type: String,
+  nullable: true,
+  // null is listed too: a validator applies enum to a nullable value as well (OpenAPI 3.0.3).
+  enum: [...ORDER_STATUSES, null],
+};
+/** A lookup failure's reference: the order's, with ` (attempt <n>)` for an earlier attempt. */
+const LOOKUP_REFERENCE_MAX_LENGTH =
+  MERCHANT_REFERENCE_MAX_LENGTH + ` (attempt ${ATTEMPTS_PER_ORDER_LIMIT})`.length;
 
 // ─── Orders ────────────────────────────────────────────────────────────────────────────────────
 
@@ -89,25 +167,24 @@ export class AdminOrderResponse implements AdminOrderView {
   @ApiProperty({ ...UUID, example: '6d1f3c2a-8b4e-4f0a-9c7d-2e5b1a0f3c4d' })
   id!: string;
 
-  @ApiProperty({ type: String, example: 'ORDER-2041', description: "The shop's reference" })
+  @ApiProperty({ ...MERCHANT_REFERENCE, description: "The shop's reference" })
   reference!: string;
 
   @ApiProperty({
-    ...INTEGER,
+    ...ATTEMPT_NUMBER,
     example: 1,
     description: "The payment attempt the order's payment fields describe",
   })
   attempt!: number;
 
   @ApiProperty({
-    type: String,
+    ...ORDER_TRACKING_ID,
     nullable: true,
-    example: 'b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59',
     description: "The gateway's id of the current attempt; null until the gateway answered",
   })
   order_tracking_id!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: null })
+  @ApiProperty(text(PUSH_MERCHANT_REFERENCE_LENGTH, { nullable: true, example: null }))
   push_merchant_reference!: string | null;
 
   @ApiProperty({ type: String, enum: CHECKOUT_KINDS, example: 'hosted' })
@@ -124,70 +201,80 @@ export class AdminOrderResponse implements AdminOrderView {
   })
   submission_status!: SubmissionStatus;
 
-  @ApiProperty({ type: String, example: '1500.00', description: 'Decimal string' })
+  @ApiProperty({ ...AMOUNT, description: 'Decimal string' })
   amount!: string;
 
-  @ApiProperty({ type: String, example: 'KES' })
+  @ApiProperty(CURRENCY)
   currency!: string;
 
-  @ApiProperty({ type: String, example: 'Two concert tickets' })
+  // orders.description: varchar(100).
+  @ApiProperty(text(100, { example: 'Two concert tickets' }))
   description!: string;
 
-  @ApiProperty({ type: String, nullable: true, example: '7840512343596574603009' })
+  @ApiProperty(
+    text(CONFIRMATION_CODE_LENGTH, { nullable: true, example: '7840512343596574603009' }),
+  )
   confirmation_code!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'Visa' })
+  // orders.payment_method: varchar(64).
+  @ApiProperty(text(64, { nullable: true, example: 'Visa' }))
   payment_method!: string | null;
 
   @ApiProperty({
-    type: String,
-    nullable: true,
+    // orders.payment_account: varchar(64); masking keeps its length.
+    ...text(64, { nullable: true }),
     example: '444444xxxxxx4444',
     description: 'Masked: a card as the gateway sent it, a phone number to its last three digits',
   })
   payment_account!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '1500.00' })
+  @ApiProperty({ ...AMOUNT, nullable: true })
   paid_amount!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'KES' })
+  // orders.paid_currency: varchar(3), as the gateway reported it (upper-cased).
+  @ApiProperty(text(3, { nullable: true, example: 'KES' }))
   paid_currency!: string | null;
 
   @ApiProperty({ ...NULLABLE_DATE_TIME, example: '2026-01-02T09:31:10.000Z' })
   paid_at!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: null })
+  @ApiProperty(text(FAILURE_REASON_LENGTH, { nullable: true, example: null }))
   failure_reason!: string | null;
 
   @ApiProperty({ type: Boolean, example: false })
   needs_review!: boolean;
 
-  @ApiProperty({ type: String, nullable: true, example: null })
+  // orders.review_reason: text, cut where it is written (OrderJournal.flagForReview).
+  @ApiProperty(text(REVIEW_REASON_MAX_LENGTH, { nullable: true, example: null }))
   review_reason!: string | null;
 
   @ApiProperty({
-    type: String,
+    ...URL,
     nullable: true,
     example:
       'https://pay.example/pesapaliframe/PesapalIframe3/Index?OrderTrackingId=b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59',
   })
   redirect_url!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: null })
+  // orders.business_number: varchar(64).
+  @ApiProperty(text(64, { nullable: true, example: null }))
   business_number!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: null })
+  // orders.push_account_number: varchar(100).
+  @ApiProperty(text(100, { nullable: true, example: null }))
   account_number!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'jane@example.com' })
+  // orders.customer_email: varchar(254).
+  @ApiProperty(text(254, { nullable: true, example: 'jane@example.com' }))
   customer_email!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '+254712345678' })
+  // orders.customer_phone: varchar(32).
+  @ApiProperty(text(32, { nullable: true, example: '+254712345678' }))
   customer_phone!: string | null;
 
   @ApiProperty({
-    type: String,
-    nullable: true,
+    // orders.msisdn: varchar(32).
+    ...text(32, { nullable: true }),
     example: null,
     description: 'The phone a mobile-money prompt went to',
   })
@@ -225,22 +312,29 @@ export class AdminOrderResponse implements AdminOrderView {
   refund!: AdminRefundResponse | null;
 }
 
+/** A status's count, up to COUNT_CAP (admin-orders.service.ts counts no further). */
+const STATUS_COUNT = { ...INTEGER, maximum: COUNT_CAP } as const;
+
 /** Orders per status for the list's filters without the status one, each up to count_cap. */
 export class AdminOrderStatusCounts implements Record<OrderStatus, number> {
-  @ApiProperty({ ...INTEGER, example: 12 }) pending!: number;
-  @ApiProperty({ ...INTEGER, example: 1000 }) completed!: number;
-  @ApiProperty({ ...INTEGER, example: 7 }) failed!: number;
-  @ApiProperty({ ...INTEGER, example: 3 }) cancelled!: number;
-  @ApiProperty({ ...INTEGER, example: 0 }) reversed!: number;
-  @ApiProperty({ ...INTEGER, example: 41 }) expired!: number;
+  @ApiProperty({ ...STATUS_COUNT, example: 12 }) pending!: number;
+  @ApiProperty({ ...STATUS_COUNT, example: 1000 }) completed!: number;
+  @ApiProperty({ ...STATUS_COUNT, example: 7 }) failed!: number;
+  @ApiProperty({ ...STATUS_COUNT, example: 3 }) cancelled!: number;
+  @ApiProperty({ ...STATUS_COUNT, example: 0 }) reversed!: number;
+  @ApiProperty({ ...STATUS_COUNT, example: 41 }) expired!: number;
 }
 
 /** GET /v1/admin/orders. */
 export class AdminOrderPage implements OrderPage {
-  @ApiProperty({ type: [AdminOrderResponse], description: 'Newest first' })
+  @ApiProperty({
+    type: [AdminOrderResponse],
+    maxItems: PAGE_LIMIT_MAX,
+    description: 'Newest first',
+  })
   items!: AdminOrderResponse[];
 
-  @ApiProperty({ ...INTEGER, example: 50 })
+  @ApiProperty({ ...PAGE_LIMIT, example: 50 })
   limit!: number;
 
   @ApiProperty(NEXT_CURSOR)
@@ -252,7 +346,7 @@ export class AdminOrderPage implements OrderPage {
   })
   counts!: AdminOrderStatusCounts;
 
-  @ApiProperty({ ...INTEGER, example: 1000 })
+  @ApiProperty({ ...INTEGER, minimum: COUNT_CAP, maximum: COUNT_CAP, example: COUNT_CAP })
   count_cap!: number;
 }
 
@@ -261,11 +355,12 @@ export class AdminStuckOrder implements StuckOrder {
   @ApiProperty({
     type: [String],
     enum: STUCK_REASONS,
+    maxItems: STUCK_REASONS.length,
     example: ['pending_too_long'],
     description:
       'pending_too_long, needs_review, submission_unknown (the creation answer never came), refund_requested or refund_unknown (a refund the gateway has not confirmed)',
   })
-  reasons!: string[];
+  reasons!: (typeof STUCK_REASONS)[number][];
 
   @ApiProperty({ type: AdminOrderResponse })
   order!: AdminOrderResponse;
@@ -273,13 +368,19 @@ export class AdminStuckOrder implements StuckOrder {
 
 /** GET /v1/admin/orders/stuck. */
 export class AdminStuckOrderPage implements StuckPage {
-  @ApiProperty({ ...INTEGER, example: 30, description: 'pending_minutes as applied' })
+  @ApiProperty({
+    ...INTEGER,
+    minimum: 1,
+    maximum: PENDING_MINUTES_MAX,
+    example: 30,
+    description: 'pending_minutes as applied',
+  })
   threshold_minutes!: number;
 
-  @ApiProperty({ type: [AdminStuckOrder], description: 'Oldest first' })
+  @ApiProperty({ type: [AdminStuckOrder], maxItems: PAGE_LIMIT_MAX, description: 'Oldest first' })
   items!: AdminStuckOrder[];
 
-  @ApiProperty({ ...INTEGER, example: 200 })
+  @ApiProperty({ ...PAGE_LIMIT, example: 200 })
   limit!: number;
 
   @ApiProperty(NEXT_CURSOR)
@@ -288,7 +389,7 @@ export class AdminStuckOrderPage implements StuckPage {
 
 /** One payment attempt of the order, earlier or current (order-view.ts `toAttemptViews`). */
 export class AdminOrderAttempt implements AttemptView {
-  @ApiProperty({ ...INTEGER, example: 1 })
+  @ApiProperty({ ...ATTEMPT_NUMBER, example: 1 })
   number!: number;
 
   @ApiProperty({ type: Boolean, example: false, description: "The order row's own attempt" })
@@ -298,25 +399,27 @@ export class AdminOrderAttempt implements AttemptView {
   kind!: CheckoutKind;
 
   @ApiProperty({
-    type: String,
-    example: 'ORDER-2041',
+    // orders / payment_attempts .gateway_reference: varchar(50), as merchant_reference.
+    ...MERCHANT_REFERENCE,
     description: 'The id it was sent to the gateway under',
   })
   gateway_reference!: string;
 
-  @ApiProperty({ type: String, nullable: true, example: 'b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59' })
+  @ApiProperty({ ...ORDER_TRACKING_ID, nullable: true })
   order_tracking_id!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: null })
+  @ApiProperty(text(PUSH_MERCHANT_REFERENCE_LENGTH, { nullable: true, example: null }))
   push_merchant_reference!: string | null;
 
   @ApiProperty({ type: String, enum: ORDER_STATUSES, example: 'failed' })
   status!: OrderStatus;
 
-  @ApiProperty({ type: String, nullable: true, example: 'request_terminated_by_user' })
+  @ApiProperty(
+    text(FAILURE_REASON_LENGTH, { nullable: true, example: 'request_terminated_by_user' }),
+  )
   failure_reason!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: null })
+  @ApiProperty(text(CONFIRMATION_CODE_LENGTH, { nullable: true, example: null }))
   confirmation_code!: string | null;
 
   @ApiProperty({ ...DATE_TIME, example: '2026-01-02T09:30:00.000Z' })
@@ -343,24 +446,24 @@ export class AdminOrderAttempt implements AttemptView {
 /** One entry of the order's timeline (order-view.ts `toTimelineEntry`). */
 export class AdminOrderTimelineEntry implements TimelineEntry {
   @ApiProperty({
-    type: String,
+    // order_events.type: varchar(48); the journal's writers name it (no closed list of them).
+    ...text(48),
     example: 'status_changed',
     description: 'e.g. created, submitted, status_changed, flagged_for_review, refund_requested',
   })
   type!: string;
 
-  @ApiProperty({ type: String, nullable: true, example: 'pending' })
+  @ApiProperty({ ...TIMELINE_STATUS, example: 'pending' })
   from_status!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'completed' })
+  @ApiProperty({ ...TIMELINE_STATUS, example: 'completed' })
   to_status!: string | null;
 
   @ApiProperty({ type: String, enum: EVENT_SOURCES, example: 'ipn' })
   source!: EventSource;
 
   @ApiProperty({
-    type: String,
-    nullable: true,
+    ...text(ACTOR_LENGTH, { nullable: true }),
     example: null,
     description: "The admin key's name, or null for the service itself",
   })
@@ -387,10 +490,18 @@ export class AdminOrderDetail implements AdminOrderDetailView {
   @ApiProperty({ type: AdminOrderResponse })
   order!: AdminOrderResponse;
 
-  @ApiProperty({ type: [AdminOrderAttempt], description: 'Every payment attempt, first first' })
+  @ApiProperty({
+    type: [AdminOrderAttempt],
+    maxItems: ATTEMPTS_PER_ORDER_LIMIT,
+    description: 'Every payment attempt, first first',
+  })
   attempts!: AdminOrderAttempt[];
 
-  @ApiProperty({ type: [AdminOrderTimelineEntry], description: 'Oldest first' })
+  @ApiProperty({
+    type: [AdminOrderTimelineEntry],
+    maxItems: TIMELINE_LIMIT,
+    description: `The latest ${TIMELINE_LIMIT} timeline entries at most, oldest first`,
+  })
   timeline!: AdminOrderTimelineEntry[];
 }
 
@@ -409,7 +520,8 @@ export class AdminOrderSyncResult
   result!: (typeof SYNC_RESULTS)[number];
 
   @ApiPropertyOptional({
-    type: String,
+    // As the order's review_reason keeps it (cut to the same length).
+    ...text(REVIEW_REASON_MAX_LENGTH),
     example: 'paid amount differs: expected 1500.00 KES, gateway 15.00 KES',
     description: 'Only when result is flagged',
   })
@@ -422,7 +534,9 @@ type IpnRegistrationView = Answer<AdminOperationsController['ipnRegistrations']>
 
 export class AdminIpnRegistration implements IpnRegistrationView {
   @ApiProperty({
-    type: String,
+    // ipn_registrations.url (text): the deployment's URL, shown cut to URL_MAX_LENGTH. Not
+    // format uri: "[redacted]" is not a URI's path.
+    ...text(URL_MAX_LENGTH),
     example: 'https://checkout.shop.example/v1/ipn/[redacted]',
     description: 'The secret path segment is shown as [redacted]',
   })
@@ -438,7 +552,8 @@ export class AdminIpnRegistration implements IpnRegistrationView {
   @ApiProperty({ type: String, enum: ['GET', 'POST'], example: 'POST' })
   method!: 'GET' | 'POST';
 
-  @ApiProperty({ type: String, example: '11111111-2222-4333-8444-555555555555' })
+  // ipn_registrations.ipn_id: varchar(64).
+  @ApiProperty(text(64, { example: '11111111-2222-4333-8444-555555555555' }))
   ipn_id!: string;
 
   @ApiProperty({ ...NULLABLE_DATE_TIME, example: '2026-01-01T00:00:00.000Z' })
@@ -452,7 +567,11 @@ export class AdminIpnRegistration implements IpnRegistrationView {
 export class AdminIpnRegistrationList implements Answer<
   AdminOperationsController['ipnRegistrations']
 > {
-  @ApiProperty({ type: [AdminIpnRegistration], description: 'Oldest first' })
+  @ApiProperty({
+    type: [AdminIpnRegistration],
+    maxItems: IPN_REGISTRATIONS_LISTED,
+    description: `The latest ${IPN_REGISTRATIONS_LISTED}, oldest first`,
+  })
   items!: AdminIpnRegistration[];
 }
 
@@ -464,16 +583,20 @@ export class AdminNotification implements NotificationView {
   @ApiProperty({ type: String, enum: NOTIFICATION_STATUSES, example: 'applied' })
   status!: NotificationStatus;
 
-  @ApiProperty({ type: String, nullable: true, example: 'b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59' })
+  // ipn_notifications.order_tracking_id: varchar(100), as received (cut by the inbox).
+  @ApiProperty(text(100, { nullable: true, example: 'b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59' }))
   order_tracking_id!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'ORDER-2041' })
+  // ipn_notifications.merchant_reference: varchar(150), as received (cut by the inbox).
+  @ApiProperty(text(150, { nullable: true, example: 'ORDER-2041' }))
   merchant_reference!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'IPNCHANGE' })
+  // ipn_notifications.notification_type: varchar(32), as received (cut by the inbox).
+  @ApiProperty(text(32, { nullable: true, example: 'IPNCHANGE' }))
   notification_type!: string | null;
 
-  @ApiProperty({ type: String, example: 'POST' })
+  // ipn_notifications.http_method: varchar(8).
+  @ApiProperty(text(8, { example: 'POST' }))
   http_method!: string;
 
   @ApiProperty({
@@ -488,7 +611,8 @@ export class AdminNotification implements NotificationView {
   })
   payload!: Record<string, unknown>;
 
-  @ApiProperty({ type: String, nullable: true, example: '196.201.214.200' })
+  // ipn_notifications.remote_address: varchar(64).
+  @ApiProperty(text(64, { nullable: true, example: '196.201.214.200' }))
   remote_address!: string | null;
 
   @ApiProperty({ ...UUID, nullable: true, example: '6d1f3c2a-8b4e-4f0a-9c7d-2e5b1a0f3c4d' })
@@ -497,7 +621,8 @@ export class AdminNotification implements NotificationView {
   @ApiProperty({ ...INTEGER, example: 1 })
   attempts!: number;
 
-  @ApiProperty({ type: String, nullable: true, example: null })
+  // ipn_notifications.last_error: text, cut by its writers (ipn-inbox.ts).
+  @ApiProperty(text(NOTIFICATION_LAST_ERROR_MAX_LENGTH, { nullable: true, example: null }))
   last_error!: string | null;
 
   @ApiProperty({ ...DATE_TIME, example: '2026-01-02T09:31:09.000Z' })
@@ -512,10 +637,14 @@ export class AdminNotification implements NotificationView {
 
 /** GET /v1/admin/notifications. */
 export class AdminNotificationPage implements NotificationPage {
-  @ApiProperty({ type: [AdminNotification], description: 'Newest first' })
+  @ApiProperty({
+    type: [AdminNotification],
+    maxItems: PAGE_LIMIT_MAX,
+    description: 'Newest first',
+  })
   items!: AdminNotification[];
 
-  @ApiProperty({ ...INTEGER, example: 50 })
+  @ApiProperty({ ...PAGE_LIMIT, example: 50 })
   limit!: number;
 
   @ApiProperty(NEXT_CURSOR)
@@ -528,8 +657,8 @@ export class AdminNotificationReplay
   implements Answer<NotificationInboxService['replay']>
 {
   @ApiProperty({
-    type: String,
-    example: 'verify-notification:b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59:2',
+    ...text(JOB_ID_MAX_LENGTH),
+    example: 'notification-3c9a1e52-7d4b-4f6e-8a2c-5b0d9e1f7a34-2',
     description: 'The verification job id',
   })
   job!: string;
@@ -542,10 +671,10 @@ export class AdminDeadLetter implements DeadJobView {
   @ApiProperty({ type: String, enum: QUEUE_NAMES, example: 'order-sync' })
   queue!: string;
 
-  @ApiProperty({ type: String, example: '42' })
+  @ApiProperty(text(JOB_ID_MAX_LENGTH, { example: '42' }))
   id!: string;
 
-  @ApiProperty({ type: String, example: 'sync-order' })
+  @ApiProperty({ type: String, enum: JOB_NAMES, example: 'sync-order' })
   name!: string;
 
   @ApiProperty({
@@ -559,7 +688,10 @@ export class AdminDeadLetter implements DeadJobView {
   @ApiProperty({ ...INTEGER, example: 8 })
   attempts_made!: number;
 
-  @ApiProperty({ type: String, nullable: true, example: 'gateway unreachable' })
+  // BullMQ keeps the error's whole message: the list cuts it (dead-letter.service.ts).
+  @ApiProperty(
+    text(DEAD_LETTER_REASON_MAX_LENGTH, { nullable: true, example: 'gateway unreachable' }),
+  )
   failed_reason!: string | null;
 
   @ApiProperty({ ...NULLABLE_DATE_TIME, example: '2026-01-02T09:30:00.000Z' })
@@ -573,13 +705,17 @@ export class AdminDeadLetter implements DeadJobView {
 export class AdminDeadLetterPage implements Answer<DeadLetterService['list']> {
   @ApiProperty({
     type: 'object',
-    additionalProperties: { type: 'integer' },
+    additionalProperties: { ...INTEGER },
     example: { notifications: 0, 'order-sync': 1, 'ipn-registration': 0, reconciliation: 0 },
     description: 'Failed jobs per queue (the queue asked, or every queue)',
   })
   counts!: Record<string, number>;
 
-  @ApiProperty({ type: [AdminDeadLetter], description: 'Most recently failed first' })
+  @ApiProperty({
+    type: [AdminDeadLetter],
+    maxItems: PAGE_LIMIT_MAX,
+    description: 'Most recently failed first',
+  })
   items!: AdminDeadLetter[];
 }
 
@@ -590,8 +726,10 @@ export class AdminDeadLetterDetail
 {
   @ApiProperty({
     type: [String],
+    maxItems: DEAD_LETTER_STACKTRACES_MAX,
+    maxLength: DEAD_LETTER_STACKTRACE_MAX_LENGTH,
     example: ['Error: gateway unreachable\n    at OrderSyncJob.run (order-sync.job.ts:41:11)'],
-    description: 'One per failed attempt',
+    description: `One per failed attempt, the latest ${DEAD_LETTER_STACKTRACES_MAX} (each cut to ${DEAD_LETTER_STACKTRACE_MAX_LENGTH} characters)`,
   })
   stacktrace!: string[];
 
@@ -604,7 +742,7 @@ export class AdminDeadLetterReplay implements Answer<DeadLetterService['replay']
   @ApiProperty({ type: String, enum: QUEUE_NAMES, example: 'order-sync' })
   queue!: string;
 
-  @ApiProperty({ type: String, example: '42' })
+  @ApiProperty(text(JOB_ID_MAX_LENGTH, { example: '42' }))
   id!: string;
 
   @ApiProperty({
@@ -625,16 +763,18 @@ export class AdminGatewayMismatchOurs implements MismatchSide<'ours'> {
   @ApiProperty({ type: String, enum: ORDER_STATUSES, example: 'completed' })
   status!: OrderStatus;
 
-  @ApiProperty({ type: String, example: '1500.00' })
+  @ApiProperty(AMOUNT)
   amount!: string;
 
-  @ApiProperty({ type: String, example: 'KES' })
+  @ApiProperty(CURRENCY)
   currency!: string;
 
-  @ApiProperty({ type: String, nullable: true, example: '15.00' })
+  @ApiProperty({ ...AMOUNT, nullable: true, example: '15.00' })
   paid_amount!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '7840512343596574603009' })
+  @ApiProperty(
+    text(CONFIRMATION_CODE_LENGTH, { nullable: true, example: '7840512343596574603009' }),
+  )
   confirmation_code!: string | null;
 }
 
@@ -644,7 +784,9 @@ export class AdminGatewayMismatchGateway implements MismatchSide<'gateway'> {
   found!: boolean;
 
   @ApiProperty({
+    // paymentOutcomeFromStatusCode: a lookup with any other status_code is refused as malformed.
     ...INTEGER,
+    maximum: 3,
     nullable: true,
     example: 1,
     description: '0 pending/invalid, 1 completed, 2 failed, 3 reversed',
@@ -659,29 +801,32 @@ export class AdminGatewayMismatchGateway implements MismatchSide<'gateway'> {
   })
   outcome!: PaymentOutcome | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '1500.00' })
+  // Money.of: at most 13 digits and two places.
+  @ApiProperty({ ...AMOUNT, nullable: true })
   amount!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'KES' })
+  // The gateway's texts have no stated length: the report keeps them cut (gateway-comparison.ts).
+  @ApiProperty(text(GATEWAY_TEXT_MAX_LENGTH, { nullable: true, example: 'KES' }))
   currency!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '7840512343596574603009' })
+  @ApiProperty(text(GATEWAY_TEXT_MAX_LENGTH, { nullable: true, example: '7840512343596574603009' }))
   confirmation_code!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'Visa' })
+  @ApiProperty(text(GATEWAY_TEXT_MAX_LENGTH, { nullable: true, example: 'Visa' }))
   payment_method!: string | null;
 }
 
 /** An order (or an earlier attempt) on which we and the gateway disagree. */
 export class AdminGatewayMismatch implements GatewayMismatch {
-  @ApiProperty({ type: String, example: 'ORDER-2041' })
+  @ApiProperty(MERCHANT_REFERENCE)
   reference!: string;
 
-  @ApiProperty({ type: String, nullable: true, example: 'b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59' })
+  @ApiProperty({ ...ORDER_TRACKING_ID, nullable: true })
   order_tracking_id!: string | null;
 
   @ApiProperty({
-    type: String,
+    // It quotes the gateway's values: cut where it is written (gateway-comparison.ts).
+    ...text(MISMATCH_PROBLEM_MAX_LENGTH),
     example: 'paid amount: ours 15.00, gateway 1500.00',
     description: "Prefixed 'attempt <n>: ' for an earlier attempt",
   })
@@ -700,10 +845,15 @@ export class AdminCompletedTwice implements Violation<'completed_twice'> {
   @ApiProperty({ ...UUID, example: '6d1f3c2a-8b4e-4f0a-9c7d-2e5b1a0f3c4d' })
   order_id!: string;
 
-  @ApiProperty({ type: String, example: 'ORDER-2041' })
+  @ApiProperty(MERCHANT_REFERENCE)
   reference!: string;
 
-  @ApiProperty({ ...INTEGER, example: 2, description: 'status_changed → completed events' })
+  @ApiProperty({
+    ...INTEGER,
+    minimum: 2,
+    example: 2,
+    description: 'status_changed → completed events',
+  })
   events!: number;
 }
 
@@ -711,19 +861,21 @@ export class AdminRefundExceedsPayment implements Violation<'refund_exceeds_paym
   @ApiProperty({ ...UUID, example: '0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a' })
   refund_id!: string;
 
-  @ApiProperty({ type: String, example: 'ORDER-2041' })
+  @ApiProperty(MERCHANT_REFERENCE)
   reference!: string;
 
-  @ApiProperty({ type: String, example: '1600.00' })
+  @ApiProperty({ ...AMOUNT, example: '1600.00' })
   refund_amount!: string;
 
-  @ApiProperty({ type: String, example: 'KES' })
+  // refunds.currency: varchar(3).
+  @ApiProperty(text(3, { example: 'KES' }))
   refund_currency!: string;
 
-  @ApiProperty({ type: String, nullable: true, example: '1500.00' })
+  @ApiProperty({ ...AMOUNT, nullable: true })
   paid_amount!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'KES' })
+  // orders.paid_currency: varchar(3).
+  @ApiProperty(text(3, { nullable: true, example: 'KES' }))
   paid_currency!: string | null;
 }
 
@@ -731,7 +883,7 @@ export class AdminStateWithoutEvent implements Violation<'state_without_event'> 
   @ApiProperty({ ...UUID, example: '6d1f3c2a-8b4e-4f0a-9c7d-2e5b1a0f3c4d' })
   order_id!: string;
 
-  @ApiProperty({ type: String, example: 'ORDER-2041' })
+  @ApiProperty(MERCHANT_REFERENCE)
   reference!: string;
 
   @ApiProperty({ type: String, enum: ORDER_STATUSES, example: 'cancelled' })
@@ -742,11 +894,12 @@ export class AdminChangeWithoutOutbox implements Violation<'change_without_outbo
   @ApiProperty({ ...UUID, example: '6d1f3c2a-8b4e-4f0a-9c7d-2e5b1a0f3c4d' })
   order_id!: string;
 
-  @ApiProperty({ type: String, example: 'ORDER-2041' })
+  @ApiProperty(MERCHANT_REFERENCE)
   reference!: string;
 
   @ApiProperty({
     type: String,
+    enum: MERCHANT_EVENT_TYPES,
     example: 'order.completed',
     description:
       'The merchant event never written (order.<status>, order.attempt_cancelled, refund.<status>)',
@@ -754,42 +907,54 @@ export class AdminChangeWithoutOutbox implements Violation<'change_without_outbo
   expected_event!: string;
 }
 
-/** What the invariant queries found, up to 100 examples each. */
+/**
+ * What the invariant queries found, up to INVARIANT_EXAMPLES examples each (change_without_outbox
+ * lists those of two queries: status changes, then refund outcomes).
+ */
 export class AdminInvariantViolations implements InvariantViolations {
   @ApiProperty({
     type: [AdminCompletedTwice],
+    maxItems: INVARIANT_EXAMPLES,
     description: 'More than one status_changed → completed event for one order',
   })
   completed_twice!: AdminCompletedTwice[];
 
   @ApiProperty({
     type: [AdminRefundExceedsPayment],
+    maxItems: INVARIANT_EXAMPLES,
     description: 'A refund (not rejected) larger than the payment, or in another currency',
   })
   refund_exceeds_payment!: AdminRefundExceedsPayment[];
 
   @ApiProperty({
     type: [AdminStateWithoutEvent],
+    maxItems: INVARIANT_EXAMPLES,
     description: 'An order in a state no status_changed event leads to',
   })
   state_without_event!: AdminStateWithoutEvent[];
 
   @ApiProperty({
     type: [AdminChangeWithoutOutbox],
-    description: 'A status change or refund outcome whose merchant event was never written',
+    maxItems: 2 * INVARIANT_EXAMPLES,
+    description: `A status change or refund outcome whose merchant event was never written (up to ${INVARIANT_EXAMPLES} of each)`,
   })
   change_without_outbox!: AdminChangeWithoutOutbox[];
 }
 
 export class AdminLookupFailure implements LookupFailure {
   @ApiProperty({
-    type: String,
+    ...text(LOOKUP_REFERENCE_MAX_LENGTH),
     example: 'ORDER-2041 (attempt 1)',
     description: "The order's reference, with the attempt for an earlier one",
   })
   reference!: string;
 
-  @ApiProperty({ type: String, example: 'the payment gateway did not answer within 10000 ms' })
+  // The error's message, cut where the report is built (reconciliation.service.ts).
+  @ApiProperty(
+    text(LOOKUP_ERROR_MAX_LENGTH, {
+      example: 'the payment gateway did not answer within 10000 ms',
+    }),
+  )
   error!: string;
 }
 
@@ -800,18 +965,17 @@ export class AdminReconciliationReport implements ReconciliationReport {
   @ApiProperty({ ...UUID, example: '9b2c4d6e-8f0a-4b1c-9d3e-5f7a9b1c3d5e' })
   id!: string;
 
-  @ApiProperty({ type: String, enum: ['nightly', 'admin'], example: 'admin' })
+  @ApiProperty({ type: String, enum: RECONCILIATION_TRIGGERS, example: 'admin' })
   trigger!: string;
 
   @ApiProperty({
-    type: String,
-    nullable: true,
+    ...text(ACTOR_LENGTH, { nullable: true }),
     example: 'ops-team',
     description: "The admin key's name for an on-demand run; null for the nightly one",
   })
   requested_by!: string | null;
 
-  @ApiProperty({ ...INTEGER, example: 48 })
+  @ApiProperty({ ...INTEGER, minimum: 1, maximum: SINCE_HOURS_MAX, example: 48 })
   since_hours!: number;
 
   @ApiProperty({ ...DATE_TIME, example: '2026-01-03T02:30:00.000Z' })
@@ -820,7 +984,7 @@ export class AdminReconciliationReport implements ReconciliationReport {
   @ApiProperty({ ...DATE_TIME, example: '2026-01-03T02:30:41.000Z' })
   finished_at!: string;
 
-  @ApiProperty({ ...INTEGER, example: 312 })
+  @ApiProperty({ ...INTEGER, maximum: MAX_ORDERS, example: 312 })
   orders_checked!: number;
 
   @ApiProperty({
@@ -833,22 +997,34 @@ export class AdminReconciliationReport implements ReconciliationReport {
   @ApiProperty({
     type: Boolean,
     example: false,
-    description: 'The run stopped at its bound of 1000 orders',
+    description: `The run stopped at its bound of ${MAX_ORDERS} orders`,
   })
   truncated!: boolean;
 
-  @ApiProperty({ type: [AdminGatewayMismatch] })
+  @ApiProperty({
+    type: [AdminGatewayMismatch],
+    maxItems: MAX_LOOKUPS,
+    description: 'At most one per lookup: each order checked and each of its earlier attempts',
+  })
   gateway_mismatches!: AdminGatewayMismatch[];
 
   @ApiProperty({ type: AdminInvariantViolations })
   invariant_violations!: AdminInvariantViolations;
 
-  @ApiProperty({ type: [AdminLookupFailure], description: 'Lookups that failed (not compared)' })
+  @ApiProperty({
+    type: [AdminLookupFailure],
+    maxItems: MAX_LOOKUPS,
+    description: 'Lookups that failed (not compared)',
+  })
   lookup_failures!: AdminLookupFailure[];
 }
 
 /** GET /v1/admin/reconciliation-reports. */
 export class AdminReconciliationReportList implements Answer<AdminOperationsController['reports']> {
-  @ApiProperty({ type: [AdminReconciliationReport], description: 'The latest 20, newest first' })
+  @ApiProperty({
+    type: [AdminReconciliationReport],
+    maxItems: LATEST_REPORTS,
+    description: `The latest ${LATEST_REPORTS}, newest first`,
+  })
   items!: AdminReconciliationReport[];
 }

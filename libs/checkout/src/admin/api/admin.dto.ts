@@ -3,7 +3,18 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, MaxLength, Min, Max } from 'class-validator';
 import { ORDER_STATUSES, OrderStatus } from '@app/domain';
 import { NotificationStatus } from '@app/persistence';
-import { CursorPageQuery, OffsetPageQuery, PageQuery } from '../../http/page-query';
+import {
+  CursorPageQuery,
+  ISO_DATE_TIME_MAX_LENGTH,
+  OffsetPageQuery,
+  PageQuery,
+} from '../../http/page-query';
+import { QUEUE_NAME_MAX_LENGTH } from './dead-letters/dead-letter.service';
+
+/** The stuck list's longest pending_minutes: 90 days. */
+export const PENDING_MINUTES_MAX = 60 * 24 * 90;
+/** The longest window an on-demand reconciliation looks back over: 90 days. */
+export const SINCE_HOURS_MAX = 24 * 90;
 
 export class ListOrdersQuery extends PageQuery {
   @ApiPropertyOptional({ enum: ORDER_STATUSES })
@@ -21,14 +32,16 @@ export class ListOrdersQuery extends PageQuery {
   q?: string;
 }
 
-const NOTIFICATION_STATUSES: NotificationStatus[] = [
-  'received',
-  'queued',
-  'applied',
-  'unmatched',
-  'ignored',
-  'failed',
-];
+/** Every NotificationStatus: a record, so that the compiler checks the list is whole. */
+const NOTIFICATION_STATUS_SET: Record<NotificationStatus, true> = {
+  received: true,
+  queued: true,
+  applied: true,
+  unmatched: true,
+  ignored: true,
+  failed: true,
+};
+export const NOTIFICATION_STATUSES = Object.keys(NOTIFICATION_STATUS_SET) as NotificationStatus[];
 
 export class ListNotificationsQuery extends CursorPageQuery {
   @ApiPropertyOptional({ enum: NOTIFICATION_STATUSES })
@@ -38,19 +51,22 @@ export class ListNotificationsQuery extends CursorPageQuery {
 
   @ApiPropertyOptional({ description: 'received at or after (ISO 8601)' })
   @IsOptional()
+  @MaxLength(ISO_DATE_TIME_MAX_LENGTH)
   @IsISO8601()
   from?: string;
 
   @ApiPropertyOptional({ description: 'received before (ISO 8601)' })
   @IsOptional()
+  @MaxLength(ISO_DATE_TIME_MAX_LENGTH)
   @IsISO8601()
   to?: string;
 }
 
 export class DeadLettersQuery extends OffsetPageQuery {
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ description: 'One queue (a name of no queue is 404 queue_not_found)' })
   @IsOptional()
   @IsString()
+  @MaxLength(QUEUE_NAME_MAX_LENGTH)
   queue?: string;
 }
 
@@ -60,7 +76,7 @@ export class StuckQuery extends CursorPageQuery {
   @Type(() => Number)
   @IsInt()
   @Min(1)
-  @Max(60 * 24 * 90)
+  @Max(PENDING_MINUTES_MAX)
   pending_minutes?: number;
 }
 
@@ -69,7 +85,7 @@ export class ReconcileBody {
   @IsOptional()
   @IsInt()
   @Min(1)
-  @Max(24 * 90)
+  @Max(SINCE_HOURS_MAX)
   since_hours?: number;
 }
 

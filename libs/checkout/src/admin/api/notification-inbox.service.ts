@@ -7,6 +7,7 @@ import { ApiKeyIdentity } from '../../http/api-keys';
 import { CheckoutError } from '../../errors/checkout-error';
 import { afterPosition, decodeCursor, pageOf, positionParameters } from '../../http/page-cursor';
 import { iso } from '../../orders/order-view';
+import { NOTIFICATION_LAST_ERROR_MAX_LENGTH } from '../../ipn/inbox-limits';
 
 export interface NotificationView {
   id: string;
@@ -128,7 +129,10 @@ export class NotificationInboxService {
       {
         status: 'queued',
         nextAttemptAt: null,
-        lastError: `replayed by ${caller.name} (was ${notification.status})`,
+        lastError: `replayed by ${caller.name} (was ${notification.status})`.slice(
+          0,
+          NOTIFICATION_LAST_ERROR_MAX_LENGTH,
+        ),
       },
     );
     return { ...(await this.get(id)), job: String(jobId) };

@@ -4,9 +4,19 @@ import { decodeCursor, pageOf } from '../../http/page-cursor';
 import { OrderEntity, OrderRepository, RefundEntity } from '@app/persistence';
 import { AdminOrderView, toAdminOrderView } from './admin-order-view';
 
+/** Why an operator should look at an order: what `reasonsFor` can say, each at most once. */
+export const STUCK_REASONS = [
+  'pending_too_long',
+  'needs_review',
+  'submission_unknown',
+  'refund_requested',
+  'refund_unknown',
+] as const;
+export type StuckReason = (typeof STUCK_REASONS)[number];
+
 export interface StuckOrder {
-  /** Why an operator should look: pending_too_long, needs_review, submission_unknown, refund_open */
-  reasons: string[];
+  /** Why an operator should look (STUCK_REASONS). */
+  reasons: StuckReason[];
   order: AdminOrderView;
 }
 
@@ -82,14 +92,14 @@ export function reasonsFor(
   order: OrderEntity,
   refund: RefundEntity | null,
   cutoff: Date,
-): string[] {
-  const reasons: string[] = [];
+): StuckReason[] {
+  const reasons: StuckReason[] = [];
   const old = order.createdAt < cutoff;
   if (order.status === 'pending' && old) reasons.push('pending_too_long');
   if (order.needsReview) reasons.push('needs_review');
   if ((order.submissionStatus === 'unknown' || order.submissionStatus === 'submitting') && old)
     reasons.push('submission_unknown');
   if (refund && (refund.status === 'requested' || refund.status === 'unknown'))
-    reasons.push(`refund_${refund.status}`);
+    reasons.push(`refund_${refund.status}` as const);
   return reasons;
 }

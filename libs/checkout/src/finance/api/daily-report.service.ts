@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { Readable } from 'node:stream';
 import { DataSource } from 'typeorm';
+import { CheckoutError } from '../../errors/checkout-error';
 import { DailyReportQuery } from './finance.dto';
 import { openFinanceSnapshot } from './finance-request';
 import { inert, MOVEMENTS_WITH_ORDERS, movementParameters } from './money-movements';
@@ -21,6 +22,12 @@ export interface DailyReportRow {
   failed: number;
   cancelled: number;
 }
+
+/**
+ * The most rows one report answers (a year of days × currencies × payment methods stays well
+ * under it); a range with more is refused, naming `to`: ask for less, or one currency.
+ */
+export const DAILY_REPORT_ROWS_MAX = 10_000;
 
 export interface DailyReport {
   from: string;
@@ -97,9 +104,17 @@ export class DailyReportService {
     try {
       const currency = query.currency?.toUpperCase();
       const rows = await snapshot.query<DailyReportRow>(
-        DAILY,
+        `${DAILY} LIMIT ${DAILY_REPORT_ROWS_MAX + 1}`,
         movementParameters(snapshot.bounds, { currency }),
       );
+      if (rows.length > DAILY_REPORT_ROWS_MAX) {
+        throw CheckoutError.invalid([
+          {
+            field: 'to',
+            reason: `the range holds more than ${DAILY_REPORT_ROWS_MAX} rows (days × currencies × payment methods): ask for a shorter range or one currency, or for daily.csv`,
+          },
+        ]);
+      }
       return {
         from: snapshot.bounds.from.toISOString(),
         to: snapshot.bounds.to.toISOString(),

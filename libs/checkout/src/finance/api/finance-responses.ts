@@ -1,72 +1,77 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { CURRENCY, DATE_TIME, INTEGER, SIGNED_AMOUNT, text } from '../../http/documented-schemas';
 import { PAYMENT_COLUMN_NAMES } from '../payment-columns';
-import { DAILY_REPORT_COLUMNS } from './daily-report.service';
+import { DAILY_REPORT_COLUMNS, DAILY_REPORT_ROWS_MAX } from './daily-report.service';
+import { RANGE_TEXT_MAX_LENGTH, TIME_ZONE_MAX_LENGTH } from './finance.dto';
 
 /** Documentation of the finance answers (the JSON is built by DailyReportService.report). */
 
 const AMOUNT = 'A decimal string with two decimals';
-const DECIMAL = '^-?[0-9]+\\.[0-9]{2}$';
+/** orders.payment_method is varchar(64). */
+const PAYMENT_METHOD_MAX_LENGTH = 64;
 
 /** One local day × currency × payment method. Refund and reversal amounts are negative. */
 export class DailyReportRowResponse {
   @ApiProperty({
     type: String,
     format: 'date',
+    pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+    maxLength: 10,
     example: '2026-11-03',
     description: 'The local day in `tz`',
   })
   day!: string;
 
-  @ApiProperty({ example: 'KES' })
+  @ApiProperty(CURRENCY)
   currency!: string;
 
   @ApiProperty({
-    type: String,
+    ...text(PAYMENT_METHOD_MAX_LENGTH),
     nullable: true,
     example: 'M-Pesa',
     description: "The gateway's payment method; null when it named none",
   })
   payment_method!: string | null;
 
-  @ApiProperty({ type: 'integer', example: 42, description: 'Payments received that day' })
+  @ApiProperty({ ...INTEGER, example: 42, description: 'Payments received that day' })
   payments!: number;
 
-  @ApiProperty({ pattern: DECIMAL, example: '63000.00', description: AMOUNT })
+  @ApiProperty({ ...SIGNED_AMOUNT, example: '63000.00', description: AMOUNT })
   payments_amount!: string;
 
-  @ApiProperty({ type: 'integer', example: 2, description: 'Refunds settled that day' })
+  @ApiProperty({ ...INTEGER, example: 2, description: 'Refunds settled that day' })
   refunds!: number;
 
   @ApiProperty({
-    pattern: DECIMAL,
+    ...SIGNED_AMOUNT,
     example: '-3000.00',
     description: `${AMOUNT}; negative (or 0.00)`,
   })
   refunds_amount!: string;
 
   @ApiProperty({
-    type: 'integer',
+    ...INTEGER,
     example: 0,
     description: 'Payments reversed by the gateway (chargebacks) that day',
   })
   reversals!: number;
 
-  @ApiProperty({ pattern: DECIMAL, example: '0.00', description: `${AMOUNT}; negative (or 0.00)` })
+  @ApiProperty({ ...SIGNED_AMOUNT, example: '0.00', description: `${AMOUNT}; negative (or 0.00)` })
   reversals_amount!: string;
 
   @ApiProperty({
-    pattern: DECIMAL,
+    ...SIGNED_AMOUNT,
     example: '60000.00',
     description: `${AMOUNT}: payments plus refunds plus reversals`,
   })
   net_amount!: string;
 
-  @ApiProperty({ type: 'integer', example: 5, description: 'Orders that failed that day' })
+  @ApiProperty({ ...INTEGER, example: 5, description: 'Orders that failed that day' })
   failed!: number;
 
   @ApiProperty({
-    type: 'integer',
+    ...INTEGER,
     example: 1,
     description: 'Orders cancelled that day',
   })
@@ -75,52 +80,68 @@ export class DailyReportRowResponse {
 
 export class DailyReportResponse {
   @ApiProperty({
-    type: String,
-    format: 'date-time',
+    ...DATE_TIME,
     example: '2026-10-31T21:00:00.000Z',
     description: 'Start of the range (included), as worked out in `tz`',
   })
   from!: string;
 
   @ApiProperty({
-    type: String,
-    format: 'date-time',
+    ...DATE_TIME,
     example: '2026-11-30T21:00:00.000Z',
     description: 'End of the range (excluded)',
   })
   to!: string;
 
-  @ApiProperty({ example: 'Africa/Nairobi', description: 'The IANA time zone of the days' })
+  @ApiProperty({
+    ...text(TIME_ZONE_MAX_LENGTH),
+    example: 'Africa/Nairobi',
+    description: 'The IANA time zone of the days',
+  })
   tz!: string;
 
   @ApiProperty({
-    type: String,
+    ...CURRENCY,
     nullable: true,
-    example: 'KES',
     description: 'The currency asked for; null for every currency',
   })
   currency!: string | null;
 
   @ApiProperty({
     type: [DailyReportRowResponse],
+    maxItems: DAILY_REPORT_ROWS_MAX,
     description:
-      'By day, then currency, then payment method (none first); days without any are left out',
+      'By day, then currency, then payment method (none first); days without any are left out. A range of more rows is refused (400 naming `to`)',
   })
   rows!: DailyReportRowResponse[];
 }
 
 /** Every finance answer: never kept by a cache. */
 export const NO_STORE_HEADER: Record<string, HeaderObject> = {
-  'Cache-Control': { description: 'Never cached', schema: { type: 'string', example: 'no-store' } },
+  'Cache-Control': {
+    description: 'Never cached',
+    schema: { type: 'string', enum: ['no-store'], example: 'no-store' },
+  },
 };
 
-/** A CSV answer's headers: a download named after its range and zone, never cached. */
-export function csvHeaders(exampleFilename: string): Record<string, HeaderObject> {
+/**
+ * A CSV answer's headers: a download named after its range and zone, never cached. The name is
+ * exportNameOf's: `kind`, `from`, `to` and the zone joined by "_", each made of safe characters
+ * (an unsafe run becomes one "-", so never longer than what the query gave) and ".csv".
+ */
+export function csvHeaders(kind: string, exampleFilename: string): Record<string, HeaderObject> {
+  const filenameMaxLength =
+    `${kind}___.csv`.length + 2 * RANGE_TEXT_MAX_LENGTH + TIME_ZONE_MAX_LENGTH;
   return {
     ...NO_STORE_HEADER,
     'Content-Disposition': {
       description: 'A download, named after the range and the time zone',
-      schema: { type: 'string', example: `attachment; filename="${exampleFilename}"` },
+      schema: {
+        type: 'string',
+        pattern: `^attachment; filename="${kind}_[0-9A-Za-z_.+-]+\\.csv"$`,
+        maxLength: 'attachment; filename=""'.length + filenameMaxLength,
+        example: `attachment; filename="${exampleFilename}"`,
+      },
     },
   };
 }

@@ -16,11 +16,12 @@ import { PaymentExportService, exportNameOf } from './payment-export.service';
 const CSV = 'text/csv; charset=utf-8';
 
 /** A CSV answer as the document shows it: its media type without the charset parameter. */
-const csvAnswer = (description: string, exampleFilename: string) =>
+const csvAnswer = (description: string, kind: string, exampleFilename: string) =>
   ApiOkResponse({
     description,
-    headers: csvHeaders(exampleFilename),
-    content: { [CSV_MEDIA_TYPE]: { schema: { type: 'string' } } },
+    headers: csvHeaders(kind, exampleFilename),
+    // A file of any number of rows, not a bounded string: its columns are in the description.
+    content: { [CSV_MEDIA_TYPE]: {} },
   });
 
 @ApiTags('admin: finance')
@@ -38,7 +39,11 @@ export class FinanceController {
     summary: 'Every payment, refund and reversal of a range, as CSV (streamed from one snapshot)',
   })
   @ApiProduces(CSV_MEDIA_TYPE)
-  @csvAnswer(PAYMENTS_CSV_DESCRIPTION, 'payments_2026-11-01_2026-11-30_Africa-Nairobi.csv')
+  @csvAnswer(
+    PAYMENTS_CSV_DESCRIPTION,
+    'payments',
+    'payments_2026-11-01_2026-11-30_Africa-Nairobi.csv',
+  )
   @Header('Cache-Control', 'no-store')
   async payments(@Query() query: PaymentExportQuery): Promise<StreamableFile> {
     const file = await this.exports.open(query);
@@ -63,7 +68,7 @@ export class FinanceController {
   @Get('reports/daily.csv')
   @ApiOperation({ summary: 'The daily report as CSV' })
   @ApiProduces(CSV_MEDIA_TYPE)
-  @csvAnswer(DAILY_CSV_DESCRIPTION, 'daily_2026-11-01_2026-11-30_Africa-Nairobi.csv')
+  @csvAnswer(DAILY_CSV_DESCRIPTION, 'daily', 'daily_2026-11-01_2026-11-30_Africa-Nairobi.csv')
   @Header('Cache-Control', 'no-store')
   async reportCsv(@Query() query: DailyReportQuery): Promise<StreamableFile> {
     const file = await this.daily.csv(query);

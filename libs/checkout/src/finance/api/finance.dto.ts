@@ -7,6 +7,11 @@ import {
   PAYMENT_COLUMN_NAMES,
 } from '../payment-columns';
 
+/** The longest `from` / `to` taken (readRange then wants a date or an instant with an offset). */
+export const RANGE_TEXT_MAX_LENGTH = 40;
+/** The longest `tz` taken (an IANA zone name; isTimeZone takes no longer one either). */
+export const TIME_ZONE_MAX_LENGTH = 64;
+
 const RANGE =
   'a date (YYYY-MM-DD, a whole local day in `tz`) or an ISO 8601 instant with an offset';
 
@@ -15,29 +20,29 @@ export class FinanceRangeQuery {
   @ApiProperty({
     description: `first day or instant: ${RANGE}`,
     example: '2026-11-01',
-    maxLength: 40,
+    maxLength: RANGE_TEXT_MAX_LENGTH,
   })
   @IsString()
-  @MaxLength(40)
+  @MaxLength(RANGE_TEXT_MAX_LENGTH)
   from!: string;
 
   @ApiProperty({
     description: `last day (included) or end instant (excluded): ${RANGE}`,
     example: '2026-11-30',
-    maxLength: 40,
+    maxLength: RANGE_TEXT_MAX_LENGTH,
   })
   @IsString()
-  @MaxLength(40)
+  @MaxLength(RANGE_TEXT_MAX_LENGTH)
   to!: string;
 
   @ApiPropertyOptional({
     description: 'IANA time zone the dates are read in (default REPORT_TIME_ZONE)',
     example: 'Africa/Nairobi',
-    maxLength: 64,
+    maxLength: TIME_ZONE_MAX_LENGTH,
   })
   @IsOptional()
   @IsString()
-  @MaxLength(64)
+  @MaxLength(TIME_ZONE_MAX_LENGTH)
   tz?: string;
 
   @ApiPropertyOptional({ description: 'one of the configured currencies', example: 'KES' })

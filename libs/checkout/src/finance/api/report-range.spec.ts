@@ -30,4 +30,17 @@ describe('readRange', () => {
     expect(range).toBeNull();
     expect(problems.map((p) => p.field).sort()).toEqual(['from', 'to', 'tz']);
   });
+
+  it('refuses years before 1900 and from 9999, whose UTC instants no date-time can write', () => {
+    for (const [from, to] of [
+      ['1899-12-31', '1900-01-02'],
+      ['2026-01-01', '9999-12-31'],
+      ['2026-01-01', '9999-06-01T10:00:00-05:00'],
+    ]) {
+      const { range, problems } = readRange({ from, to }, 'UTC');
+      expect(range).toBeNull();
+      expect(problems).toHaveLength(1);
+    }
+    expect(readRange({ from: '9998-12-01', to: '9998-12-31' }, 'UTC').problems).toEqual([]);
+  });
 });

@@ -26,7 +26,10 @@ function isCalendarDate(text: string): boolean {
   const match = DATE.exec(text);
   if (!match) return false;
   const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-  return date.toISOString().slice(0, 10) === text && Number(match[1]) >= 1900;
+  // From 1900; and short of year 9999, whose last day's end (or an instant's UTC) is year 10000,
+  // which no YYYY date-time can write.
+  const year = Number(match[1]);
+  return date.toISOString().slice(0, 10) === text && year >= 1900 && year < 9999;
 }
 
 function isInstant(text: string): boolean {

@@ -1,5 +1,6 @@
 import { serviceMetrics } from '@app/common';
 import { INBOX_CHANNEL } from '../inbox-channel';
+import { NOTIFICATION_LAST_ERROR_MAX_LENGTH } from '../inbox-limits';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
@@ -129,7 +130,7 @@ export class IpnInbox {
       JSON.stringify(storablePayload(entry.payload)),
       storableNullable(entry.remoteAddress, 64),
       entry.status,
-      storableNullable(entry.lastError, 2000),
+      storableNullable(entry.lastError, NOTIFICATION_LAST_ERROR_MAX_LENGTH),
       entry.traceParent ?? null,
     ]);
     await runPrepared(this.dataSource, STORE, asColumns(rows));

@@ -4,8 +4,10 @@ import {
   ApiBearerAuth,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
+import { UUID } from '../../http/documented-schemas';
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
 import { ListMerchantEventsQuery } from './merchant-events.dto';
@@ -16,6 +18,9 @@ import {
   RedeliveryResponse,
 } from './merchant-events-responses';
 import { RedeliverBody } from './webhook-endpoints.dto';
+
+/** An event's id (its webhook-id): anything else is no event (404). */
+const EventIdParam = ApiParam({ name: 'id', ...UUID, description: "The event's id (webhook-id)" });
 
 @ApiTags('admin: merchant events')
 @ApiBearerAuth()
@@ -38,6 +43,7 @@ export class MerchantEventsAdminController {
   }
 
   @Get(':id/deliveries')
+  @EventIdParam
   @ApiOperation({
     summary: 'Where one merchant event stands with each endpoint, and every attempt, oldest first',
   })
@@ -50,6 +56,7 @@ export class MerchantEventsAdminController {
   }
 
   @Post(':id/redeliver')
+  @EventIdParam
   @HttpCode(202)
   @ApiOperation({
     summary: 'Send a merchant event again (same webhook-id, fresh retries), to one endpoint or all',

@@ -18,6 +18,7 @@ import {
   toWebhookDeliveryView,
   toWebhookMessageView,
 } from '../delivery-state';
+import { DELIVERIES_SHOWN } from '../delivery-limits';
 import { REQUEUE_MESSAGE } from '../endpoint-statements';
 
 export interface MerchantEventFilter {
@@ -92,9 +93,11 @@ export class MerchantEventsAdminService {
       this.dataSource
         .getRepository(WebhookMessageEntity)
         .find({ where: { eventId }, order: { createdAt: 'ASC' } }),
-      this.dataSource
-        .getRepository(WebhookDeliveryEntity)
-        .find({ where: { eventId }, order: { createdAt: 'ASC', attempt: 'ASC' } }),
+      this.dataSource.getRepository(WebhookDeliveryEntity).find({
+        where: { eventId },
+        order: { createdAt: 'DESC', attempt: 'DESC' },
+        take: DELIVERIES_SHOWN,
+      }),
     ]);
     const endpoints = await this.dataSource
       .getRepository(WebhookEndpointEntity)
@@ -103,7 +106,7 @@ export class MerchantEventsAdminService {
     return {
       event: toMerchantEventView(event),
       endpoints: messages.map((m) => toWebhookMessageView(m, byId.get(m.endpointId))),
-      data: deliveries.map(toWebhookDeliveryView),
+      data: deliveries.reverse().map(toWebhookDeliveryView),
     };
   }
 

@@ -17,8 +17,10 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
+import { UUID } from '../../http/documented-schemas';
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
 import {
@@ -38,6 +40,9 @@ import {
 
 const MANAGED_BY_ENVIRONMENT =
   'webhook_endpoint_managed_by_environment: the ORDER_WEBHOOK_URL endpoint is changed through its environment';
+
+/** An endpoint's id: anything else is no endpoint (404). */
+const EndpointIdParam = ApiParam({ name: 'id', ...UUID, description: "The endpoint's id" });
 
 @ApiTags('admin: webhook endpoints')
 @ApiBearerAuth()
@@ -59,11 +64,16 @@ export class WebhookEndpointsController {
     type: WebhookEndpointWithSecretResponse,
     description: 'Created, enabled, with its signing secret',
   })
+  @ApiConflictResponse({
+    description:
+      'webhook_endpoints_limit_reached: as many endpoints as there may be; delete one first',
+  })
   create(@Body() body: CreateWebhookEndpointBody, @CallerKey() caller: ApiKeyIdentity) {
     return this.endpoints.create(body, caller.name);
   }
 
   @Get(':id')
+  @EndpointIdParam
   @ApiOperation({ summary: 'One endpoint' })
   @ApiOkResponse({ type: WebhookEndpointResponse, description: 'The endpoint' })
   get(@Param('id') id: string) {
@@ -71,6 +81,7 @@ export class WebhookEndpointsController {
   }
 
   @Patch(':id')
+  @EndpointIdParam
   @ApiOperation({ summary: 'Change its URL, description or filter, or disable/enable it' })
   @ApiOkResponse({ type: WebhookEndpointResponse, description: 'The endpoint as changed' })
   @ApiConflictResponse({
@@ -85,6 +96,7 @@ export class WebhookEndpointsController {
   }
 
   @Delete(':id')
+  @EndpointIdParam
   @HttpCode(204)
   @ApiOperation({ summary: 'Remove an endpoint and its undelivered messages' })
   @ApiNoContentResponse({ description: 'Removed' })
@@ -94,6 +106,7 @@ export class WebhookEndpointsController {
   }
 
   @Post(':id/rotate-secret')
+  @EndpointIdParam
   @ApiOperation({ summary: 'New secret, shown once; the old one signs too during the overlap' })
   @ApiCreatedResponse({
     type: WebhookEndpointWithSecretResponse,
@@ -109,6 +122,7 @@ export class WebhookEndpointsController {
   }
 
   @Post(':id/test')
+  @EndpointIdParam
   @HttpCode(202)
   @ApiOperation({ summary: 'Send a webhook.test event to this endpoint' })
   @ApiAcceptedResponse({ type: WebhookTestResponse, description: 'Queued; the worker sends it' })
@@ -118,6 +132,7 @@ export class WebhookEndpointsController {
   }
 
   @Post(':id/replay')
+  @EndpointIdParam
   @HttpCode(202)
   @ApiOperation({
     summary: 'Send every subscribed event since a time again (undelivered ones by default)',

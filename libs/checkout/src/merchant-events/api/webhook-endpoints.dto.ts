@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayNotEmpty,
@@ -18,6 +18,8 @@ import {
   Min,
 } from 'class-validator';
 import { SUBSCRIBABLE_EVENT_TYPES } from '@app/domain';
+import { URL_MAX_LENGTH } from '../../http/documented-schemas';
+import { ISO_DATE_TIME_MAX_LENGTH } from '../../http/page-query';
 
 const EVENT_TYPES_DOC =
   'event types this endpoint receives; omit for every type. One of: ' +
@@ -28,7 +30,7 @@ export class CreateWebhookEndpointBody {
   @ApiProperty({ example: 'https://shop.example/hooks/pesapal' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(2000)
+  @MaxLength(URL_MAX_LENGTH)
   url!: string;
 
   @ApiPropertyOptional({ maxLength: 200 })
@@ -52,7 +54,7 @@ export class UpdateWebhookEndpointBody {
   @IsOptional()
   @IsString()
   @IsNotEmpty()
-  @MaxLength(2000)
+  @MaxLength(URL_MAX_LENGTH)
   url?: string;
 
   @ApiPropertyOptional({ maxLength: 200 })
@@ -94,8 +96,23 @@ export class RotateSecretBody {
 }
 
 export class ReplayBody {
-  @ApiProperty({ description: 'replay events that happened at or after this instant (ISO 8601)' })
-  @Type(() => Date)
+  // Read as a Date before the rules run, so its length is checked here: a longer text is no
+  // instant and stays text, which @IsDate refuses. The document cannot copy that bound from a
+  // rule, hence maxLength below.
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    maxLength: ISO_DATE_TIME_MAX_LENGTH,
+    description: 'replay events that happened at or after this instant (ISO 8601)',
+  })
+  @Transform(({ value }: { value: unknown }) =>
+    value === null ||
+    value === undefined ||
+    value instanceof Date ||
+    (typeof value === 'string' && value.length > ISO_DATE_TIME_MAX_LENGTH)
+      ? value
+      : new Date(value as string | number),
+  )
   @IsDate({ message: 'must be an ISO 8601 date-time' })
   since!: Date;
 

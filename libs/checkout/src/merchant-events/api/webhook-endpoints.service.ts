@@ -7,6 +7,7 @@ import { WebhookEndpointEntity } from '@app/persistence';
 import { endpointEventInsert } from '../../orders/order-journal';
 import { CheckoutError } from '../../errors/checkout-error';
 import { EndpointAddressRules, endpointUrlProblem } from '../endpoint-address';
+import { WEBHOOK_ENDPOINTS_LIMIT } from '../delivery-limits';
 import { disableEndpointStatement, REQUEUE_MESSAGE } from '../endpoint-statements';
 import { toEndpointView, WebhookEndpointView } from '../endpoint-view';
 import {
@@ -56,15 +57,29 @@ export class WebhookEndpointsService {
   async create(body: CreateWebhookEndpointBody, actor: string): Promise<EndpointWithSecret> {
     await this.checkUrl(body.url);
     const secret = newSecret();
-    const saved = await this.endpoints.save(
-      this.endpoints.create({
-        url: body.url,
-        description: body.description ?? '',
-        eventTypes: body.event_types ?? null,
-        secret,
-        source: 'admin',
-      }),
-    );
+    const saved = await this.dataSource.transaction(async (manager) => {
+      // Counted and added under one lock: two admins adding at once cannot pass the limit.
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('webhook_endpoints.create'))`);
+      const [{ added }] = (await manager.query(
+        `SELECT count(*)::int AS added FROM webhook_endpoints WHERE source = 'admin'`,
+      )) as { added: number }[];
+      if (added >= WEBHOOK_ENDPOINTS_LIMIT) {
+        throw new CheckoutError(
+          'webhook_endpoints_limit_reached',
+          `there are ${added} webhook endpoints, the most there may be (${WEBHOOK_ENDPOINTS_LIMIT}); delete one first`,
+        );
+      }
+      const endpoints = manager.getRepository(WebhookEndpointEntity);
+      return endpoints.save(
+        endpoints.create({
+          url: body.url,
+          description: body.description ?? '',
+          eventTypes: body.event_types ?? null,
+          secret,
+          source: 'admin',
+        }),
+      );
+    });
     this.logger.log(`webhook endpoint ${saved.id} created by ${actor}`);
     return { ...toEndpointView(saved), secret };
   }

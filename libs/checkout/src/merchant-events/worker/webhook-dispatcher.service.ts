@@ -9,6 +9,7 @@ import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { PreparedStatement, runPrepared } from '@app/persistence';
 import { AttemptVerdict, judgeAttempt } from '../delivery-policy';
+import { WEBHOOK_ERROR_MAX_LENGTH } from '../delivery-limits';
 import { GAVE_UP_PREFIX, SKIPPED_PREFIX } from '../delivery-state';
 import { disableEndpointStatement } from '../endpoint-statements';
 import { displayUrlOf } from '../endpoint-view';
@@ -128,6 +129,15 @@ const RECORD_ATTEMPT: PreparedStatement = {
                 EXISTS (SELECT 1 FROM msg) AS recorded
            FROM webhook_endpoints ep WHERE ep.id = $2`,
 };
+
+/**
+ * An attempt's error as recorded (the attempt's error, its message's and its event's last_error):
+ * at most WEBHOOK_ERROR_MAX_LENGTH characters, cut between characters, never inside one.
+ */
+function recordedError(error: string | null): string | null {
+  if (error === null || error.length <= WEBHOOK_ERROR_MAX_LENGTH) return error;
+  return Array.from(error).slice(0, WEBHOOK_ERROR_MAX_LENGTH).join('');
+}
 
 interface ClaimedMessage {
   event_id: string;
@@ -277,7 +287,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         message.endpoint_id,
         stateAfter(verdict),
         verdict.kind === 'retry' ? verdict.delayMs / 1000 : 0,
-        result.error,
+        recordedError(result.error),
         displayUrlOf(message.url),
         result.status,
         result.excerpt,

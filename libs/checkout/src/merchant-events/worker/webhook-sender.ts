@@ -1,5 +1,6 @@
 import { request as httpRequest, IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { EXCERPT_BYTES, HTTP_STATUS_MAX, HTTP_STATUS_MIN } from '../delivery-limits';
 import { addressProblem, guardedLookup, literalAddress } from '../endpoint-address';
 import { signatureHeader, WEBHOOK_HEADERS } from '../webhook-signature';
 
@@ -23,8 +24,6 @@ export interface WebhookRequest {
   allowPrivate: boolean;
 }
 
-const EXCERPT_BYTES = 500;
-
 function readExcerpt(response: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -36,7 +35,9 @@ function readExcerpt(response: IncomingMessage): Promise<string> {
     response.on('end', () =>
       resolve(Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8')),
     );
-    response.on('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    response.on('error', () =>
+      resolve(Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8')),
+    );
   });
 }
 
@@ -93,16 +94,19 @@ export function postWebhook(request: WebhookRequest): Promise<WebhookAttempt> {
     }, request.timeoutMs);
     outgoing.on('response', (response) => {
       void readExcerpt(response).then((text) => {
-        const status = response.statusCode ?? 0;
-        const ok = status >= 200 && status < 300;
+        const code = response.statusCode ?? 0;
+        // A status HTTP does not define (e.g. 799) is recorded as no answer: it fails alike.
+        const status = code >= HTTP_STATUS_MIN && code <= HTTP_STATUS_MAX ? code : null;
+        const ok = status !== null && status >= 200 && status < 300;
         // PostgreSQL text cannot hold NUL: a receiver's odd answer must not stop the record.
         const excerpt = text.replaceAll('\u0000', '').trim() || null;
         const retryAfter = response.headers['retry-after'];
+        const answered = status === null ? `invalid HTTP status ${code}` : `HTTP ${status}`;
         settle({
           status,
           retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
           excerpt,
-          error: ok ? null : `HTTP ${status}${excerpt ? `: ${excerpt.slice(0, 200)}` : ''}`,
+          error: ok ? null : `${answered}${excerpt ? `: ${excerpt.slice(0, 200)}` : ''}`,
           durationMs: elapsed(),
         });
       });

@@ -22,6 +22,7 @@ import { CreateCheckoutDto, CreateMobileMoneyCheckoutDto } from './dto/create-ch
 import {
   ErrorResponse,
   HostedCheckoutResponse,
+  IDEMPOTENCY_KEY_SCHEMA,
   MobileMoneyCheckoutResponse,
 } from './dto/checkout-responses';
 import { IdempotencyService } from './idempotency.service';
@@ -30,6 +31,7 @@ import { StatusTokens } from './live/status-tokens';
 const IDEMPOTENCY_HEADER = {
   name: 'Idempotency-Key',
   required: false,
+  schema: IDEMPOTENCY_KEY_SCHEMA,
   description:
     'Same key and body within 24 h: the first answer again, without a second payment. Same key, other body: 422.',
 };

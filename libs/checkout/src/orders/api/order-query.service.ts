@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { OrderEntity, OrderRepository } from '@app/persistence';
 import { CheckoutError } from '../../errors/checkout-error';
 import {
+  TIMELINE_LIMIT,
   AttemptView,
   OrderView,
   TimelineEntry,
@@ -30,7 +31,7 @@ export class OrderQueryService {
   async viewOf(order: OrderEntity): Promise<OrderWithTimeline> {
     const [refund, events, earlier] = await Promise.all([
       this.orders.refundFor(order.id),
-      this.orders.timeline(order.id),
+      this.orders.timeline(order.id, TIMELINE_LIMIT),
       this.orders.earlierAttempts(order.id),
     ]);
     return {

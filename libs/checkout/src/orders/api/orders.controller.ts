@@ -21,7 +21,9 @@ import type { ApiKeyIdentity } from '../../http/api-keys';
 import {
   ErrorResponse,
   HostedCheckoutResponse,
+  IDEMPOTENCY_KEY_SCHEMA,
   MobileMoneyCheckoutResponse,
+  ORDER_NAME,
   OrderResponse,
 } from './dto/checkout-responses';
 import { StartAttemptDto } from './dto/start-attempt.dto';
@@ -33,6 +35,7 @@ import { PaymentAttemptService } from './payment-attempts.service';
 
 const REFERENCE_PARAM = {
   name: 'reference',
+  ...ORDER_NAME,
   description: "The shop's reference, the order_tracking_id, or push's push_merchant_reference",
   example: 'ORDER-2041',
 };
@@ -87,6 +90,7 @@ export class OrdersController {
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,
+    schema: IDEMPOTENCY_KEY_SCHEMA,
     description: 'Same key and body within 24 h: the first answer again, without a second attempt',
   })
   @ApiCreatedResponse({
@@ -108,7 +112,7 @@ export class OrdersController {
   @ApiConflictResponse({
     type: ErrorResponse,
     description:
-      'order_paid, order_closed (cancelled, expired, reversed), attempt_still_payable (a hosted page still open, or a prompt the gateway would not cancel), order_not_submitted',
+      'order_paid, order_closed (cancelled, expired, reversed), attempt_still_payable (a hosted page still open, or a prompt the gateway would not cancel), order_not_submitted, attempts_exhausted (20 attempts: start a new order)',
   })
   async startAttempt(
     @Param('reference') reference: string,

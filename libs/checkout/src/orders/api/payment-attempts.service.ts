@@ -12,6 +12,7 @@ import { GatewayClient } from '@app/gateway-client';
 import { OrderEntity, OrderRepository } from '@app/persistence';
 import { CheckoutError } from '../../errors/checkout-error';
 import { announcement, OrderJournal } from '../order-journal';
+import { ATTEMPTS_PER_ORDER_LIMIT } from '../order-view';
 import { CheckoutSubmission } from './checkout-submission';
 import { CheckoutResult, CheckoutService } from './checkout.service';
 import { StartAttemptDto } from './dto/start-attempt.dto';
@@ -110,6 +111,13 @@ export class PaymentAttemptService {
       [order.id],
     )) as { latest: number }[];
     const number = Math.max(order.attemptNumber, latest) + 1;
+    // An order's answer lists every attempt: a bound keeps it (and a retry loop) finite.
+    if (number > ATTEMPTS_PER_ORDER_LIMIT) {
+      throw new CheckoutError(
+        'attempts_exhausted',
+        `order ${order.merchantReference} has had ${ATTEMPTS_PER_ORDER_LIMIT} attempts; start a new order`,
+      );
+    }
     const gatewayReference = await this.freeGatewayReference(manager, order, number);
     const previous = {
       attempt: order.attemptNumber,

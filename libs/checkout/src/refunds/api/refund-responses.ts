@@ -1,12 +1,19 @@
 import { ApiProperty } from '@nestjs/swagger';
 import {
+  AMOUNT,
   ATTEMPT_REFUND_STATUSES,
+  CURRENCY,
+  INTEGER,
   NEXT_CURSOR,
   NULLABLE_DATE_TIME,
+  text,
 } from '../../http/documented-schemas';
+import { PAGE_LIMIT_MAX } from '../../http/page-query';
 import { AttemptRefundStatus } from '@app/persistence';
+import { ATTEMPTS_PER_ORDER_LIMIT } from '../../orders/order-view';
+import { REFUND_MESSAGE_MAX_LENGTH } from '../refund-verdict';
 import { DoublePaymentRefundView } from '../double-payment-refunds';
-import { AdminRefundResponse } from '../refund-admin-view';
+import { AdminRefundResponse, REQUESTED_BY_MAX_LENGTH } from '../refund-admin-view';
 import { RefundPage } from './refund-list.service';
 import type { RefundsController } from './refunds.controller';
 
@@ -28,10 +35,10 @@ export class AdminRefundResult implements Answer<RefundsController['resolve']> {
 
 /** GET /v1/admin/refunds: newest first, a cursor page at a time. */
 export class AdminRefundPage implements RefundPage {
-  @ApiProperty({ type: [AdminRefundResponse] })
+  @ApiProperty({ type: [AdminRefundResponse], maxItems: PAGE_LIMIT_MAX })
   items!: AdminRefundResponse[];
 
-  @ApiProperty({ type: 'integer', example: 50 })
+  @ApiProperty({ ...INTEGER, minimum: 1, maximum: PAGE_LIMIT_MAX, example: 50 })
   limit!: number;
 
   @ApiProperty(NEXT_CURSOR)
@@ -40,21 +47,27 @@ export class AdminRefundPage implements RefundPage {
 
 /** The refund of a double payment's second payment (an earlier attempt's). */
 export class AdminDoublePaymentRefund implements DoublePaymentRefundView {
-  @ApiProperty({ type: 'integer', example: 1, description: 'The attempt whose payment it refunds' })
+  @ApiProperty({
+    ...INTEGER,
+    minimum: 1,
+    maximum: ATTEMPTS_PER_ORDER_LIMIT,
+    example: 1,
+    description: 'The attempt whose payment it refunds',
+  })
   attempt!: number;
 
-  @ApiProperty({ type: String, nullable: true, example: '7840512343596574603001' })
+  // payment_attempts.confirmation_code: varchar(100).
+  @ApiProperty(text(100, { nullable: true, example: '7840512343596574603001' }))
   confirmation_code!: string | null;
 
   @ApiProperty({
-    type: String,
+    ...AMOUNT,
     nullable: true,
-    example: '1500.00',
     description: "The attempt's paid amount (decimal string), refunded in full",
   })
   amount!: string | null;
 
-  @ApiProperty({ type: String, example: 'KES' })
+  @ApiProperty(CURRENCY)
   currency!: string;
 
   @ApiProperty({
@@ -67,15 +80,18 @@ export class AdminDoublePaymentRefund implements DoublePaymentRefundView {
   })
   status!: AttemptRefundStatus | null;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    example: 'Refund request successfully',
-    description: "The gateway's answer, or why the outcome is unknown",
-  })
+  // payment_attempts.refund_message: text, cut where it is written (askForRefund).
+  @ApiProperty(
+    text(REFUND_MESSAGE_MAX_LENGTH, {
+      nullable: true,
+      example: 'Refund request successfully',
+      description: "The gateway's answer, or why the outcome is unknown",
+    }),
+  )
   message!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'alice@shop' })
+  // payment_attempts.refund_requested_by: varchar(100).
+  @ApiProperty(text(REQUESTED_BY_MAX_LENGTH, { nullable: true, example: 'alice@shop' }))
   requested_by!: string | null;
 
   @ApiProperty({ ...NULLABLE_DATE_TIME, example: '2026-01-03T08:00:00.000Z' })

@@ -10,25 +10,34 @@ import {
 } from 'class-validator';
 import { REFUND_STATUSES, RefundStatus } from '@app/domain';
 import { PageQuery } from '../../http/page-query';
+import {
+  REFUND_REASON_MAX_LENGTH,
+  REQUESTED_BY_MAX_LENGTH,
+  RESOLUTION_NOTE_MAX_LENGTH,
+} from '../refund-admin-view';
+
+/** A decimal amount as numeric(15,2) holds it: 13 digits, a point, 2 decimals. */
+const AMOUNT_TEXT_MAX_LENGTH = 16;
 
 /** Why and who: all a full refund of a double payment's second payment needs. */
 export class RefundDoublePaymentDto {
   @ApiProperty({ description: 'Why; sent to the gateway as remarks' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(500)
+  @MaxLength(REFUND_REASON_MAX_LENGTH)
   reason!: string;
 
   @ApiProperty({ description: 'Who authorised it; sent to the gateway as username' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(100)
+  @MaxLength(REQUESTED_BY_MAX_LENGTH)
   requested_by!: string;
 }
 
 export class CreateRefundDto extends RefundDoublePaymentDto {
   @ApiProperty({ example: '1500.00', description: 'Exact decimal string, at most the paid amount' })
   @IsString()
+  @MaxLength(AMOUNT_TEXT_MAX_LENGTH)
   @Matches(/^\d{1,13}(\.\d{1,2})?$/, {
     message: 'amount must be a decimal string with at most 2 places, e.g. "150.00"',
   })
@@ -50,7 +59,7 @@ export class ResolveRefundDto {
   @ApiProperty({ description: 'What the admin learnt and where (e.g. the merchant dashboard)' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(1000)
+  @MaxLength(RESOLUTION_NOTE_MAX_LENGTH)
   note!: string;
 }
 

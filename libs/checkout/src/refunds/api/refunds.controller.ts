@@ -20,6 +20,8 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { ApiKeyIdentity } from '../../http/api-keys';
+import { INTEGER, UUID } from '../../http/documented-schemas';
+import { ATTEMPTS_PER_ORDER_LIMIT } from '../../orders/order-view';
 import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
 import { DoublePaymentRefunds } from '../double-payment-refunds';
 import {
@@ -36,8 +38,15 @@ import {
 } from './refund-responses';
 import { RefundService } from './refund.service';
 
+/**
+ * Any name an order is found by (OrderRepository.findByAnyReference), as orders' ORDER_NAME: the
+ * longest, push_merchant_reference, is varchar(100). Nothing longer names an order.
+ */
 const REFERENCE_PARAM = {
   name: 'reference',
+  type: String,
+  minLength: 1,
+  maxLength: 100,
   description:
     "The shop's reference, or an order_tracking_id or push_merchant_reference of any attempt",
   example: 'ORDER-2041',
@@ -103,8 +112,8 @@ export class RefundsController {
   @ApiParam(REFERENCE_PARAM)
   @ApiParam({
     name: 'attempt',
-    type: 'integer',
-    example: 1,
+    // Attempt numbers run from 1 to ATTEMPTS_PER_ORDER_LIMIT: no other number names an attempt.
+    schema: { ...INTEGER, minimum: 1, maximum: ATTEMPTS_PER_ORDER_LIMIT, example: 1 },
     description: 'The attempt that paid second',
   })
   @ApiCreatedResponse({
@@ -139,6 +148,8 @@ export class RefundsController {
 
   @Post('refunds/:id/resolve')
   @HttpCode(200)
+  // A refund's id; anything but a uuid names no refund (404, RefundService.findRefund).
+  @ApiParam({ name: 'id', ...UUID })
   @ApiOperation({
     summary:
       "Record a refund's outcome learnt elsewhere (after a timeout, or from the merchant dashboard)",

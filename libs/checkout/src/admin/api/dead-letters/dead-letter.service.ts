@@ -3,6 +3,24 @@ import { Job } from 'bullmq';
 import { JobProducer, QUEUE_NAMES, QueueName } from '@app/queues';
 import { CheckoutError } from '../../../errors/checkout-error';
 
+/**
+ * The longest job id of ours: the catalogue's ids (job-catalogue.ts `jobOptions`, the longest
+ * `notification-<uuid>-<attempt>-<claim>`, under 80), BullMQ's counter and its schedulers'
+ * `repeat:<scheduler>:<millis>`. No job has a longer one.
+ */
+export const JOB_ID_MAX_LENGTH = 128;
+/** A queue's name, as the dead-letter routes take it (the longest of QUEUE_NAMES). */
+export const QUEUE_NAME_MAX_LENGTH = Math.max(...QUEUE_NAMES.map((name) => name.length));
+/** The longest failed_reason shown: BullMQ keeps the error's message whole. */
+export const DEAD_LETTER_REASON_MAX_LENGTH = 500;
+/**
+ * Stack traces shown, the latest ones: BullMQ keeps one per failed attempt (no stackTraceLimit is
+ * set), and a replay starts the count again. 20 is the most attempts any job is given.
+ */
+export const DEAD_LETTER_STACKTRACES_MAX = 20;
+/** The longest stack trace shown (message and frames). */
+export const DEAD_LETTER_STACKTRACE_MAX_LENGTH = 4000;
+
 export interface DeadJobView {
   queue: string;
   id: string;
@@ -22,8 +40,14 @@ function toView(queue: string, job: Job, withStack = false): DeadJobView {
     name: job.name,
     data: job.data,
     attempts_made: job.attemptsMade,
-    failed_reason: job.failedReason ?? null,
-    ...(withStack ? { stacktrace: job.stacktrace ?? [] } : {}),
+    failed_reason: job.failedReason?.slice(0, DEAD_LETTER_REASON_MAX_LENGTH) ?? null,
+    ...(withStack
+      ? {
+          stacktrace: (job.stacktrace ?? [])
+            .slice(-DEAD_LETTER_STACKTRACES_MAX)
+            .map((trace) => trace.slice(0, DEAD_LETTER_STACKTRACE_MAX_LENGTH)),
+        }
+      : {}),
     created_at: job.timestamp ? new Date(job.timestamp).toISOString() : null,
     failed_at: job.finishedOn ? new Date(job.finishedOn).toISOString() : null,
   };

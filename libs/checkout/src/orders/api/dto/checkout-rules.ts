@@ -1,7 +1,13 @@
 import { ServiceConfig } from '@app/config';
 import { Money } from '@app/domain';
 import { compareCalendarDates, gatewayToday, toGatewayCalendarDate } from '@app/gateway-client';
-import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import {
+  MAX_LENGTH,
+  registerDecorator,
+  ValidateBy,
+  ValidationArguments,
+  ValidationOptions,
+} from 'class-validator';
 import { mobileMoneyCountry, readMobileNumber } from './mobile-number';
 
 /**
@@ -39,6 +45,21 @@ function rule(
       validator: { validate: test },
     });
 }
+
+/**
+ * At most `max` characters when the value is a string; any other value is left to the field's own
+ * rule, which names its problem. Registered under class-validator's MaxLength name, so the
+ * document (apps/api/src/validation-bounds.ts) shows the bound as the maxLength it is.
+ */
+export const AtMostCharacters = (max: number): PropertyDecorator =>
+  ValidateBy({
+    name: MAX_LENGTH,
+    constraints: [max],
+    validator: {
+      validate: (value) => typeof value !== 'string' || value.length <= max,
+      defaultMessage: () => `must be shorter than or equal to ${max} characters`,
+    },
+  });
 
 export const IsPositiveAmount = (): PropertyDecorator =>
   rule('isPositiveAmount', 'must be a positive amount with at most 2 decimals', (value) => {

@@ -10,10 +10,13 @@ import {
   IsUrl,
   Length,
   Matches,
+  MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { MERCHANT_REFERENCE_PATTERN } from '@app/domain';
+import { MERCHANT_REFERENCE_MAX_LENGTH, MERCHANT_REFERENCE_PATTERN } from '@app/domain';
+import { URL_MAX_LENGTH } from '../../../http/documented-schemas';
 import {
+  AtMostCharacters,
   HasEmailOrPhone,
   IsAfterField,
   IsConfiguredCurrency,
@@ -23,9 +26,17 @@ import {
   IsMobileNumberOfCheckout,
   IsPositiveAmount,
 } from './checkout-rules';
-import { billingPhone } from './mobile-number';
+import { billingPhone, TYPED_PHONE_MAX_LENGTH } from './mobile-number';
 
 const PHONE = /^\+?\d{9,15}$/;
+/** An ISO 3166-1 alpha-2 country code. */
+export const COUNTRY_CODE_LENGTH = 2;
+/** A configured mobile money network (orders.network: varchar(32)). */
+export const NETWORK_MAX_LENGTH = 32;
+/** An amount as text: a decimal of at most 16 characters, with room for spaces around it. */
+const AMOUNT_TEXT_MAX_LENGTH = 32;
+/** An ISO 8601 date, or a date-time with nanoseconds and an offset (2030-01-01T00:00:00.000000000+03:00). */
+const ISO_DATE_MAX_LENGTH = 35;
 const URL_RULES = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 const upper = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.toUpperCase() : value;
@@ -47,6 +58,7 @@ export class CustomerDto {
     billingPhone(value, obj.country_code),
   )
   @IsString()
+  @MaxLength(TYPED_PHONE_MAX_LENGTH)
   @Matches(PHONE, {
     message:
       'must be a phone number: with the country code (+254 712 345 678) or, with country_code, as dialled at home (0712 345 678)',
@@ -74,6 +86,7 @@ export class CustomerDto {
   @ApiPropertyOptional({ example: 'KE', description: 'ISO 3166-1 alpha-2' })
   @IsOptional()
   @IsString()
+  @MaxLength(COUNTRY_CODE_LENGTH)
   @Matches(/^[A-Za-z]{2}$/, { message: 'must be an ISO 3166-1 alpha-2 code' })
   country_code?: string;
 
@@ -122,11 +135,13 @@ export class SubscriptionDto {
 
   @ApiProperty({ example: '2030-01-01', description: 'ISO 8601 date, in the future' })
   @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date' })
+  @AtMostCharacters(ISO_DATE_MAX_LENGTH)
   @IsFutureDate()
   start_date!: string;
 
   @ApiProperty({ example: '2030-12-31', description: 'ISO 8601 date, after start_date' })
   @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date' })
+  @AtMostCharacters(ISO_DATE_MAX_LENGTH)
   @IsAfterField('start_date')
   end_date!: string;
 
@@ -144,11 +159,14 @@ export class CreateCheckoutDto {
     description: 'Greater than 0, at most 2 decimals; a decimal string is preferred',
   })
   @IsPositiveAmount()
+  @AtMostCharacters(AMOUNT_TEXT_MAX_LENGTH)
   amount!: string | number;
 
   @ApiProperty({ example: 'KES', description: 'ISO 4217, one of the configured CURRENCIES' })
   @Transform(upper)
   @IsString()
+  // orders.currency: varchar(3); every configured currency is an ISO 4217 code.
+  @AtMostCharacters(3)
   @IsConfiguredCurrency()
   currency!: string;
 
@@ -165,6 +183,7 @@ export class CreateCheckoutDto {
   })
   @IsOptional()
   @IsString()
+  @MaxLength(MERCHANT_REFERENCE_MAX_LENGTH)
   @Matches(MERCHANT_REFERENCE_PATTERN, {
     message: 'must be 1–50 characters of A-Z a-z 0-9 . _ : / -',
   })
@@ -180,11 +199,13 @@ export class CreateCheckoutDto {
   @ApiPropertyOptional({ example: 'https://shop.example/thank-you' })
   @IsOptional()
   @IsUrl(URL_RULES, { message: 'must be an http(s) URL' })
+  @AtMostCharacters(URL_MAX_LENGTH)
   return_url?: string;
 
   @ApiPropertyOptional({ example: 'https://shop.example/cart' })
   @IsOptional()
   @IsUrl(URL_RULES, { message: 'must be an http(s) URL' })
+  @AtMostCharacters(URL_MAX_LENGTH)
   cancel_url?: string;
 
   @ApiPropertyOptional({ example: 'Nairobi CBD' })
@@ -214,6 +235,7 @@ export class CreateMobileMoneyCheckoutDto extends CreateCheckoutDto {
       "The mobile number to prompt, as the customer typed it (0712 345 678, +254 712-345-678, 254712345678): a mobile number of the checkout's country",
   })
   @IsMobileNumberOfCheckout()
+  @AtMostCharacters(TYPED_PHONE_MAX_LENGTH)
   phone!: string;
 
   @ApiPropertyOptional({
@@ -222,10 +244,12 @@ export class CreateMobileMoneyCheckoutDto extends CreateCheckoutDto {
       'ISO 3166-1 alpha-2 country of the phone; defaults to the one the currency names (KES → KE, UGX → UG, TZS → TZ, …), required otherwise',
   })
   @IsMobileMoneyCountry()
+  @AtMostCharacters(COUNTRY_CODE_LENGTH)
   country?: string;
 
   @ApiProperty({ example: 'MPESA', description: 'One of MOBILE_MONEY_NETWORKS' })
   @IsString()
+  @MaxLength(NETWORK_MAX_LENGTH)
   @IsConfiguredNetwork()
   network!: string;
 }

@@ -17,6 +17,9 @@ export const MOBILE_MONEY_COUNTRIES: Readonly<
   ZM: { currency: 'ZMW', adjective: 'Zambian' },
 };
 
+/** The longest phone number read as typed (spaces, dashes, brackets included); longer is refused. */
+export const TYPED_PHONE_MAX_LENGTH = 40;
+
 const countryOfCurrency = (currency: string): string | undefined =>
   Object.keys(MOBILE_MONEY_COUNTRIES).find(
     (country) => MOBILE_MONEY_COUNTRIES[country].currency === currency.toUpperCase(),
@@ -66,7 +69,7 @@ export function readMobileNumber(typed: unknown, country: string | null): Mobile
     return { ok: false, field: 'phone', reason: `must be ${words}` };
   }
   // Letters are never part of a number here (libphonenumber would read them as a keypad's).
-  if (/[A-Za-z]/.test(typed) || typed.length > 40) {
+  if (/[A-Za-z]/.test(typed) || typed.length > TYPED_PHONE_MAX_LENGTH) {
     return { ok: false, field: 'phone', reason: `must be ${words}` };
   }
   // 00 is how most of the world dials out (Kenya's own prefix is 000): read 00254… as +254….
@@ -103,7 +106,8 @@ export function readMobileNumber(typed: unknown, country: string | null): Mobile
  * dashes and brackets dropped, for the plain digits rule to judge.
  */
 export function billingPhone(typed: unknown, countryCode: unknown): unknown {
-  if (typeof typed !== 'string' || /[A-Za-z]/.test(typed) || typed.length > 40) return typed;
+  if (typeof typed !== 'string' || /[A-Za-z]/.test(typed) || typed.length > TYPED_PHONE_MAX_LENGTH)
+    return typed;
   const text = typed.trim().replace(/^00(?=[1-9])/, '+');
   const country =
     typeof countryCode === 'string' && /^[A-Za-z]{2}$/.test(countryCode)

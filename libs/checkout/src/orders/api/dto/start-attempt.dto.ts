@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, ValidateIf } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { IsConfiguredNetwork } from './checkout-rules';
+import { COUNTRY_CODE_LENGTH, NETWORK_MAX_LENGTH } from './create-checkout.dto';
+import { TYPED_PHONE_MAX_LENGTH } from './mobile-number';
 
 /** POST /v1/orders/:reference/attempts: the customer tries again, on the page or by a prompt. */
 export class StartAttemptDto {
@@ -18,6 +20,7 @@ export class StartAttemptDto {
   })
   @ValidateIf((attempt: StartAttemptDto) => attempt.method === 'mobile_money')
   @IsString()
+  @MaxLength(TYPED_PHONE_MAX_LENGTH)
   phone?: string;
 
   @ApiPropertyOptional({
@@ -26,6 +29,7 @@ export class StartAttemptDto {
   })
   @IsOptional()
   @IsString()
+  @MaxLength(COUNTRY_CODE_LENGTH)
   country?: string;
 
   @ApiPropertyOptional({
@@ -34,6 +38,7 @@ export class StartAttemptDto {
   })
   @ValidateIf((attempt: StartAttemptDto) => attempt.method === 'mobile_money')
   @IsString()
+  @MaxLength(NETWORK_MAX_LENGTH)
   @IsConfiguredNetwork()
   network?: string;
 }

@@ -14,7 +14,8 @@ import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { OrderEntity, OrderRepository } from '@app/persistence';
 import { ApiKeyRing, bearerKey } from '../../../http/api-keys';
 import { CheckoutError } from '../../../errors/checkout-error';
-import { ErrorResponse } from '../dto/checkout-responses';
+import { UUID } from '../../../http/documented-schemas';
+import { ErrorResponse, ORDER_NAME, STATUS_TOKEN } from '../dto/checkout-responses';
 import { OrderStatusFeed } from './order-status-feed';
 import { OrderStatusStream } from './order-status-stream';
 import { StatusTokens } from './status-tokens';
@@ -43,26 +44,32 @@ export class OrderStreamController {
   @ApiOperation({
     summary: 'Live status (Server-Sent Events): a `status` event per change, closed when final',
   })
-  @ApiParam({ name: 'reference', description: 'Any name of the order', example: 'ORDER-2041' })
+  @ApiParam({ name: 'reference', ...ORDER_NAME, description: 'Any name of the order' })
+  // Any other text is refused as a wrong token (401: StatusTokens.verify compares it whole).
   @ApiQuery({
     name: 'status_token',
     required: false,
+    ...STATUS_TOKEN,
     description: "The checkout's status_token, for a customer's browser (instead of the shop key)",
   })
+  // An event's id is its timeline entry's (a uuid); any other value resumes nothing (the history).
   @ApiHeader({
     name: 'Last-Event-ID',
     required: false,
+    schema: { ...UUID, type: 'string' },
     description: 'Resume after this event (EventSource sends it when it reconnects)',
   })
   @ApiQuery({
     name: 'last_event_id',
     required: false,
+    ...UUID,
     description: 'As Last-Event-ID, for a client that cannot send the header',
   })
   @ApiOkResponse({
     description:
       'Server-Sent Events: a `status` event per change ({reference, status, from_status, source, at, details}), the history first; ends once the status is final',
-    content: { 'text/event-stream': { schema: { type: 'string' } } },
+    // Events, not one document: their format is described above and in docs/shop-api.md.
+    content: { 'text/event-stream': {} },
   })
   @ApiNoContentResponse({
     description: 'Resumed after the final event: nothing more will come (EventSource stops)',
@@ -80,7 +87,11 @@ export class OrderStreamController {
     // token in the URL is the credential, never a cookie, so any shop page may read them.
     void reply.header('access-control-allow-origin', '*');
     const order = await this.authorised(reference, authorization, statusToken);
-    // From here on the answer is written by hand; Fastify leaves it alone.
+    // From here on the answer is written by hand; Fastify leaves it alone. The headers set so far
+    // (the rate limiter's, CORS) go out with that head.
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) reply.raw.setHeader(name, value);
+    }
     reply.hijack();
     const lastEventId = lastEventIdHeader?.trim() || lastEventIdQuery?.trim() || null;
     const stream: OrderStatusStream = new OrderStatusStream(
