@@ -289,16 +289,20 @@ function withCommonAnswers(document: OpenAPIObject): OpenAPIObject {
         }
         const name = `Error${status}`;
         schemas[name] ??= errorSchema(status);
-        commonResponses[name] ??= errorResponse(status, ERROR_DESCRIPTIONS[status] ?? 'Refused');
         // A route's own description of a refusal is kept; otherwise the shared answer.
         const own = (responses[key] as ResponseObject | undefined)?.description;
-        responses[key] = own
-          ? errorResponse(status, own)
-          : { $ref: `#/components/responses/${name}` };
+        if (own) {
+          responses[key] = errorResponse(status, own);
+        } else {
+          commonResponses[name] ??= errorResponse(status, ERROR_DESCRIPTIONS[status] ?? 'Refused');
+          responses[key] = { $ref: `#/components/responses/${name}` };
+        }
       }
     }
   }
   delete schemas.ErrorResponse;
+  // As package.json says: the service's own code, not published for reuse.
+  document.info.license = { name: 'UNLICENSED (proprietary)' };
   // Served to the public (not an internal-only api); where it runs is the server's own address.
   for (const server of document.servers ?? []) Object.assign(server, { 'x-internal': false });
   return document;

@@ -2717,45 +2717,6 @@ export interface components {
         };
     };
     responses: {
-        /** @description Bad input: each failing field with its reason; nothing was changed */
-        Error400: {
-            headers: {
-                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error400"];
-            };
-        };
-        /** @description No key, or a key this route does not know */
-        Error401: {
-            headers: {
-                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error401"];
-            };
-        };
-        /** @description Refused by the state of what it names */
-        Error409: {
-            headers: {
-                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error409"];
-            };
-        };
         /** @description The body is larger than the api accepts */
         Error413: {
             headers: {
@@ -2780,19 +2741,6 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error415"];
-            };
-        };
-        /** @description Well formed, but the payment rules refuse it */
-        Error422: {
-            headers: {
-                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error422"];
             };
         };
         /** @description Over the rate limit of this key (or address without a key); retry after Retry-After seconds */
@@ -2822,19 +2770,6 @@ export interface components {
                 "application/json": components["schemas"]["Error500"];
             };
         };
-        /** @description The gateway refused the call: its code and messages under error.gateway */
-        Error502: {
-            headers: {
-                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error502"];
-            };
-        };
         /** @description A dependency (database, queue) is unavailable; retry after Retry-After seconds */
         Error503: {
             headers: {
@@ -2849,8 +2784,8 @@ export interface components {
                 "application/json": components["schemas"]["Error503"];
             };
         };
-        /** @description The gateway did not answer in time; the order is kept and reconciled */
-        Error504: {
+        /** @description Bad input: each failing field with its reason; nothing was changed */
+        Error400: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -2859,7 +2794,20 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error504"];
+                "application/json": components["schemas"]["Error400"];
+            };
+        };
+        /** @description No key, or a key this route does not know */
+        Error401: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error401"];
             };
         };
         /** @description Nothing by that name */

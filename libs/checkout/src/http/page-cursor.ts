@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { isUuid } from '@app/domain';
 import { CheckoutError } from '../errors/checkout-error';
 
@@ -92,7 +93,7 @@ export function decodeCursor(
  * The row's own sort value is read back by primary key (exact to the microsecond, which a cursor's
  * milliseconds are not); the cursor's instant only stands in if that row is gone meanwhile.
  */
-export function afterPosition(
+function afterPosition(
   alias: string,
   table: string,
   column: string,
@@ -103,7 +104,7 @@ export function afterPosition(
 }
 
 /** Parameters for afterPosition's condition. */
-export function positionParameters(position: PagePosition): { cursorId: string; cursorAt: Date } {
+function positionParameters(position: PagePosition): { cursorId: string; cursorAt: Date } {
   return { cursorId: position.id, cursorAt: position.at };
 }
 
@@ -123,5 +124,47 @@ export function pageOf<T>(
   return {
     rows: page,
     next_cursor: more ? encodeCursor(list, filters, position(page[page.length - 1])) : null,
+  };
+}
+
+/** How a list is sorted: by (`column`, id) of the query's `alias` (`table`), newest first. */
+export interface NewestFirst<T> {
+  alias: string;
+  table: string;
+  column: string;
+  /** The row's value of `column`, for its cursor. */
+  at: (row: T) => Date;
+}
+
+/**
+ * A newest-first keyset list, the shape of every admin list read from PostgreSQL. The cursor is
+ * read at once, so a bad one is a 400 before anything is read; `page()` then reads `limit` rows
+ * of the query (its filters applied) after the cursor's row.
+ */
+export function newestFirstList(
+  list: string,
+  filters: Record<string, unknown>,
+  cursor: string | undefined,
+) {
+  const position = cursor ? decodeCursor(list, filters, cursor) : null;
+  return {
+    async page<T extends ObjectLiteral & { id: string }>(
+      query: SelectQueryBuilder<T>,
+      sort: NewestFirst<T>,
+      limit: number,
+    ): Promise<{ rows: T[]; next_cursor: string | null }> {
+      query
+        .orderBy(`${sort.alias}.${sort.column}`, 'DESC')
+        .addOrderBy(`${sort.alias}.id`, 'DESC')
+        .limit(limit + 1);
+      if (position) {
+        query.andWhere(
+          afterPosition(sort.alias, sort.table, sort.column, 'DESC'),
+          positionParameters(position),
+        );
+      }
+      const rows = await query.getMany();
+      return pageOf(rows, limit, (row) => ({ at: sort.at(row), id: row.id }), list, filters);
+    },
   };
 }

@@ -4,7 +4,7 @@ import { ORDER_STATUSES, OrderStatus } from '@app/domain';
 import { OrderEntity, OrderRepository } from '@app/persistence';
 import { CheckoutError } from '../../errors/checkout-error';
 import { TIMELINE_LIMIT } from '../../orders/order-view';
-import { afterPosition, decodeCursor, pageOf, positionParameters } from '../../http/page-cursor';
+import { newestFirstList, NewestFirst } from '../../http/page-cursor';
 import {
   AdminOrderDetail,
   AdminOrderView,
@@ -40,6 +40,12 @@ export const COUNT_CAP = 1000;
 /** A search matching more orders than this (one customer's whole history) shows the newest. */
 const SEARCH_MATCHES = 1000;
 const LIST = 'admin-orders';
+const BY_CREATED: NewestFirst<OrderEntity> = {
+  alias: 'o',
+  table: 'orders',
+  column: 'created_at',
+  at: (order) => order.createdAt,
+};
 
 /** Phone numbers are stored as typed; compare their last nine digits, with or without a prefix. */
 function phoneDigits(q: string): string | null {
@@ -64,22 +70,11 @@ export class AdminOrdersService {
   async list(filters: OrderFilters): Promise<OrderPage> {
     const limit = filters.limit ?? 50;
     const fingerprint = { ...filters, limit: undefined, cursor: undefined };
-    const position = filters.cursor ? decodeCursor(LIST, fingerprint, filters.cursor) : null;
+    const pages = newestFirstList(LIST, fingerprint, filters.cursor);
     const matches = filters.q?.trim() ? await this.idsMatching(filters.q.trim()) : null;
     const query = this.filtered(filters, matches);
     if (filters.status) query.andWhere('o.status = :status', { status: filters.status });
-    if (position) {
-      query.andWhere(
-        afterPosition('o', 'orders', 'created_at', 'DESC'),
-        positionParameters(position),
-      );
-    }
-    const rows = await query
-      .orderBy('o.created_at', 'DESC')
-      .addOrderBy('o.id', 'DESC')
-      .limit(limit + 1)
-      .getMany();
-    const page = pageOf(rows, limit, (o) => ({ at: o.createdAt, id: o.id }), LIST, fingerprint);
+    const page = await pages.page(query, BY_CREATED, limit);
     const [refunds, counts] = await Promise.all([
       this.orders.refundsFor(page.rows.map((o) => o.id)),
       this.counts(filters, matches),

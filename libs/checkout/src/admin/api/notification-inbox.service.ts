@@ -5,7 +5,7 @@ import { IpnNotificationEntity, NotificationStatus } from '@app/persistence';
 import { JobProducer, VerifyNotificationData } from '@app/queues';
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { CheckoutError } from '../../errors/checkout-error';
-import { afterPosition, decodeCursor, pageOf, positionParameters } from '../../http/page-cursor';
+import { newestFirstList } from '../../http/page-cursor';
 import { iso } from '../../orders/order-view';
 import { NOTIFICATION_LAST_ERROR_MAX_LENGTH } from '../../ipn/inbox-limits';
 
@@ -73,28 +73,15 @@ export class NotificationInboxService {
   async list(filters: NotificationFilters): Promise<NotificationPage> {
     const limit = filters.limit ?? 50;
     const fingerprint = { status: filters.status, from: filters.from, to: filters.to };
-    const position = filters.cursor ? decodeCursor(LIST, fingerprint, filters.cursor) : null;
-    const query = this.dataSource
-      .getRepository(IpnNotificationEntity)
-      .createQueryBuilder('n')
-      .orderBy('n.received_at', 'DESC')
-      .addOrderBy('n.id', 'DESC')
-      .limit(limit + 1);
+    const pages = newestFirstList(LIST, fingerprint, filters.cursor);
+    const query = this.dataSource.getRepository(IpnNotificationEntity).createQueryBuilder('n');
     if (filters.status) query.andWhere('n.status = :status', { status: filters.status });
     if (filters.from) query.andWhere('n.received_at >= :from', { from: new Date(filters.from) });
     if (filters.to) query.andWhere('n.received_at < :to', { to: new Date(filters.to) });
-    if (position) {
-      query.andWhere(
-        afterPosition('n', 'ipn_notifications', 'received_at', 'DESC'),
-        positionParameters(position),
-      );
-    }
-    const page = pageOf(
-      await query.getMany(),
+    const page = await pages.page(
+      query,
+      { alias: 'n', table: 'ipn_notifications', column: 'received_at', at: (n) => n.receivedAt },
       limit,
-      (n) => ({ at: n.receivedAt, id: n.id }),
-      LIST,
-      fingerprint,
     );
     return { items: page.rows.map(toView), limit, next_cursor: page.next_cursor };
   }

@@ -9,7 +9,7 @@ import {
   WebhookMessageEntity,
 } from '@app/persistence';
 import { CheckoutError } from '../../errors/checkout-error';
-import { afterPosition, decodeCursor, pageOf, positionParameters } from '../../http/page-cursor';
+import { newestFirstList } from '../../http/page-cursor';
 import {
   MerchantEventView,
   WebhookDeliveryView,
@@ -50,13 +50,8 @@ export class MerchantEventsAdminService {
   /** Newest first, a cursor page at a time; each filter reads its own index. */
   async list(filter: MerchantEventFilter): Promise<MerchantEventPage> {
     const fingerprint = { type: filter.type, delivered: filter.delivered, order: filter.order };
-    const position = filter.cursor ? decodeCursor(LIST, fingerprint, filter.cursor) : null;
-    const query = this.dataSource
-      .getRepository(OutboxEventEntity)
-      .createQueryBuilder('e')
-      .orderBy('e.created_at', 'DESC')
-      .addOrderBy('e.id', 'DESC')
-      .limit(filter.limit + 1);
+    const pages = newestFirstList(LIST, fingerprint, filter.cursor);
+    const query = this.dataSource.getRepository(OutboxEventEntity).createQueryBuilder('e');
     if (filter.type) query.andWhere('e.type = :type', { type: filter.type });
     if (filter.delivered !== undefined) {
       query.andWhere(filter.delivered ? 'e.delivered_at IS NOT NULL' : 'e.delivered_at IS NULL');
@@ -66,18 +61,10 @@ export class MerchantEventsAdminService {
       if (!order) return { data: [], next_cursor: null };
       query.andWhere('e.order_id = :orderId', { orderId: order.id });
     }
-    if (position) {
-      query.andWhere(
-        afterPosition('e', 'outbox_events', 'created_at', 'DESC'),
-        positionParameters(position),
-      );
-    }
-    const page = pageOf(
-      await query.getMany(),
+    const page = await pages.page(
+      query,
+      { alias: 'e', table: 'outbox_events', column: 'created_at', at: (e) => e.createdAt },
       filter.limit,
-      (e) => ({ at: e.createdAt, id: e.id }),
-      LIST,
-      fingerprint,
     );
     return { data: page.rows.map(toMerchantEventView), next_cursor: page.next_cursor };
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RefundStatus } from '@app/domain';
 import { RefundEntity } from '@app/persistence';
-import { afterPosition, decodeCursor, pageOf, positionParameters } from '../../http/page-cursor';
+import { newestFirstList } from '../../http/page-cursor';
 import { AdminRefundView, toAdminRefundView } from '../refund-admin-view';
 
 export interface RefundFilters {
@@ -31,31 +31,20 @@ export class RefundListService {
   async list(filters: RefundFilters): Promise<RefundPage> {
     const limit = filters.limit ?? 50;
     const fingerprint = { ...filters, limit: undefined, cursor: undefined };
-    const position = filters.cursor ? decodeCursor(LIST, fingerprint, filters.cursor) : null;
+    const pages = newestFirstList(LIST, fingerprint, filters.cursor);
     const query = this.dataSource
       .getRepository(RefundEntity)
       .createQueryBuilder('r')
-      .leftJoinAndSelect('r.order', 'o')
-      .orderBy('r.created_at', 'DESC')
-      .addOrderBy('r.id', 'DESC')
-      .limit(limit + 1);
+      .leftJoinAndSelect('r.order', 'o');
     if (filters.status) query.andWhere('r.status = :status', { status: filters.status });
     if (filters.currency)
       query.andWhere('r.currency = :currency', { currency: filters.currency.toUpperCase() });
     if (filters.from) query.andWhere('r.created_at >= :from', { from: new Date(filters.from) });
     if (filters.to) query.andWhere('r.created_at < :to', { to: new Date(filters.to) });
-    if (position) {
-      query.andWhere(
-        afterPosition('r', 'refunds', 'created_at', 'DESC'),
-        positionParameters(position),
-      );
-    }
-    const page = pageOf(
-      await query.getMany(),
+    const page = await pages.page(
+      query,
+      { alias: 'r', table: 'refunds', column: 'created_at', at: (r) => r.createdAt },
       limit,
-      (r) => ({ at: r.createdAt, id: r.id }),
-      LIST,
-      fingerprint,
     );
     return {
       items: page.rows.map((refund) => toAdminRefundView(refund)),
