@@ -82,7 +82,10 @@ function waitingPageSource(): string {
   throw new Error(`cannot find ${relative} above ${__dirname}`);
 }
 
-/** The waiting page's script with the shop client, bundled for the browser (esbuild). */
+/**
+ * The waiting page's script with the shop client, bundled for the browser (esbuild). The shop uses
+ * nothing of the service's own libraries (a shop developer copies it as it is), hence its own call.
+ */
 async function browserScript(): Promise<string> {
   const result = await build({
     entryPoints: [waitingPageSource()],

@@ -7,3 +7,4 @@ export * from './metrics/metric';
 export * from './metrics/service-metrics';
 export * from './metrics/metrics.module';
 export * from './tracing/trace-context';
+export * from './http/browser-bundle';

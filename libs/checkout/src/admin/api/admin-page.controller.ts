@@ -5,6 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { AdminKeyGuard } from '../../http/api-key.guards';
 import { AdminSessions, SESSION_COOKIE, sessionCookieOptions } from './admin-session';
+import { consoleFiles } from './console-files';
 import { OPS_PAGE_HTML } from './page/ops-page.html';
 import { OPS_PAGE_SCRIPT } from './page/ops-page.script';
 import { OPS_PAGE_STYLES } from './page/ops-page.styles';
@@ -58,6 +59,22 @@ export class AdminPageController {
   @Get('ops.css')
   styles(@Res() reply: FastifyReply) {
     return sendPagePart(reply, 'text/css; charset=utf-8', OPS_PAGE_STYLES);
+  }
+
+  /** The console (apps/console): one page, its script and its styles, under the same policy. */
+  @Get('console')
+  async console(@Res() reply: FastifyReply) {
+    return sendPagePart(reply, 'text/html; charset=utf-8', (await consoleFiles()).html);
+  }
+
+  @Get('console/app.js')
+  async consoleScript(@Res() reply: FastifyReply) {
+    return sendPagePart(reply, 'text/javascript; charset=utf-8', (await consoleFiles()).script);
+  }
+
+  @Get('console/app.css')
+  async consoleStyles(@Res() reply: FastifyReply) {
+    return sendPagePart(reply, 'text/css; charset=utf-8', (await consoleFiles()).styles);
   }
 
   /**

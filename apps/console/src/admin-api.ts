@@ -1,0 +1,85 @@
+import createClient from 'openapi-fetch';
+import type { components, paths } from '../../../libs/shop-client/src/api-types';
+
+/** The admin API's answers, as the OpenAPI document (openapi.json) declares them. */
+export type Schemas = components['schemas'];
+export type OrderPage = Schemas['AdminOrderPage'];
+export type OrderDetail = Schemas['AdminOrderDetail'];
+export type OrderStatus = Schemas['AdminOrderResponse']['status'];
+
+const KEY = 'pesapal-console.admin-key';
+
+/** A refusal of the API: its status, stable code and message, as the page shows them. */
+export class ApiRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The admin key lives in this tab's sessionStorage only and travels in the Authorization header
+ * of same-origin calls; closing the tab forgets it.
+ */
+export const session = {
+  key: (): string | null => sessionStorage.getItem(KEY),
+  signIn: (key: string) => sessionStorage.setItem(KEY, key.trim()),
+  signOut: () => sessionStorage.removeItem(KEY),
+};
+
+const http = createClient<paths>({ baseUrl: '' });
+
+async function answer<T>(
+  call: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<T> {
+  let result: { data?: T; error?: unknown; response: Response };
+  try {
+    result = await call;
+  } catch {
+    throw new ApiRefusal(0, 'unreachable', 'the service did not answer; try again');
+  }
+  if (result.data !== undefined && result.response.ok) return result.data;
+  const error = (result.error as { error?: { code?: string; message?: string } } | undefined)
+    ?.error;
+  throw new ApiRefusal(
+    result.response.status,
+    error?.code ?? `http_${result.response.status}`,
+    error?.message ?? result.response.statusText,
+  );
+}
+
+const auth = () => ({ Authorization: `Bearer ${session.key() ?? ''}` });
+
+export interface OrderFilter {
+  q?: string;
+  status?: OrderStatus;
+  cursor?: string;
+}
+
+/** Calls of the admin API the console makes, each typed by the document. */
+export const adminApi = {
+  orders: (filter: OrderFilter): Promise<OrderPage> =>
+    answer(
+      http.GET('/v1/admin/orders', {
+        params: {
+          query: {
+            limit: 50,
+            ...(filter.q ? { q: filter.q } : {}),
+            ...(filter.status ? { status: filter.status } : {}),
+            ...(filter.cursor ? { cursor: filter.cursor } : {}),
+          },
+        },
+        headers: auth(),
+      }),
+    ),
+  order: (reference: string): Promise<OrderDetail> =>
+    answer(
+      http.GET('/v1/admin/orders/{reference}', {
+        params: { path: { reference } },
+        headers: auth(),
+      }),
+    ),
+};

@@ -1,0 +1,57 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiRefusal } from './admin-api';
+import { refusalText } from './format';
+
+/** Where one call of the API stands: the page shows each state (loading, failed, ready). */
+export type Answer<T> =
+  { state: 'loading' } | { state: 'failed'; problem: string } | { state: 'ready'; data: T };
+
+/**
+ * Calls `load` whenever `inputs` change and follows its answer; a refused key (401, 403) signs the
+ * operator out rather than showing pages of refusals. A stale answer never overwrites a newer one.
+ */
+export function useAnswer<T>(
+  load: () => Promise<T>,
+  inputs: unknown[],
+  onRefused: () => void,
+): Answer<T> {
+  const [answer, setAnswer] = useState<Answer<T>>({ state: 'loading' });
+  useEffect(() => {
+    let current = true;
+    setAnswer({ state: 'loading' });
+    load().then(
+      (data) => current && setAnswer({ state: 'ready', data }),
+      (error: unknown) => {
+        if (!current) return;
+        if (error instanceof ApiRefusal && (error.status === 401 || error.status === 403)) {
+          onRefused();
+          return;
+        }
+        setAnswer({
+          state: 'failed',
+          problem: error instanceof ApiRefusal ? refusalText(error) : String(error),
+        });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, inputs);
+  return answer;
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p class="loading" role="status" aria-live="polite">
+      Loading {what}…
+    </p>
+  );
+}
+
+export function Problem({ text }: { text: string }) {
+  return (
+    <p class="problem" role="alert">
+      {text}
+    </p>
+  );
+}

@@ -1,0 +1,45 @@
+/**
+ * How the console writes values: pure functions, unit tested (format.spec.ts). Every value reaches
+ * the page as text (Preact sets textContent), never as markup.
+ */
+
+/** An amount as the API gives it (a decimal string) with its currency: "KES 1,500.00". */
+export function money(
+  amount: string | null | undefined,
+  currency: string | null | undefined,
+): string {
+  if (amount === null || amount === undefined || amount === '') return '—';
+  const negative = amount.startsWith('-');
+  const [whole, fraction = '00'] = amount.replace('-', '').split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${negative ? '-' : ''}${currency ? `${currency} ` : ''}${grouped}.${fraction.padEnd(2, '0')}`;
+}
+
+/** A UTC instant as the operator reads it: "2026-11-26 09:30:05 UTC" (the API's dates are UTC). */
+export function instant(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** How long ago, roughly, from `now`: "just now", "5 min ago", "3 h ago", "2 d ago". */
+export function ago(iso: string | null | undefined, now: Date = new Date()): string {
+  if (!iso) return '—';
+  const seconds = Math.round((now.getTime() - new Date(iso).getTime()) / 1000);
+  if (Number.isNaN(seconds)) return '—';
+  if (seconds < 60) return 'just now';
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
+  return `${Math.floor(seconds / 86_400)} d ago`;
+}
+
+/** A status word for people: "mobile_money" → "mobile money". */
+export function label(value: string | null | undefined): string {
+  return value ? value.replace(/_/g, ' ') : '—';
+}
+
+/** The text of a refusal, as the API gave it: its stable code, then its message (fields named). */
+export function refusalText(error: { code: string; message: string }): string {
+  return `${error.code}: ${error.message}`;
+}

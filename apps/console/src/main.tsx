@@ -1,0 +1,109 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { adminApi, ApiRefusal, session } from './admin-api';
+import { refusalText } from './format';
+import { OrderPage } from './pages/order';
+import { OrdersPage } from './pages/orders';
+
+/** The console's places, in the URL's hash: #/orders, #/orders/<reference>. */
+type Place = { page: 'orders' } | { page: 'order'; reference: string };
+
+function placeOf(hash: string): Place {
+  const match = /^#\/orders\/(.+)$/.exec(hash);
+  return match ? { page: 'order', reference: decodeURIComponent(match[1]) } : { page: 'orders' };
+}
+
+function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+  const [key, setKey] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function submit(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    session.signIn(key);
+    try {
+      await adminApi.orders({});
+      onSignedIn();
+    } catch (error) {
+      session.signOut();
+      setProblem(
+        error instanceof ApiRefusal && (error.status === 401 || error.status === 403)
+          ? 'That key is not an admin key.'
+          : error instanceof ApiRefusal
+            ? refusalText(error)
+            : String(error),
+      );
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <main id="main" class="sign-in">
+      <h1>Sign in</h1>
+      <form onSubmit={submit}>
+        <label for="admin-key">Admin API key</label>
+        <input
+          id="admin-key"
+          type="password"
+          autocomplete="off"
+          required
+          value={key}
+          onInput={(event) => setKey((event.target as HTMLInputElement).value)}
+        />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Checking…' : 'Sign in'}
+        </button>
+      </form>
+      {problem && (
+        <p id="sign-in-problem" class="problem" role="alert">
+          {problem}
+        </p>
+      )}
+      <p class="hint">The key stays in this tab only and is forgotten when the tab closes.</p>
+    </main>
+  );
+}
+
+function Console() {
+  const [signedIn, setSignedIn] = useState(session.key() !== null);
+  const [place, setPlace] = useState<Place>(placeOf(location.hash));
+  useEffect(() => {
+    const follow = () => setPlace(placeOf(location.hash));
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
+  const signOut = () => {
+    session.signOut();
+    setSignedIn(false);
+  };
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to the content
+      </a>
+      <header>
+        <span class="brand">pesapal-checkout</span>
+        {signedIn && (
+          <nav aria-label="Console">
+            <a href="#/orders" aria-current={place.page !== 'order' ? 'page' : undefined}>
+              Orders
+            </a>
+            <a href="/admin/queues">Queues</a>
+            <button type="button" id="sign-out" onClick={signOut}>
+              Sign out
+            </button>
+          </nav>
+        )}
+      </header>
+      {!signedIn ? (
+        <SignIn onSignedIn={() => setSignedIn(true)} />
+      ) : place.page === 'order' ? (
+        <OrderPage reference={place.reference} onRefused={signOut} />
+      ) : (
+        <OrdersPage onRefused={signOut} />
+      )}
+    </>
+  );
+}
+
+render(<Console />, document.getElementById('console') as HTMLElement);

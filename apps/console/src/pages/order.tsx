@@ -1,0 +1,99 @@
+import { adminApi, OrderDetail } from '../admin-api';
+import { Loading, Problem, useAnswer } from '../answer';
+import { instant, label, money } from '../format';
+
+function Field({ name, value }: { name: string; value: string | null | undefined }) {
+  return (
+    <>
+      <dt>{name}</dt>
+      <dd>{value ?? '—'}</dd>
+    </>
+  );
+}
+
+function Summary({ detail }: { detail: OrderDetail }) {
+  const order = detail.order;
+  return (
+    <dl id="summary" class="summary">
+      <Field name="Status" value={label(order.status)} />
+      <Field name="Amount" value={money(order.amount, order.currency)} />
+      <Field name="Paid" value={money(order.paid_amount, order.paid_currency)} />
+      <Field name="Description" value={order.description} />
+      <Field name="Kind" value={label(order.kind)} />
+      <Field name="Tracking id" value={order.order_tracking_id} />
+      <Field name="Receipt" value={order.confirmation_code} />
+      <Field name="Method" value={order.payment_method} />
+      <Field name="Customer" value={order.customer_email ?? order.customer_phone} />
+      <Field name="Created" value={instant(order.created_at)} />
+      <Field name="Paid at" value={instant(order.paid_at)} />
+      {order.needs_review && <Field name="Needs review" value={order.review_reason} />}
+      {order.refund && (
+        <Field
+          name="Refund"
+          value={`${label(order.refund.status)} ${money(order.refund.amount, order.refund.currency)}`}
+        />
+      )}
+    </dl>
+  );
+}
+
+/** One order: what it is now, its payment attempts and its timeline. */
+export function OrderPage({ reference, onRefused }: { reference: string; onRefused: () => void }) {
+  const answer = useAnswer(() => adminApi.order(reference), [reference], onRefused);
+  return (
+    <main id="main">
+      <p>
+        <a href="#/orders">← Orders</a>
+      </p>
+      <h1>
+        Order <span id="reference">{reference}</span>
+      </h1>
+      {answer.state === 'loading' && <Loading what="the order" />}
+      {answer.state === 'failed' && <Problem text={answer.problem} />}
+      {answer.state === 'ready' && (
+        <>
+          <Summary detail={answer.data} />
+          <h2>Payment attempts</h2>
+          <div class="table" tabIndex={0} role="region" aria-label="Payment attempts">
+            <table id="attempts">
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Gateway id</th>
+                  <th scope="col">Started</th>
+                </tr>
+              </thead>
+              <tbody>
+                {answer.data.attempts.map((attempt) => (
+                  <tr key={attempt.number}>
+                    <td>{attempt.number}</td>
+                    <td>{label(attempt.kind)}</td>
+                    <td>{label(attempt.status)}</td>
+                    <td>{attempt.gateway_reference}</td>
+                    <td>{instant(attempt.started_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <h2>Timeline</h2>
+          <ol id="timeline" class="timeline">
+            {answer.data.timeline.map((entry) => (
+              <li>
+                <time dateTime={entry.at}>{instant(entry.at)}</time>{' '}
+                <strong>{label(entry.type)}</strong>
+                {entry.to_status && ` → ${label(entry.to_status)}`}{' '}
+                <span class="source">
+                  ({entry.source}
+                  {entry.actor ? `, ${entry.actor}` : ''})
+                </span>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </main>
+  );
+}

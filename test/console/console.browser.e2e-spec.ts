@@ -1,0 +1,157 @@
+import { readFileSync } from 'node:fs';
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { AdminFixtures } from '../admin/admin-fixtures';
+import { describeInBrowser, launchChromium } from '../support/browser';
+import { openTestDataSource } from '../support/database';
+import { RunningService, startService } from '../support/service';
+
+/** axe-core's rules run in the page; the violations people meet first (serious, critical). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: readFileSync(require.resolve('axe-core'), 'utf8') });
+  const results = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] })')) as {
+    violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+  };
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** The console (apps/console) in headless Chromium against the api and the sandbox gateway. */
+describeInBrowser('the console in Chromium', () => {
+  let service: RunningService;
+  let dataSource: DataSource;
+  let fixtures: AdminFixtures;
+  let browser: Browser;
+  // axe is added to the page as a script, which the console's policy refuses: its own context.
+  let audited: BrowserContext;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    service = await startService();
+    dataSource = await openTestDataSource(4);
+    fixtures = new AdminFixtures(service, dataSource);
+    browser = await launchChromium();
+    audited = await browser.newContext({ bypassCSP: true, viewport: { width: 1200, height: 900 } });
+    page = await audited.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await dataSource?.destroy();
+    await service?.close();
+  });
+
+  const consoleUrl = () => `${service.apiUrl}/admin/console`;
+
+  async function signIn(target: Page, key: string) {
+    await target.fill('#admin-key', key);
+    await target.click('form button[type=submit]');
+  }
+
+  it('is served as files under a strict policy: no inline script, never framed', async () => {
+    const html = await request(service.apiUrl).get('/admin/console');
+    expect(html.status).toBe(200);
+    const policy = String(html.headers['content-security-policy']);
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).not.toContain('unsafe-inline');
+    expect(html.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    const script = await request(service.apiUrl).get('/admin/console/app.js');
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toMatch(/^text\/javascript/);
+  });
+
+  it('signs in with an admin key only, and then shows the orders', async () => {
+    await fixtures.hostedOrder();
+    await page.goto(consoleUrl());
+    expect(await seriousViolations(page)).toEqual([]);
+    await signIn(page, 'not-a-key-of-ours');
+    await page.waitForSelector('#sign-in-problem');
+    expect(await page.textContent('#sign-in-problem')).toBe('That key is not an admin key.');
+    await signIn(page, service.shopKey);
+    await page.waitForSelector('#sign-in-problem');
+    expect(await page.isVisible('#orders')).toBe(false);
+
+    await signIn(page, service.adminKey);
+    await page.waitForSelector('#orders tbody tr');
+    expect(await page.textContent('#counts')).toMatch(/completed \d+/);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('finds an order by its reference and shows it: summary, attempts and timeline', async () => {
+    const paid = await fixtures.paidOrder('card');
+    await page.goto(`${consoleUrl()}#/orders`);
+    // Typed and sent from the keyboard.
+    await page.focus('#search');
+    await page.keyboard.type(paid.merchantReference);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`#orders a[href="#/orders/${paid.merchantReference}"]`);
+    expect(await page.locator('#orders tbody tr').count()).toBe(1);
+    expect(await page.textContent('#orders tbody tr')).toContain('KES 1,500.00');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.click(`#orders a[href="#/orders/${paid.merchantReference}"]`);
+    await page.waitForSelector('#summary');
+    expect(await page.textContent('#reference')).toBe(paid.merchantReference);
+    expect(await page.textContent('#summary')).toContain('completed');
+    expect(await page.locator('#attempts tbody tr').count()).toBe(1);
+    expect(await page.textContent('#timeline')).toMatch(/status changed → completed/);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows its loading, empty and refused states', async () => {
+    // Loading: the answer held back until the page has said it is loading.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/v1/admin/orders?**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${consoleUrl()}#/orders`);
+    await page.waitForSelector('.loading[role=status]');
+    release();
+    await page.waitForSelector('#orders');
+    await page.unroute('**/v1/admin/orders?**');
+
+    await page.fill('#search', `NO-SUCH-ORDER-${Date.now()}`);
+    await page.click('form[role=search] button');
+    await page.waitForSelector('#no-orders');
+
+    await page.goto(`${consoleUrl()}#/orders/NO-SUCH-ORDER`);
+    await page.waitForSelector('.problem[role=alert]');
+    expect(await page.textContent('.problem[role=alert]')).toMatch(/^order_not_found: /);
+  });
+
+  it('is readable on a 360-pixel-wide screen, and without its policy bypassed', async () => {
+    const narrow = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    try {
+      const phone = await narrow.newPage();
+      const refused: string[] = [];
+      phone.on('console', (message) => {
+        if (/Content.Security.Policy/i.test(message.text())) refused.push(message.text());
+      });
+      const paid = await fixtures.paidOrder('mobile_money', '250.00');
+      await phone.goto(consoleUrl());
+      await signIn(phone, service.adminKey);
+      await phone.waitForSelector('#orders tbody tr');
+      const overflow = () =>
+        phone.evaluate(() => {
+          const root = (
+            globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }
+          ).document.documentElement;
+          return root.scrollWidth;
+        });
+      expect(await overflow()).toBeLessThanOrEqual(360);
+      await phone.goto(`${consoleUrl()}#/orders/${paid.merchantReference}`);
+      await phone.waitForSelector('#summary');
+      expect(await overflow()).toBeLessThanOrEqual(360);
+      expect(refused).toEqual([]);
+    } finally {
+      await narrow.close();
+    }
+  });
+});
