@@ -6,6 +6,11 @@ export type Schemas = components['schemas'];
 export type OrderPage = Schemas['AdminOrderPage'];
 export type OrderDetail = Schemas['AdminOrderDetail'];
 export type OrderStatus = Schemas['AdminOrderResponse']['status'];
+export type SyncResult = Schemas['AdminOrderSyncResult'];
+export type RefundResult = Schemas['AdminRefundResult'];
+export type RefundRequest = Schemas['CreateRefundDto'];
+export type RefundPage = Schemas['AdminRefundPage'];
+export type RefundStatus = Schemas['AdminRefundResponse']['status'];
 
 const KEY = 'pesapal-console.admin-key';
 
@@ -79,6 +84,38 @@ export const adminApi = {
     answer(
       http.GET('/v1/admin/orders/{reference}', {
         params: { path: { reference } },
+        headers: auth(),
+      }),
+    ),
+  refunds: (status: RefundStatus | undefined, cursor?: string): Promise<RefundPage> =>
+    answer(
+      http.GET('/v1/admin/refunds', {
+        params: {
+          query: { limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) },
+        },
+        headers: auth(),
+      }),
+    ),
+  sync: (reference: string): Promise<SyncResult> =>
+    answer(
+      http.POST('/v1/admin/orders/{reference}/sync', {
+        params: { path: { reference } },
+        headers: auth(),
+      }),
+    ),
+  cancel: (reference: string, note: string): Promise<OrderDetail> =>
+    answer(
+      http.POST('/v1/admin/orders/{reference}/cancel', {
+        params: { path: { reference } },
+        body: note ? { note } : {},
+        headers: auth(),
+      }),
+    ),
+  refund: (reference: string, request: RefundRequest): Promise<RefundResult> =>
+    answer(
+      http.POST('/v1/admin/orders/{reference}/refunds', {
+        params: { path: { reference } },
+        body: request,
         headers: auth(),
       }),
     ),

@@ -55,3 +55,39 @@ export function Problem({ text }: { text: string }) {
     </p>
   );
 }
+
+/** A cursor list: its first page follows `inputs`; `more()` appends the next one. */
+export function useCursorList<P extends { items: unknown[]; next_cursor: string | null }>(
+  load: (cursor?: string) => Promise<P>,
+  inputs: unknown[],
+  onRefused: () => void,
+) {
+  const first = useAnswer(() => load(), inputs, onRefused);
+  const [more, setMore] = useState<{
+    items: P['items'];
+    cursor: string | null;
+    of: unknown;
+  } | null>(null);
+  const [moreProblem, setMoreProblem] = useState<string | null>(null);
+  // Pages read under other inputs are dropped when the first page is read again.
+  const current = more && first.state === 'ready' && more.of === first.data ? more : null;
+  const items: P['items'] =
+    first.state === 'ready' ? [...first.data.items, ...(current?.items ?? [])] : [];
+  const cursor =
+    first.state === 'ready' ? (current ? current.cursor : first.data.next_cursor) : null;
+  async function loadMore() {
+    if (!cursor || first.state !== 'ready') return;
+    setMoreProblem(null);
+    try {
+      const page = await load(cursor);
+      setMore({
+        items: [...(current?.items ?? []), ...page.items],
+        cursor: page.next_cursor,
+        of: first.data,
+      });
+    } catch (error) {
+      setMoreProblem(error instanceof ApiRefusal ? refusalText(error) : String(error));
+    }
+  }
+  return { first, items, cursor, loadMore, moreProblem };
+}

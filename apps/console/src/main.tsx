@@ -4,13 +4,15 @@ import { adminApi, ApiRefusal, session } from './admin-api';
 import { refusalText } from './format';
 import { OrderPage } from './pages/order';
 import { OrdersPage } from './pages/orders';
+import { RefundsPage } from './pages/refunds';
 
-/** The console's places, in the URL's hash: #/orders, #/orders/<reference>. */
-type Place = { page: 'orders' } | { page: 'order'; reference: string };
+/** The console's places, in the URL's hash: #/orders, #/orders/<reference>, #/refunds. */
+type Place = { page: 'orders' } | { page: 'order'; reference: string } | { page: 'refunds' };
 
 function placeOf(hash: string): Place {
   const match = /^#\/orders\/(.+)$/.exec(hash);
-  return match ? { page: 'order', reference: decodeURIComponent(match[1]) } : { page: 'orders' };
+  if (match) return { page: 'order', reference: decodeURIComponent(match[1]) };
+  return hash === '#/refunds' ? { page: 'refunds' } : { page: 'orders' };
 }
 
 function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
@@ -85,8 +87,11 @@ function Console() {
         <span class="brand">pesapal-checkout</span>
         {signedIn && (
           <nav aria-label="Console">
-            <a href="#/orders" aria-current={place.page !== 'order' ? 'page' : undefined}>
+            <a href="#/orders" aria-current={place.page === 'orders' ? 'page' : undefined}>
               Orders
+            </a>
+            <a href="#/refunds" aria-current={place.page === 'refunds' ? 'page' : undefined}>
+              Refunds
             </a>
             <a href="/admin/queues">Queues</a>
             <button type="button" id="sign-out" onClick={signOut}>
@@ -98,7 +103,9 @@ function Console() {
       {!signedIn ? (
         <SignIn onSignedIn={() => setSignedIn(true)} />
       ) : place.page === 'order' ? (
-        <OrderPage reference={place.reference} onRefused={signOut} />
+        <OrderPage key={place.reference} reference={place.reference} onRefused={signOut} />
+      ) : place.page === 'refunds' ? (
+        <RefundsPage onRefused={signOut} />
       ) : (
         <OrdersPage onRefused={signOut} />
       )}

@@ -1,6 +1,8 @@
+import { useState } from 'preact/hooks';
 import { adminApi, OrderDetail } from '../admin-api';
 import { Loading, Problem, useAnswer } from '../answer';
 import { instant, label, money } from '../format';
+import { OrderActions } from './order-actions';
 
 function Field({ name, value }: { name: string; value: string | null | undefined }) {
   return (
@@ -39,7 +41,10 @@ function Summary({ detail }: { detail: OrderDetail }) {
 
 /** One order: what it is now, its payment attempts and its timeline. */
 export function OrderPage({ reference, onRefused }: { reference: string; onRefused: () => void }) {
-  const answer = useAnswer(() => adminApi.order(reference), [reference], onRefused);
+  // Each action reads the order again afterwards, and says what it did.
+  const [version, setVersion] = useState(0);
+  const [said, setSaid] = useState<string | null>(null);
+  const answer = useAnswer(() => adminApi.order(reference), [reference, version], onRefused);
   return (
     <main id="main">
       <p>
@@ -53,6 +58,18 @@ export function OrderPage({ reference, onRefused }: { reference: string; onRefus
       {answer.state === 'ready' && (
         <>
           <Summary detail={answer.data} />
+          {said && (
+            <p id="said" class="said" role="status">
+              {said}
+            </p>
+          )}
+          <OrderActions
+            detail={answer.data}
+            onChanged={(text) => {
+              setSaid(text);
+              setVersion((v) => v + 1);
+            }}
+          />
           <h2>Payment attempts</h2>
           <div class="table" tabIndex={0} role="region" aria-label="Payment attempts">
             <table id="attempts">

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { adminApi, OrderFilter, OrderPage as Page, OrderStatus, Schemas } from '../admin-api';
-import { Loading, Problem, useAnswer } from '../answer';
+import { adminApi, OrderFilter, OrderStatus, Schemas } from '../admin-api';
+import { Loading, Problem, useCursorList } from '../answer';
 import { ago, label, money } from '../format';
 
 const STATUSES: OrderStatus[] = [
@@ -36,35 +36,20 @@ export function OrdersPage({ onRefused }: { onRefused: () => void }) {
   const [filter, setFilter] = useState<OrderFilter>({});
   const [typed, setTyped] = useState('');
   const [status, setStatus] = useState<OrderStatus | ''>('');
-  const [more, setMore] = useState<{ rows: Order[]; cursor: string | null } | null>(null);
-  const [moreProblem, setMoreProblem] = useState<string | null>(null);
-  const answer = useAnswer<Page>(
-    () => adminApi.orders(filter),
+  const list = useCursorList(
+    (cursor) => adminApi.orders({ ...filter, cursor }),
     [filter.q, filter.status],
     onRefused,
   );
+  const answer = list.first;
 
   function search(event: Event) {
     event.preventDefault();
-    setMore(null);
     setFilter({ q: typed.trim() || undefined, status: status || undefined });
   }
 
-  async function loadMore(cursor: string) {
-    setMoreProblem(null);
-    try {
-      const page = await adminApi.orders({ ...filter, cursor });
-      setMore((earlier) => ({
-        rows: [...(earlier?.rows ?? []), ...page.items],
-        cursor: page.next_cursor,
-      }));
-    } catch (error) {
-      setMoreProblem(String(error instanceof Error ? error.message : error));
-    }
-  }
-
-  const rows = answer.state === 'ready' ? [...answer.data.items, ...(more?.rows ?? [])] : [];
-  const cursor = answer.state === 'ready' ? (more ? more.cursor : answer.data.next_cursor) : null;
+  const rows = list.items;
+  const cursor = list.cursor;
 
   return (
     <main id="main">
@@ -126,11 +111,11 @@ export function OrdersPage({ onRefused }: { onRefused: () => void }) {
             </div>
           )}
           {cursor && (
-            <button type="button" id="more" onClick={() => loadMore(cursor)}>
+            <button type="button" id="more" onClick={() => void list.loadMore()}>
               More orders
             </button>
           )}
-          {moreProblem && <Problem text={moreProblem} />}
+          {list.moreProblem && <Problem text={list.moreProblem} />}
         </>
       )}
     </main>

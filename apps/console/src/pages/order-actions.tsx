@@ -1,0 +1,193 @@
+import { useState } from 'preact/hooks';
+import { adminApi, ApiRefusal, OrderDetail } from '../admin-api';
+import { money, refusalText } from '../format';
+
+type Step = 'idle' | 'cancel' | 'refund' | 'refund-review' | 'busy';
+
+/** What the operator may do to the order: sync, cancel an unpaid one, refund a paid one. */
+export function OrderActions({
+  detail,
+  onChanged,
+}: {
+  detail: OrderDetail;
+  onChanged: (said: string) => void;
+}) {
+  const order = detail.order;
+  const [step, setStep] = useState<Step>('idle');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [note, setNote] = useState('');
+  const [amount, setAmount] = useState(order.paid_amount ?? order.amount);
+  const [reason, setReason] = useState('');
+  const [requestedBy, setRequestedBy] = useState('');
+  const [partialConfirmed, setPartialConfirmed] = useState(false);
+  const refundable =
+    order.status === 'completed' && (!order.refund || order.refund.status === 'rejected');
+  const cancellable = order.status === 'pending' || order.status === 'failed';
+  const full = order.paid_amount ?? order.amount;
+  const partial = amount.trim() !== '' && amount.trim() !== full;
+
+  async function run(work: () => Promise<string>) {
+    setProblem(null);
+    setStep('busy');
+    try {
+      onChanged(await work());
+      setStep('idle');
+    } catch (error) {
+      setProblem(error instanceof ApiRefusal ? refusalText(error) : String(error));
+      setStep('idle');
+    }
+  }
+
+  return (
+    <section aria-labelledby="actions-title" class="actions">
+      <h2 id="actions-title">Actions</h2>
+      <div class="buttons">
+        <button
+          type="button"
+          id="sync"
+          disabled={step === 'busy'}
+          onClick={() =>
+            run(async () => {
+              const synced = await adminApi.sync(order.reference);
+              return `Synced with the gateway: ${synced.result.replace(/_/g, ' ')}${synced.reason ? ` (${synced.reason})` : ''}`;
+            })
+          }
+        >
+          Sync with the gateway
+        </button>
+        {cancellable && step === 'idle' && (
+          <button type="button" id="cancel" onClick={() => setStep('cancel')}>
+            Cancel the order…
+          </button>
+        )}
+        {refundable && step === 'idle' && (
+          <button type="button" id="refund" onClick={() => setStep('refund')}>
+            Refund…
+          </button>
+        )}
+      </div>
+
+      {step === 'cancel' && (
+        <form
+          id="cancel-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void run(async () => {
+              await adminApi.cancel(order.reference, note.trim());
+              return 'Order cancelled at the gateway';
+            });
+          }}
+        >
+          <p>
+            Cancel order <strong>{order.reference}</strong> at the gateway? A cancelled order cannot
+            be paid.
+          </p>
+          <label for="cancel-note">Note for the timeline (optional)</label>
+          <input
+            id="cancel-note"
+            maxLength={500}
+            value={note}
+            onInput={(event) => setNote((event.target as HTMLInputElement).value)}
+          />
+          <button type="submit">Cancel the order</button>
+          <button type="button" class="secondary" onClick={() => setStep('idle')}>
+            Keep it
+          </button>
+        </form>
+      )}
+
+      {step === 'refund' && (
+        <form
+          id="refund-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            setStep('refund-review');
+          }}
+        >
+          <label for="refund-amount">Amount ({order.paid_currency ?? order.currency})</label>
+          <input
+            id="refund-amount"
+            inputMode="decimal"
+            required
+            maxLength={16}
+            value={amount}
+            onInput={(event) => setAmount((event.target as HTMLInputElement).value)}
+          />
+          <label for="refund-reason">Reason</label>
+          <input
+            id="refund-reason"
+            required
+            maxLength={500}
+            value={reason}
+            onInput={(event) => setReason((event.target as HTMLInputElement).value)}
+          />
+          <label for="refund-requested-by">Authorised by</label>
+          <input
+            id="refund-requested-by"
+            required
+            maxLength={100}
+            value={requestedBy}
+            onInput={(event) => setRequestedBy((event.target as HTMLInputElement).value)}
+          />
+          {partial && (
+            <label class="check">
+              <input
+                id="refund-partial"
+                type="checkbox"
+                checked={partialConfirmed}
+                onChange={(event) =>
+                  setPartialConfirmed((event.target as HTMLInputElement).checked)
+                }
+              />
+              A partial refund (cards only): the rest of the payment stays with the shop
+            </label>
+          )}
+          <button type="submit">Review the refund</button>
+          <button type="button" class="secondary" onClick={() => setStep('idle')}>
+            Not now
+          </button>
+        </form>
+      )}
+
+      {step === 'refund-review' && (
+        <div id="refund-review" role="group" aria-labelledby="refund-review-title">
+          <p id="refund-review-title">
+            Refund <strong>{money(amount.trim(), order.paid_currency ?? order.currency)}</strong> of
+            order <strong>{order.reference}</strong> to the customer, because “{reason.trim()}”,
+            authorised by {requestedBy.trim()}? This sends money back and cannot be undone.
+          </p>
+          <button
+            type="button"
+            id="refund-submit"
+            onClick={() =>
+              run(async () => {
+                const result = await adminApi.refund(order.reference, {
+                  amount: amount.trim(),
+                  reason: reason.trim(),
+                  requested_by: requestedBy.trim(),
+                  confirm_partial: partial && partialConfirmed,
+                });
+                return `Refund ${result.refund.status}${result.refund.gateway_message ? `: ${result.refund.gateway_message}` : ''}`;
+              })
+            }
+          >
+            Send the refund
+          </button>
+          <button type="button" class="secondary" onClick={() => setStep('refund')}>
+            Change it
+          </button>
+        </div>
+      )}
+      {step === 'busy' && (
+        <p class="loading" role="status">
+          Working…
+        </p>
+      )}
+      {problem && (
+        <p id="action-problem" class="problem" role="alert">
+          {problem}
+        </p>
+      )}
+    </section>
+  );
+}
