@@ -11,6 +11,11 @@ export type RefundResult = Schemas['AdminRefundResult'];
 export type RefundRequest = Schemas['CreateRefundDto'];
 export type RefundPage = Schemas['AdminRefundPage'];
 export type RefundStatus = Schemas['AdminRefundResponse']['status'];
+export type WebhookEndpoint = Schemas['WebhookEndpointResponse'];
+export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecretResponse'];
+export type NewWebhookEndpoint = Schemas['CreateWebhookEndpointBody'];
+export type EventPage = Schemas['MerchantEventPageResponse'];
+export type EventDeliveries = Schemas['MerchantEventDeliveriesResponse'];
 
 const KEY = 'pesapal-console.admin-key';
 
@@ -93,6 +98,72 @@ export const adminApi = {
         params: {
           query: { limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) },
         },
+        headers: auth(),
+      }),
+    ),
+  endpoints: (): Promise<{ data: WebhookEndpoint[] }> =>
+    answer(http.GET('/v1/admin/webhook-endpoints', { headers: auth() })),
+  addEndpoint: (body: NewWebhookEndpoint): Promise<WebhookEndpointWithSecret> =>
+    answer(http.POST('/v1/admin/webhook-endpoints', { body, headers: auth() })),
+  setEndpointEnabled: (id: string, enabled: boolean): Promise<WebhookEndpoint> =>
+    answer(
+      http.PATCH('/v1/admin/webhook-endpoints/{id}', {
+        params: { path: { id } },
+        body: { enabled },
+        headers: auth(),
+      }),
+    ),
+  deleteEndpoint: async (id: string): Promise<void> => {
+    const { response, error } = await http.DELETE('/v1/admin/webhook-endpoints/{id}', {
+      params: { path: { id } },
+      headers: auth(),
+    });
+    if (!response.ok) {
+      const refusal = (error as { error?: { code?: string; message?: string } } | undefined)?.error;
+      throw new ApiRefusal(
+        response.status,
+        refusal?.code ?? `http_${response.status}`,
+        refusal?.message ?? '',
+      );
+    }
+  },
+  rotateSecret: (id: string): Promise<WebhookEndpointWithSecret> =>
+    answer(
+      http.POST('/v1/admin/webhook-endpoints/{id}/rotate-secret', {
+        params: { path: { id } },
+        // The old secret keeps signing for a day, while the shop puts the new one in place.
+        body: { overlap_seconds: 86_400 },
+        headers: auth(),
+      }),
+    ),
+  sendTest: (id: string): Promise<{ event_id: string }> =>
+    answer(
+      http.POST('/v1/admin/webhook-endpoints/{id}/test', {
+        params: { path: { id } },
+        headers: auth(),
+      }),
+    ),
+  /** Merchant events, newest first (as `items`, like the other lists). */
+  events: async (
+    cursor?: string,
+  ): Promise<{ items: EventPage['data']; next_cursor: string | null }> => {
+    const page = await answer(
+      http.GET('/v1/admin/events', {
+        params: { query: { limit: 20, ...(cursor ? { cursor } : {}) } },
+        headers: auth(),
+      }),
+    );
+    return { items: page.data, next_cursor: page.next_cursor };
+  },
+  deliveries: (id: string): Promise<EventDeliveries> =>
+    answer(
+      http.GET('/v1/admin/events/{id}/deliveries', { params: { path: { id } }, headers: auth() }),
+    ),
+  redeliver: (id: string): Promise<{ endpoints: string[] }> =>
+    answer(
+      http.POST('/v1/admin/events/{id}/redeliver', {
+        params: { path: { id } },
+        body: {},
         headers: auth(),
       }),
     ),

@@ -5,14 +5,20 @@ import { refusalText } from './format';
 import { OrderPage } from './pages/order';
 import { OrdersPage } from './pages/orders';
 import { RefundsPage } from './pages/refunds';
+import { WebhooksPage } from './pages/webhooks';
 
-/** The console's places, in the URL's hash: #/orders, #/orders/<reference>, #/refunds. */
-type Place = { page: 'orders' } | { page: 'order'; reference: string } | { page: 'refunds' };
+/** The console's places, in the URL's hash: #/orders, #/orders/<reference>, #/refunds, #/webhooks. */
+type Place =
+  | { page: 'orders' }
+  | { page: 'order'; reference: string }
+  | { page: 'refunds' }
+  | { page: 'webhooks' };
 
 function placeOf(hash: string): Place {
   const match = /^#\/orders\/(.+)$/.exec(hash);
   if (match) return { page: 'order', reference: decodeURIComponent(match[1]) };
-  return hash === '#/refunds' ? { page: 'refunds' } : { page: 'orders' };
+  if (hash === '#/refunds') return { page: 'refunds' };
+  return hash === '#/webhooks' ? { page: 'webhooks' } : { page: 'orders' };
 }
 
 function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
@@ -93,6 +99,9 @@ function Console() {
             <a href="#/refunds" aria-current={place.page === 'refunds' ? 'page' : undefined}>
               Refunds
             </a>
+            <a href="#/webhooks" aria-current={place.page === 'webhooks' ? 'page' : undefined}>
+              Webhooks
+            </a>
             <a href="/admin/queues">Queues</a>
             <button type="button" id="sign-out" onClick={signOut}>
               Sign out
@@ -106,6 +115,8 @@ function Console() {
         <OrderPage key={place.reference} reference={place.reference} onRefused={signOut} />
       ) : place.page === 'refunds' ? (
         <RefundsPage onRefused={signOut} />
+      ) : place.page === 'webhooks' ? (
+        <WebhooksPage onRefused={signOut} />
       ) : (
         <OrdersPage onRefused={signOut} />
       )}

@@ -1,0 +1,329 @@
+import { useState } from 'preact/hooks';
+import { adminApi, ApiRefusal, EventDeliveries, WebhookEndpoint } from '../admin-api';
+import { Loading, Problem, useAnswer, useCursorList } from '../answer';
+import { ago, instant, label, refusalText } from '../format';
+
+const refusal = (error: unknown) =>
+  error instanceof ApiRefusal ? refusalText(error) : String(error);
+
+/** A signing secret, shown once: the operator copies it into the shop, then it is gone. */
+function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) {
+  return (
+    <div id="secret-box" class="secret" role="group" aria-labelledby="secret-title">
+      <p id="secret-title">
+        The endpoint's signing secret. Put it in the shop now: it is not shown again.
+      </p>
+      <code id="secret-value">{secret}</code>
+      <button type="button" id="secret-done" onClick={onDone}>
+        I have kept it
+      </button>
+    </div>
+  );
+}
+
+function EndpointRow({
+  endpoint,
+  act,
+}: {
+  endpoint: WebhookEndpoint;
+  act: (work: () => Promise<string | { secret: string }>) => void;
+}) {
+  const managed = endpoint.source === 'environment';
+  const disabled = endpoint.state === 'disabled';
+  return (
+    <tr data-endpoint={endpoint.id}>
+      <td class="url">
+        {endpoint.url}
+        {endpoint.description && <div class="muted">{endpoint.description}</div>}
+      </td>
+      <td>
+        <span class={`badge ${endpoint.state}`}>{label(endpoint.state)}</span>
+      </td>
+      <td class="types">{endpoint.event_types ? endpoint.event_types.join(', ') : 'every type'}</td>
+      <td class="row-actions">
+        <button
+          type="button"
+          class="test"
+          onClick={() =>
+            act(async () => {
+              const sent = await adminApi.sendTest(endpoint.id);
+              return `Test event ${sent.event_id} sent to ${endpoint.url}`;
+            })
+          }
+        >
+          Send a test
+        </button>
+        {!managed && (
+          <>
+            <button
+              type="button"
+              class="rotate secondary"
+              onClick={() =>
+                confirm(
+                  `New signing secret for ${endpoint.url}? The old one keeps signing for a day.`,
+                ) &&
+                act(async () => ({ secret: (await adminApi.rotateSecret(endpoint.id)).secret }))
+              }
+            >
+              Rotate secret
+            </button>
+            <button
+              type="button"
+              class={disabled ? 'enable secondary' : 'disable secondary'}
+              onClick={() =>
+                act(async () => {
+                  await adminApi.setEndpointEnabled(endpoint.id, disabled);
+                  return `${endpoint.url} ${disabled ? 'enabled' : 'disabled'}`;
+                })
+              }
+            >
+              {disabled ? 'Enable' : 'Disable'}
+            </button>
+            <button
+              type="button"
+              class="delete secondary"
+              onClick={() =>
+                confirm(`Delete ${endpoint.url} and its undelivered messages?`) &&
+                act(async () => {
+                  await adminApi.deleteEndpoint(endpoint.id);
+                  return `${endpoint.url} deleted`;
+                })
+              }
+            >
+              Delete
+            </button>
+          </>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function Deliveries({ deliveries }: { deliveries: EventDeliveries }) {
+  return (
+    <div id="deliveries" class="table" tabIndex={0} role="region" aria-label="Delivery attempts">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Endpoint</th>
+            <th scope="col">Attempt</th>
+            <th scope="col">Answer</th>
+            <th scope="col">Took</th>
+          </tr>
+        </thead>
+        <tbody>
+          {deliveries.data.length === 0 && (
+            <tr>
+              <td colSpan={5}>No attempt yet.</td>
+            </tr>
+          )}
+          {deliveries.data.map((attempt) => (
+            <tr key={attempt.id}>
+              <td>{instant(attempt.created_at)}</td>
+              <td class="url">{attempt.url}</td>
+              <td>{attempt.attempt}</td>
+              <td>
+                {attempt.response_status
+                  ? `HTTP ${attempt.response_status}`
+                  : (attempt.error ?? '—')}
+              </td>
+              <td>{attempt.duration_ms === null ? '—' : `${attempt.duration_ms} ms`}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Webhook endpoints (add, test, rotate, disable, delete) and the merchant events sent to them. */
+export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
+  const [version, setVersion] = useState(0);
+  const [said, setSaid] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [url, setUrl] = useState('');
+  const [types, setTypes] = useState('');
+  const [description, setDescription] = useState('');
+  const [opened, setOpened] = useState<{ id: string; deliveries: EventDeliveries } | null>(null);
+  const endpoints = useAnswer(() => adminApi.endpoints(), [version], onRefused);
+  const events = useCursorList((cursor) => adminApi.events(cursor), [version], onRefused);
+
+  function act(work: () => Promise<string | { secret: string }>) {
+    setProblem(null);
+    setSaid(null);
+    work().then(
+      (done) => {
+        if (typeof done === 'string') setSaid(done);
+        else setSecret(done.secret);
+        setVersion((v) => v + 1);
+      },
+      (error: unknown) => setProblem(refusal(error)),
+    );
+  }
+
+  function add(event: Event) {
+    event.preventDefault();
+    const eventTypes = types
+      .split(',')
+      .map((type) => type.trim())
+      .filter(Boolean);
+    act(async () => {
+      const created = await adminApi.addEndpoint({
+        url: url.trim(),
+        ...(description.trim() ? { description: description.trim() } : {}),
+        ...(eventTypes.length > 0 ? { event_types: eventTypes } : {}),
+      } as Parameters<typeof adminApi.addEndpoint>[0]);
+      setUrl('');
+      setTypes('');
+      setDescription('');
+      return { secret: created.secret };
+    });
+  }
+
+  async function open(id: string) {
+    setProblem(null);
+    try {
+      setOpened({ id, deliveries: await adminApi.deliveries(id) });
+    } catch (error) {
+      setProblem(refusal(error));
+    }
+  }
+
+  return (
+    <main id="main">
+      <h1>Webhooks</h1>
+      {said && (
+        <p id="said" class="said" role="status">
+          {said}
+        </p>
+      )}
+      {problem && (
+        <p id="webhooks-problem" class="problem" role="alert">
+          {problem}
+        </p>
+      )}
+      {secret && <SecretOnce secret={secret} onDone={() => setSecret(null)} />}
+
+      <h2>Endpoints</h2>
+      {endpoints.state === 'loading' && <Loading what="the endpoints" />}
+      {endpoints.state === 'failed' && <Problem text={endpoints.problem} />}
+      {endpoints.state === 'ready' &&
+        (endpoints.data.data.length === 0 ? (
+          <p id="no-endpoints" class="empty">
+            No endpoint yet: the shop hears of nothing.
+          </p>
+        ) : (
+          <div class="table" tabIndex={0} role="region" aria-label="Endpoints">
+            <table id="endpoints">
+              <thead>
+                <tr>
+                  <th scope="col">URL</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Events</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {endpoints.data.data.map((endpoint) => (
+                  <EndpointRow key={endpoint.id} endpoint={endpoint} act={act} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ))}
+
+      <form id="endpoint-form" onSubmit={add}>
+        <h3>Add an endpoint</h3>
+        <label for="endpoint-url">URL</label>
+        <input
+          id="endpoint-url"
+          type="url"
+          required
+          maxLength={2048}
+          value={url}
+          onInput={(event) => setUrl((event.target as HTMLInputElement).value)}
+        />
+        <label for="endpoint-types">Event types, comma-separated (empty: every type)</label>
+        <input
+          id="endpoint-types"
+          value={types}
+          onInput={(event) => setTypes((event.target as HTMLInputElement).value)}
+        />
+        <label for="endpoint-description">Description</label>
+        <input
+          id="endpoint-description"
+          maxLength={200}
+          value={description}
+          onInput={(event) => setDescription((event.target as HTMLInputElement).value)}
+        />
+        <button type="submit">Add</button>
+      </form>
+
+      <h2>Recent events</h2>
+      {events.first.state === 'loading' && <Loading what="the events" />}
+      {events.first.state === 'failed' && <Problem text={events.first.problem} />}
+      {events.first.state === 'ready' &&
+        (events.items.length === 0 ? (
+          <p class="empty">No merchant event yet.</p>
+        ) : (
+          <div class="table" tabIndex={0} role="region" aria-label="Events">
+            <table id="events">
+              <thead>
+                <tr>
+                  <th scope="col">Type</th>
+                  <th scope="col">Order</th>
+                  <th scope="col">Delivery</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {events.items.map((event) => (
+                  <tr key={event.id} data-event={event.id}>
+                    <td>{event.type}</td>
+                    <td>{event.order_reference ?? '—'}</td>
+                    <td>
+                      <span class={`badge ${event.delivery_state}`}>
+                        {label(event.delivery_state)}
+                      </span>
+                    </td>
+                    <td title={event.created_at}>{ago(event.created_at)}</td>
+                    <td class="row-actions">
+                      <button
+                        type="button"
+                        class="deliveries secondary"
+                        onClick={() => void open(event.id)}
+                      >
+                        Attempts
+                      </button>
+                      <button
+                        type="button"
+                        class="redeliver secondary"
+                        onClick={() =>
+                          confirm(`Send ${event.type} again to its endpoints?`) &&
+                          act(async () => {
+                            const sent = await adminApi.redeliver(event.id);
+                            return `Handed again to ${sent.endpoints.length} endpoint(s)`;
+                          })
+                        }
+                      >
+                        Send again
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ))}
+      {events.cursor && (
+        <button type="button" id="more-events" onClick={() => void events.loadMore()}>
+          More events
+        </button>
+      )}
+      {opened && <Deliveries deliveries={opened.deliveries} />}
+    </main>
+  );
+}
