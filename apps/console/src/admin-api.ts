@@ -16,6 +16,18 @@ export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecretRespon
 export type NewWebhookEndpoint = Schemas['CreateWebhookEndpointBody'];
 export type EventPage = Schemas['MerchantEventPageResponse'];
 export type EventDeliveries = Schemas['MerchantEventDeliveriesResponse'];
+export type StuckPage = Schemas['AdminStuckOrderPage'];
+export type NotificationPage = Schemas['AdminNotificationPage'];
+export type NotificationStatus = Schemas['AdminNotification']['status'];
+export type DeadLetterPage = Schemas['AdminDeadLetterPage'];
+export type DeadLetter = Schemas['AdminDeadLetter'];
+export type ReconciliationReport = Schemas['AdminReconciliationReport'];
+export type DailyReport = Schemas['DailyReportResponse'];
+export interface FinanceRange {
+  from: string;
+  to: string;
+  tz?: string;
+}
 
 const KEY = 'pesapal-console.admin-key';
 
@@ -167,6 +179,84 @@ export const adminApi = {
         headers: auth(),
       }),
     ),
+  stuck: (minutes: number, cursor?: string): Promise<StuckPage> =>
+    answer(
+      http.GET('/v1/admin/orders/stuck', {
+        params: { query: { pending_minutes: minutes, limit: 50, ...(cursor ? { cursor } : {}) } },
+        headers: auth(),
+      }),
+    ),
+  notifications: (
+    status: NotificationStatus | undefined,
+    cursor?: string,
+  ): Promise<NotificationPage> =>
+    answer(
+      http.GET('/v1/admin/notifications', {
+        params: {
+          query: { limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) },
+        },
+        headers: auth(),
+      }),
+    ),
+  replayNotification: (id: string) =>
+    answer(
+      http.POST('/v1/admin/notifications/{id}/replay', {
+        params: { path: { id } },
+        headers: auth(),
+      }),
+    ),
+  deadLetters: (): Promise<DeadLetterPage> =>
+    answer(
+      http.GET('/v1/admin/dead-letters', { params: { query: { limit: 50 } }, headers: auth() }),
+    ),
+  replayDeadLetter: (queue: DeadLetter['queue'], jobId: string) =>
+    answer(
+      http.POST('/v1/admin/dead-letters/{queue}/{jobId}/replay', {
+        params: { path: { queue, jobId } },
+        headers: auth(),
+      }),
+    ),
+  reconcile: (sinceHours: number): Promise<ReconciliationReport> =>
+    answer(
+      http.POST('/v1/admin/reconcile', { body: { since_hours: sinceHours }, headers: auth() }),
+    ),
+  reports: (): Promise<{ items: ReconciliationReport[] }> =>
+    answer(http.GET('/v1/admin/reconciliation-reports', { headers: auth() })),
+  daily: (range: FinanceRange): Promise<DailyReport> =>
+    answer(http.GET('/v1/admin/reports/daily', { params: { query: range }, headers: auth() })),
+  /** A CSV file of the admin API, fetched with the key and handed to the browser as a download. */
+  download: async (path: string, query: Record<string, string>): Promise<string> => {
+    let response: Response;
+    try {
+      response = await fetch(`${path}?${new URLSearchParams(query).toString()}`, {
+        headers: auth(),
+      });
+    } catch {
+      throw new ApiRefusal(0, 'unreachable', 'the service did not answer; try again');
+    }
+    if (!response.ok) {
+      const body = (await response.json().catch(() => null)) as {
+        error?: { code?: string; message?: string };
+      } | null;
+      throw new ApiRefusal(
+        response.status,
+        body?.error?.code ?? `http_${response.status}`,
+        body?.error?.message ?? response.statusText,
+      );
+    }
+    const name =
+      /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ??
+      'export.csv';
+    const url = URL.createObjectURL(await response.blob());
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = name;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    return name;
+  },
   sync: (reference: string): Promise<SyncResult> =>
     answer(
       http.POST('/v1/admin/orders/{reference}/sync', {

@@ -2,23 +2,39 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { adminApi, ApiRefusal, session } from './admin-api';
 import { refusalText } from './format';
+import { AttentionPage } from './pages/attention';
+import { FinancePage } from './pages/finance';
 import { OrderPage } from './pages/order';
+import { ReconciliationPage } from './pages/reconciliation';
 import { OrdersPage } from './pages/orders';
 import { RefundsPage } from './pages/refunds';
 import { WebhooksPage } from './pages/webhooks';
 
-/** The console's places, in the URL's hash: #/orders, #/orders/<reference>, #/refunds, #/webhooks. */
+/** The console's places, in the URL's hash: #/orders, #/orders/<reference>, #/refunds, ... */
 type Place =
   | { page: 'orders' }
   | { page: 'order'; reference: string }
   | { page: 'refunds' }
-  | { page: 'webhooks' };
+  | { page: 'webhooks' }
+  | { page: 'attention' }
+  | { page: 'reconciliation' }
+  | { page: 'finance' };
+
+/** The pages of the navigation, in its order. */
+const PAGES = [
+  ['orders', 'Orders'],
+  ['attention', 'Needs attention'],
+  ['refunds', 'Refunds'],
+  ['webhooks', 'Webhooks'],
+  ['reconciliation', 'Reconciliation'],
+  ['finance', 'Finance'],
+] as const;
 
 function placeOf(hash: string): Place {
   const match = /^#\/orders\/(.+)$/.exec(hash);
   if (match) return { page: 'order', reference: decodeURIComponent(match[1]) };
-  if (hash === '#/refunds') return { page: 'refunds' };
-  return hash === '#/webhooks' ? { page: 'webhooks' } : { page: 'orders' };
+  const page = PAGES.find(([name]) => hash === `#/${name}`);
+  return { page: page ? page[0] : 'orders' };
 }
 
 function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
@@ -93,15 +109,11 @@ function Console() {
         <span class="brand">pesapal-checkout</span>
         {signedIn && (
           <nav aria-label="Console">
-            <a href="#/orders" aria-current={place.page === 'orders' ? 'page' : undefined}>
-              Orders
-            </a>
-            <a href="#/refunds" aria-current={place.page === 'refunds' ? 'page' : undefined}>
-              Refunds
-            </a>
-            <a href="#/webhooks" aria-current={place.page === 'webhooks' ? 'page' : undefined}>
-              Webhooks
-            </a>
+            {PAGES.map(([name, title]) => (
+              <a href={`#/${name}`} aria-current={place.page === name ? 'page' : undefined}>
+                {title}
+              </a>
+            ))}
             <a href="/admin/queues">Queues</a>
             <button type="button" id="sign-out" onClick={signOut}>
               Sign out
@@ -117,6 +129,12 @@ function Console() {
         <RefundsPage onRefused={signOut} />
       ) : place.page === 'webhooks' ? (
         <WebhooksPage onRefused={signOut} />
+      ) : place.page === 'attention' ? (
+        <AttentionPage onRefused={signOut} />
+      ) : place.page === 'reconciliation' ? (
+        <ReconciliationPage onRefused={signOut} />
+      ) : place.page === 'finance' ? (
+        <FinancePage />
       ) : (
         <OrdersPage onRefused={signOut} />
       )}
