@@ -81,6 +81,10 @@ describeInBrowser('the console in Chromium', () => {
     await signIn(page, service.adminKey);
     await page.waitForSelector('#orders tbody tr');
     expect(await page.textContent('#counts')).toMatch(/completed \d+/);
+
+    // The queue view, a page of its own, opens with the session the key is exchanged for.
+    await Promise.all([page.waitForURL('**/admin/queues**'), page.click('#queues')]);
+    expect(await page.title()).not.toMatch(/error/i);
     expect(pageErrors).toEqual([]);
   });
 
@@ -91,8 +95,12 @@ describeInBrowser('the console in Chromium', () => {
     await page.focus('#search');
     await page.keyboard.type(paid.merchantReference);
     await page.keyboard.press('Enter');
+    // The newest orders show first, this one among them: wait for the search's answer alone.
+    await waitFor(
+      'the search answered',
+      async () => (await page.locator('#orders tbody tr').count()) === 1 || null,
+    );
     await page.waitForSelector(`#orders a[href="#/orders/${paid.merchantReference}"]`);
-    expect(await page.locator('#orders tbody tr').count()).toBe(1);
     expect(await page.textContent('#orders tbody tr')).toContain('KES 1,500.00');
     expect(await seriousViolations(page)).toEqual([]);
 

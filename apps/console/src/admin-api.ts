@@ -257,6 +257,23 @@ export const adminApi = {
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
     return name;
   },
+  refundSecondPayment: (reference: string, attempt: number, requestedBy: string) =>
+    answer(
+      http.POST('/v1/admin/orders/{reference}/attempts/{attempt}/refund', {
+        params: { path: { reference, attempt } },
+        body: {
+          reason: `double payment: attempt ${attempt} paid an order already paid`,
+          requested_by: requestedBy,
+        },
+        headers: auth(),
+      }),
+    ),
+  /** The queue view is a page of its own: its session cookie is asked for with the key first. */
+  openQueues: async (): Promise<void> => {
+    const response = await fetch('/admin/session', { method: 'POST', headers: auth() });
+    if (!response.ok) throw new ApiRefusal(response.status, `http_${response.status}`, 'refused');
+    location.href = '/admin/queues';
+  },
   sync: (reference: string): Promise<SyncResult> =>
     answer(
       http.POST('/v1/admin/orders/{reference}/sync', {

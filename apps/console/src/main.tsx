@@ -114,7 +114,14 @@ function Console() {
                 {title}
               </a>
             ))}
-            <a href="/admin/queues">Queues</a>
+            <button
+              type="button"
+              id="queues"
+              class="secondary"
+              onClick={() => void adminApi.openQueues().catch(() => signOut())}
+            >
+              Queues
+            </button>
             <button type="button" id="sign-out" onClick={signOut}>
               Sign out
             </button>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { adminApi, OrderDetail } from '../admin-api';
 import { Loading, Problem, useAnswer } from '../answer';
 import { instant, label, money } from '../format';
+import { Attempts } from './attempts';
 import { OrderActions } from './order-actions';
 
 function Field({ name, value }: { name: string; value: string | null | undefined }) {
@@ -71,30 +72,13 @@ export function OrderPage({ reference, onRefused }: { reference: string; onRefus
             }}
           />
           <h2>Payment attempts</h2>
-          <div class="table" tabIndex={0} role="region" aria-label="Payment attempts">
-            <table id="attempts">
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Gateway id</th>
-                  <th scope="col">Started</th>
-                </tr>
-              </thead>
-              <tbody>
-                {answer.data.attempts.map((attempt) => (
-                  <tr key={attempt.number}>
-                    <td>{attempt.number}</td>
-                    <td>{label(attempt.kind)}</td>
-                    <td>{label(attempt.status)}</td>
-                    <td>{attempt.gateway_reference}</td>
-                    <td>{instant(attempt.started_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Attempts
+            detail={answer.data}
+            onChanged={(text) => {
+              setSaid(text);
+              setVersion((v) => v + 1);
+            }}
+          />
           <h2>Timeline</h2>
           <ol id="timeline" class="timeline">
             {answer.data.timeline.map((entry) => (

@@ -1,0 +1,139 @@
+import { useState } from 'preact/hooks';
+import { adminApi, ApiRefusal, OrderDetail, Schemas } from '../admin-api';
+import { instant, label, money, refusalText } from '../format';
+
+type Attempt = Schemas['AdminOrderAttempt'];
+
+/**
+ * A payment of an earlier attempt on an order another attempt already paid: the customer paid
+ * twice, and this one is refunded in full, once.
+ */
+function isSecondPayment(detail: OrderDetail, attempt: Attempt): boolean {
+  const order = detail.order;
+  return (
+    !attempt.current &&
+    attempt.status === 'completed' &&
+    order.status === 'completed' &&
+    attempt.confirmation_code !== null &&
+    attempt.confirmation_code !== order.confirmation_code &&
+    (attempt.refund_status === null || attempt.refund_status === 'rejected')
+  );
+}
+
+/** The order's payment attempts; a double payment's second payment is refunded from here. */
+export function Attempts({
+  detail,
+  onChanged,
+}: {
+  detail: OrderDetail;
+  onChanged: (said: string) => void;
+}) {
+  const [reviewing, setReviewing] = useState<Attempt | null>(null);
+  const [requestedBy, setRequestedBy] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const order = detail.order;
+
+  async function refund(attempt: Attempt) {
+    setProblem(null);
+    try {
+      const result = await adminApi.refundSecondPayment(
+        order.reference,
+        attempt.number,
+        requestedBy.trim(),
+      );
+      setReviewing(null);
+      onChanged(`Second payment refund ${result.refund.status}`);
+    } catch (error) {
+      setProblem(error instanceof ApiRefusal ? refusalText(error) : String(error));
+    }
+  }
+
+  return (
+    <>
+      <div class="table" tabIndex={0} role="region" aria-label="Payment attempts">
+        <table id="attempts">
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Status</th>
+              <th scope="col">Gateway id</th>
+              <th scope="col">Tracking id</th>
+              <th scope="col">Receipt</th>
+              <th scope="col">Started</th>
+              <th scope="col">Refund</th>
+            </tr>
+          </thead>
+          <tbody>
+            {detail.attempts.map((attempt) => (
+              <tr key={attempt.number} data-attempt={attempt.number}>
+                <td>
+                  {attempt.number}
+                  {attempt.current ? ' (current)' : ''}
+                </td>
+                <td>{label(attempt.kind)}</td>
+                <td>
+                  <span class={`badge ${attempt.status}`}>{label(attempt.status)}</span>
+                </td>
+                <td>{attempt.gateway_reference}</td>
+                <td>{attempt.order_tracking_id ?? '—'}</td>
+                <td>{attempt.confirmation_code ?? '—'}</td>
+                <td>{instant(attempt.started_at)}</td>
+                <td>
+                  {attempt.refund_status && (
+                    <span class={`badge ${attempt.refund_status}`}>
+                      {label(attempt.refund_status)}
+                    </span>
+                  )}
+                  {isSecondPayment(detail, attempt) && (
+                    <button
+                      type="button"
+                      class="second-payment"
+                      onClick={() => setReviewing(attempt)}
+                    >
+                      Refund second payment…
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {reviewing && (
+        <form
+          id="second-payment-review"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void refund(reviewing);
+          }}
+        >
+          <p id="second-payment-summary">
+            Refund {money(order.amount, order.currency)} (in full) paid by attempt{' '}
+            {reviewing.number} (receipt {reviewing.confirmation_code}), the second payment of order{' '}
+            {order.reference}? The gateway takes one refund per payment; this cannot be undone.
+          </p>
+          <label for="second-payment-by">Authorised by</label>
+          <input
+            id="second-payment-by"
+            required
+            maxLength={100}
+            value={requestedBy}
+            onInput={(event) => setRequestedBy((event.target as HTMLInputElement).value)}
+          />
+          <button type="submit" id="second-payment-submit">
+            Send the refund
+          </button>
+          <button type="button" class="secondary" onClick={() => setReviewing(null)}>
+            Not now
+          </button>
+        </form>
+      )}
+      {problem && (
+        <p class="problem" role="alert">
+          {problem}
+        </p>
+      )}
+    </>
+  );
+}
