@@ -1,6 +1,6 @@
 /**
  * Part of `npm run build`: the operators' console (apps/console) bundled into dist/console, which
- * the built api serves under /admin/console.
+ * the built api serves at /admin.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -262,7 +262,7 @@ function printWhereEachListens() {
   const lines = [
     '',
     'pesapal-checkout is running:',
-    `  api      http://127.0.0.1:${ports.api}   (API docs http://127.0.0.1:${ports.api}/docs, console http://127.0.0.1:${ports.api}/admin/console)`,
+    `  api      http://127.0.0.1:${ports.api}   (API docs http://127.0.0.1:${ports.api}/docs, console http://127.0.0.1:${ports.api}/admin)`,
     `  sandbox  http://127.0.0.1:${ports.sandbox}/pesapalv3/api   (the payment gateway stand-in)`,
     `  worker   http://127.0.0.1:${ports.worker}/health/ready   (health only)`,
     `  shop     http://127.0.0.1:${ports.shop}   (the example shop: buy something)`,

@@ -334,7 +334,7 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
     );
   });
 
-  it('serves the operations page without any key in it', async () => {
+  it('serves the console without any key in it', async () => {
     const page = await request(service.apiUrl).get('/admin');
     expect(page.status).toBe(200);
     const csp = String(page.headers['content-security-policy']);
@@ -344,7 +344,7 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
     expect(page.headers['x-content-type-options']).toBe('nosniff');
     expect(page.headers['referrer-policy']).toBe('no-referrer');
     expect(page.headers['x-frame-options']).toBe('DENY');
-    const script = await request(service.apiUrl).get('/admin/ops.js');
+    const script = await request(service.apiUrl).get('/admin/app.js');
     expect(script.status).toBe(200);
     for (const body of [page.text, script.text]) {
       expect(body).not.toContain(service.adminKey);

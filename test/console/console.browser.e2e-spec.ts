@@ -47,7 +47,7 @@ describeInBrowser('the console in Chromium', () => {
     await service?.close();
   });
 
-  const consoleUrl = () => `${service.apiUrl}/admin/console`;
+  const consoleUrl = () => `${service.apiUrl}/admin`;
 
   async function signIn(target: Page, key: string) {
     await target.fill('#admin-key', key);
@@ -55,14 +55,14 @@ describeInBrowser('the console in Chromium', () => {
   }
 
   it('is served as files under a strict policy: no inline script, never framed', async () => {
-    const html = await request(service.apiUrl).get('/admin/console');
+    const html = await request(service.apiUrl).get('/admin');
     expect(html.status).toBe(200);
     const policy = String(html.headers['content-security-policy']);
     expect(policy).toContain("script-src 'self'");
     expect(policy).toContain("frame-ancestors 'none'");
     expect(policy).not.toContain('unsafe-inline');
     expect(html.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
-    const script = await request(service.apiUrl).get('/admin/console/app.js');
+    const script = await request(service.apiUrl).get('/admin/app.js');
     expect(script.status).toBe(200);
     expect(script.headers['content-type']).toMatch(/^text\/javascript/);
   });

@@ -44,7 +44,7 @@ describeInBrowser('a double payment in the console', () => {
 
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${service.apiUrl}/admin/console#/orders/${reference}`);
+    await page.goto(`${service.apiUrl}/admin#/orders/${reference}`);
     await page.fill('#admin-key', service.adminKey);
     await page.click('form button[type=submit]');
     await page.waitForSelector('#attempts');

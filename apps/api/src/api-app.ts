@@ -13,7 +13,7 @@ import { apiDocument } from './api-document';
 export async function createApiApp(): Promise<NestFastifyApplication> {
   const app = await createFastifyApp(ApiModule);
   acceptEmptyJsonBodies(app);
-  // Helmet's headers where a route asks for them (the operations page), not on the JSON API.
+  // Helmet's headers where a route asks for them (the console), not on the JSON API.
   await app.getHttpAdapter().getInstance().register(helmet, { global: false });
   await useAdminSessionCookies(
     app.getHttpAdapter().getInstance(),

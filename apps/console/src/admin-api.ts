@@ -27,6 +27,7 @@ export interface FinanceRange {
   from: string;
   to: string;
   tz?: string;
+  currency?: string;
 }
 
 const KEY = 'pesapal-console.admin-key';
@@ -139,6 +140,14 @@ export const adminApi = {
       );
     }
   },
+  replayEndpoint: (id: string, since: string): Promise<{ queued: number }> =>
+    answer(
+      http.POST('/v1/admin/webhook-endpoints/{id}/replay', {
+        params: { path: { id } },
+        body: { since, include_delivered: false },
+        headers: auth(),
+      }),
+    ),
   rotateSecret: (id: string): Promise<WebhookEndpointWithSecret> =>
     answer(
       http.POST('/v1/admin/webhook-endpoints/{id}/rotate-secret', {

@@ -10,11 +10,18 @@ export function FinancePage() {
   const [from, setFrom] = useState(monthStart());
   const [to, setTo] = useState(today());
   const [tz, setTz] = useState('');
+  const [currency, setCurrency] = useState('');
+  const [excel, setExcel] = useState(false);
   const [report, setReport] = useState<DailyReport | null>(null);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [said, setSaid] = useState<string | null>(null);
-  const range = (): FinanceRange => ({ from, to, ...(tz.trim() ? { tz: tz.trim() } : {}) });
+  const range = (): FinanceRange => ({
+    from,
+    to,
+    ...(tz.trim() ? { tz: tz.trim() } : {}),
+    ...(currency.trim() ? { currency: currency.trim().toUpperCase() } : {}),
+  });
 
   async function work(task: () => Promise<void>) {
     setBusy(true);
@@ -29,10 +36,11 @@ export function FinancePage() {
     }
   }
 
-  const download = (path: string) =>
+  const download = (path: string, forExcel: boolean) =>
     work(async () => {
-      const query: Record<string, string> = { from, to };
-      if (tz.trim()) query.tz = tz.trim();
+      const query: Record<string, string> = { ...range() };
+      // Excel opens a file as UTF-8 only with a byte-order mark.
+      if (forExcel) query.excel = '1';
       setSaid(`Downloaded ${await adminApi.download(path, query)}`);
     });
 
@@ -70,6 +78,13 @@ export function FinancePage() {
           value={tz}
           onInput={(event) => setTz((event.target as HTMLInputElement).value)}
         />
+        <label for="finance-currency">Currency (empty: every one)</label>
+        <input
+          id="finance-currency"
+          maxLength={3}
+          value={currency}
+          onInput={(event) => setCurrency((event.target as HTMLInputElement).value)}
+        />
         <button type="submit" disabled={busy}>
           Show the daily report
         </button>
@@ -78,10 +93,28 @@ export function FinancePage() {
           id="finance-export"
           class="secondary"
           disabled={busy}
-          onClick={() => void download('/v1/admin/exports/payments.csv')}
+          onClick={() => void download('/v1/admin/exports/payments.csv', excel)}
         >
           Download the payments (CSV)
         </button>
+        <button
+          type="button"
+          id="finance-daily-csv"
+          class="secondary"
+          disabled={busy}
+          onClick={() => void download('/v1/admin/reports/daily.csv', false)}
+        >
+          Download the daily report (CSV)
+        </button>
+        <label class="check">
+          <input
+            id="finance-excel"
+            type="checkbox"
+            checked={excel}
+            onChange={(event) => setExcel((event.target as HTMLInputElement).checked)}
+          />
+          The payments file for Excel
+        </label>
       </form>
       {said && (
         <p id="said" class="said" role="status">

@@ -69,6 +69,23 @@ function EndpointRow({
             </button>
             <button
               type="button"
+              class="replay secondary"
+              onClick={() => {
+                const since = prompt(
+                  `Send ${endpoint.url} again every event it has not received since (ISO date-time):`,
+                  new Date(Date.now() - 86_400_000).toISOString(),
+                );
+                if (since)
+                  act(async () => {
+                    const replayed = await adminApi.replayEndpoint(endpoint.id, since.trim());
+                    return `${replayed.queued} event(s) queued for ${endpoint.url}`;
+                  });
+              }}
+            >
+              Send again since…
+            </button>
+            <button
+              type="button"
               class={disabled ? 'enable secondary' : 'disable secondary'}
               onClick={() =>
                 act(async () => {

@@ -1,6 +1,6 @@
 /**
  * The columns of a payment export, in their default order: one definition for every place the
- * export is offered (the API, the operations page, the docs), so a download has the same columns
+ * export is offered (the API, the console, the docs), so a download has the same columns
  * wherever it is taken. Each column says what one money movement holds in it.
  */
 export const PAYMENT_COLUMNS = {

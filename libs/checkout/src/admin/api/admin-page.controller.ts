@@ -6,16 +6,13 @@ import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { AdminKeyGuard } from '../../http/api-key.guards';
 import { AdminSessions, SESSION_COOKIE, sessionCookieOptions } from './admin-session';
 import { consoleFiles } from './console-files';
-import { OPS_PAGE_HTML } from './page/ops-page.html';
-import { OPS_PAGE_SCRIPT } from './page/ops-page.script';
-import { OPS_PAGE_STYLES } from './page/ops-page.styles';
 
 /**
- * helmet's headers for the page, its script and its styles (registered on the api without global
- * effect: the JSON API and the queue dashboard keep theirs). Only same-origin scripts and styles:
- * the page holds no key and runs no inline script; it is never framed.
+ * helmet's headers for the console, its script and its styles (registered on the api without
+ * global effect: the JSON API and the queue dashboard keep theirs). Only same-origin scripts and
+ * styles: the console holds no key of its own and runs no inline script; it is never framed.
  */
-export const OPS_PAGE_SECURITY: FastifyHelmetOptions = {
+export const CONSOLE_SECURITY: FastifyHelmetOptions = {
   contentSecurityPolicy: {
     useDefaults: false,
     directives: {
@@ -34,8 +31,9 @@ export const OPS_PAGE_SECURITY: FastifyHelmetOptions = {
 };
 
 /**
- * The operations page: static HTML, script and styles. It calls the admin JSON API with the key
- * the operator typed (kept in sessionStorage), so nothing here needs or reveals a key.
+ * The console (apps/console) at /admin: one page, its script and its styles. It calls the admin
+ * JSON API with the key the operator typed (kept in sessionStorage), so nothing here needs or
+ * reveals a key.
  */
 @ApiExcludeController()
 @Controller('admin')
@@ -47,33 +45,17 @@ export class AdminPageController {
   }
 
   @Get()
-  page(@Res() reply: FastifyReply) {
-    return sendPagePart(reply, 'text/html; charset=utf-8', OPS_PAGE_HTML);
-  }
-
-  @Get('ops.js')
-  script(@Res() reply: FastifyReply) {
-    return sendPagePart(reply, 'text/javascript; charset=utf-8', OPS_PAGE_SCRIPT);
-  }
-
-  @Get('ops.css')
-  styles(@Res() reply: FastifyReply) {
-    return sendPagePart(reply, 'text/css; charset=utf-8', OPS_PAGE_STYLES);
-  }
-
-  /** The console (apps/console): one page, its script and its styles, under the same policy. */
-  @Get('console')
-  async console(@Res() reply: FastifyReply) {
+  async page(@Res() reply: FastifyReply) {
     return sendPagePart(reply, 'text/html; charset=utf-8', (await consoleFiles()).html);
   }
 
-  @Get('console/app.js')
-  async consoleScript(@Res() reply: FastifyReply) {
+  @Get('app.js')
+  async script(@Res() reply: FastifyReply) {
     return sendPagePart(reply, 'text/javascript; charset=utf-8', (await consoleFiles()).script);
   }
 
-  @Get('console/app.css')
-  async consoleStyles(@Res() reply: FastifyReply) {
+  @Get('app.css')
+  async styles(@Res() reply: FastifyReply) {
     return sendPagePart(reply, 'text/css; charset=utf-8', (await consoleFiles()).styles);
   }
 
@@ -106,8 +88,8 @@ export class AdminPageController {
   }
 }
 
-/** A part of the page with helmet's headers, never cached. */
+/** A part of the console with helmet's headers, never cached. */
 async function sendPagePart(reply: FastifyReply, type: string, body: string) {
-  await reply.helmet(OPS_PAGE_SECURITY);
+  await reply.helmet(CONSOLE_SECURITY);
   return reply.header('cache-control', 'no-store').type(type).send(body);
 }

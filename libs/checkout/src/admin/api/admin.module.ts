@@ -13,7 +13,7 @@ import { StuckOrdersService } from './stuck-orders.service';
 
 /**
  * The admin feature's HTTP side: order search and actions, the notification inbox, dead-letter
- * jobs, reconciliation, the queue dashboard (/admin/queues) and the operations page (/admin).
+ * jobs, reconciliation, the queue dashboard (/admin/queues) and the console (/admin).
  */
 @Module({
   imports: [OrdersCoreModule, IpnRegistrationModule],

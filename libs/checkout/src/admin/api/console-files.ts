@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { bundleForBrowser } from '@app/common';
 
-/** The console's three files, as the api serves them under /admin/console. */
+/** The console's three files, as the api serves them at /admin. */
 export interface ConsoleFiles {
   html: string;
   script: string;

@@ -12,7 +12,7 @@ export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 
 /**
  * bull-board under /admin/queues, in its own Fastify scope whose first hook demands an admin key:
- * a Bearer header (scripts) or the session cookie the operations page sets (browsers, which cannot
+ * a Bearer header (scripts) or the session cookie the console sets (browsers, which cannot
  * add headers to a navigation).
  */
 @Injectable()
