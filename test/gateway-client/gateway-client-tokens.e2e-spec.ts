@@ -9,6 +9,12 @@ import { RunningSandbox, SANDBOX_CREDENTIALS, startSandbox } from '../support/sa
 import { clientFor } from './client-under-test';
 
 const UNKNOWN_ORDER = OrderTrackingId('00000000-0000-4000-8000-000000000000');
+/**
+ * The clients that share a token wait long for the gateway: on a loaded machine a login slower
+ * than the default 2 s would be retried (or the lock given up), a second login that is not what
+ * these tests are about.
+ */
+const SHARING_TIMEOUT_MS = 10_000;
 
 /** A well-formed JWT the gateway never issued: exp far ahead, so only the gateway can refuse it. */
 function forgedToken(): string {
@@ -89,10 +95,12 @@ describe('GatewayClient against the sandbox: tokens', () => {
       const first = clientFor(sandbox, {
         tokenStore: new RedisTokenStore(redis),
         tokenStoreKey: key,
+        timeoutMs: SHARING_TIMEOUT_MS,
       });
       const second = clientFor(sandbox, {
         tokenStore: new RedisTokenStore(redis),
         tokenStoreKey: key,
+        timeoutMs: SHARING_TIMEOUT_MS,
       });
       // Both cold at once: the Redis lock lets one of them log in.
       await Promise.all([
@@ -118,10 +126,12 @@ describe('GatewayClient against the sandbox: tokens', () => {
       const first = clientFor(sandbox, {
         tokenStore: new PostgresTokenStore(dataSource),
         tokenStoreKey: key,
+        timeoutMs: SHARING_TIMEOUT_MS,
       });
       const second = clientFor(sandbox, {
         tokenStore: new PostgresTokenStore(dataSource),
         tokenStoreKey: key,
+        timeoutMs: SHARING_TIMEOUT_MS,
       });
       // Both cold at once: the lease on the row lets one of them log in.
       await Promise.all([
@@ -141,6 +151,7 @@ describe('GatewayClient against the sandbox: tokens', () => {
       const third = clientFor(sandbox, {
         tokenStore: new PostgresTokenStore(dataSource),
         tokenStoreKey: key,
+        timeoutMs: SHARING_TIMEOUT_MS,
       });
       await third.listIpns();
       expect(await tokenRequests()).toBe(1);

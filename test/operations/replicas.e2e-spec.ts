@@ -10,7 +10,7 @@ import { hostedBody } from '../checkout/support';
 import { ownTestDatabase } from '../support/database';
 import { LocalRedisServer, redisForTest } from '../support/redis-servers';
 import { RunningSandbox, SANDBOX_CREDENTIALS, startSandbox } from '../support/sandbox';
-import { freePort, waitFor } from '../support/service';
+import { freePorts, waitFor } from '../support/service';
 import { currentTestRun } from '../support/test-servers';
 
 /**
@@ -59,7 +59,11 @@ async function replicasRun(backend: 'redis' | 'postgres'): Promise<void> {
     if (backend === 'redis') redis = await redisForTest();
     // The gateway's own deliveries are dropped: the test delivers each notification to both apis.
     await sandbox.control.notifications('drop');
-    const apiPorts = [await freePort(), await freePort()];
+    // All five at once: a port found after the apis start could be one an api has not bound yet.
+    const [apiPorts, workerPorts] = await freePorts(5).then((ports) => [
+      ports.slice(0, 2),
+      ports.slice(2),
+    ]);
     const apis = apiPorts.map((port) => `http://127.0.0.1:${port}`);
     const shopKey = `shop_${randomBytes(10).toString('hex')}`;
     const ipnSecret = `ipn_${randomBytes(8).toString('hex')}`;
@@ -86,7 +90,6 @@ async function replicasRun(backend: 'redis' | 'postgres'): Promise<void> {
       WORKER_DATABASE_POOL_SIZE: '2',
     };
     for (const port of apiPorts) processes.push(startApp('api', { ...env, PORT: String(port) }));
-    const workerPorts = [await freePort(), await freePort(), await freePort()];
     const workers = workerPorts.map((port) =>
       startApp('worker', { ...env, WORKER_PORT: String(port), RUN_MIGRATIONS: 'false' }),
     );

@@ -1,7 +1,11 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { getOrder, hostedBody, postCheckout, pushBody } from '../checkout/support';
-import { ATTEMPTS_PER_ORDER_LIMIT, TIMELINE_LIMIT } from '@app/checkout/orders/order-view';
+import {
+  ATTEMPTS_PER_ORDER_LIMIT,
+  REVIEW_REASON_MAX_LENGTH,
+  TIMELINE_LIMIT,
+} from '@app/checkout/orders/order-view';
 import { openTestDataSource } from '../support/database';
 import { RunningService, startService, waitFor } from '../support/service';
 
@@ -325,6 +329,17 @@ describe('payment attempts: the customer tries again on the same order', () => {
       ATTEMPTS_PER_ORDER_LIMIT,
       1,
     ]);
+  });
+
+  it('answers a review reason stored before its bound (an older release) cut to the bound it declares', async () => {
+    const { reference } = await failedCheckout('hosted');
+    await dataSource.query(
+      `UPDATE orders SET needs_review = true, review_reason = repeat('x', 800)
+        WHERE merchant_reference = $1`,
+      [reference],
+    );
+    const order = (await getOrder(service, reference)).body;
+    expect(order.review_reason).toBe('x'.repeat(REVIEW_REASON_MAX_LENGTH));
   });
 
   it("answers an order's latest 500 timeline entries, oldest of them first", async () => {

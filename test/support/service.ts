@@ -52,6 +52,27 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+/**
+ * `count` distinct ports nobody listens on right now, for processes started together: each is held
+ * until all are found, so no two are the same and none is one a sibling is about to bind.
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
+          const server = createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((done) => server.close(done))));
+  return ports;
+}
+
 /** A port nobody listens on right now (the api must know its own URL before it starts). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

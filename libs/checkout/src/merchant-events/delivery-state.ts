@@ -4,6 +4,8 @@ import {
   WebhookEndpointEntity,
   WebhookMessageEntity,
 } from '@app/persistence';
+import { upTo } from '../orders/order-view';
+import { WEBHOOK_ERROR_MAX_LENGTH } from './delivery-limits';
 import { displayUrlOf } from './endpoint-view';
 
 /**
@@ -16,6 +18,16 @@ export type DeliveryState = 'pending' | 'queued' | 'retrying' | 'delivered' | 's
 
 export const SKIPPED_PREFIX = 'skipped: no enabled webhook endpoint subscribes to ';
 export const GAVE_UP_PREFIX = 'gave up: ';
+/** outbox_events.type is varchar(48). */
+const EVENT_TYPE_MAX_LENGTH = 48;
+/**
+ * An event's last_error: "skipped: ..." and its type (fan-out), an attempt's error (cut to
+ * WEBHOOK_ERROR_MAX_LENGTH where it is recorded), or "gave up: " and that error.
+ */
+export const EVENT_LAST_ERROR_MAX_LENGTH = Math.max(
+  SKIPPED_PREFIX.length + EVENT_TYPE_MAX_LENGTH,
+  GAVE_UP_PREFIX.length + WEBHOOK_ERROR_MAX_LENGTH,
+);
 
 export function deliveryState(event: OutboxEventEntity): DeliveryState {
   if (event.deliveredAt) return 'delivered';
@@ -52,7 +64,8 @@ export function toMerchantEventView(event: OutboxEventEntity): MerchantEventView
     order_reference: orderReference(event.payload),
     delivery_state: deliveryState(event),
     attempts: event.attempts,
-    last_error: event.lastError,
+    // Rows written before the cut may hold more; answers stay within the declared bound.
+    last_error: upTo(event.lastError, EVENT_LAST_ERROR_MAX_LENGTH),
     created_at: event.createdAt.toISOString(),
     relayed_at: event.relayedAt?.toISOString() ?? null,
     delivered_at: event.deliveredAt?.toISOString() ?? null,
@@ -81,7 +94,7 @@ export function toWebhookMessageView(
     state: message.state,
     attempts: message.attempts,
     next_attempt_at: message.state === 'pending' ? message.nextAttemptAt.toISOString() : null,
-    last_error: message.lastError,
+    last_error: upTo(message.lastError, WEBHOOK_ERROR_MAX_LENGTH),
     delivered_at: message.deliveredAt?.toISOString() ?? null,
   };
 }
@@ -105,7 +118,7 @@ export function toWebhookDeliveryView(delivery: WebhookDeliveryEntity): WebhookD
     attempt: delivery.attempt,
     url: delivery.url,
     response_status: delivery.responseStatus,
-    error: delivery.error,
+    error: upTo(delivery.error, WEBHOOK_ERROR_MAX_LENGTH),
     response_excerpt: delivery.responseExcerpt,
     duration_ms: delivery.durationMs,
     created_at: delivery.createdAt.toISOString(),

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { MerchantEventType } from '@app/domain';
 import { EventSource, OrderEntity, RefundEntity } from '@app/persistence';
-import { toOrderView } from './order-view';
+import { REVIEW_REASON_MAX_LENGTH, toOrderView } from './order-view';
 
 export interface JournalEntry {
   type: string;
@@ -15,9 +15,6 @@ export interface JournalEntry {
   /** The payment attempt it belongs to (default 1: a checkout's first). */
   attempt?: number;
 }
-
-/** The longest review reason an order keeps (flagForReview cuts a longer one). */
-export const REVIEW_REASON_MAX_LENGTH = 500;
 
 /** A merchant event as the outbox stores it: its type and what the shop receives. */
 export interface Announcement {

@@ -5,13 +5,17 @@ import {
   PaymentAttemptEntity,
   RefundEntity,
 } from '@app/persistence';
+import { REFUND_MESSAGE_MAX_LENGTH } from '../refunds/refund-verdict';
 
-/** The order as the shop sees it, in API answers and in merchant webhooks alike. */
 /** An order's answer holds at most its latest TIMELINE_LIMIT timeline entries. */
 export const TIMELINE_LIMIT = 500;
 /** Payment attempts one order may have (a new one past it is refused). */
 export const ATTEMPTS_PER_ORDER_LIMIT = 20;
 
+/** The longest review reason an order keeps (flagForReview cuts a longer one). */
+export const REVIEW_REASON_MAX_LENGTH = 500;
+
+/** The order as the shop sees it, in API answers and in merchant webhooks alike. */
 export interface OrderView {
   reference: string;
   /** The payment attempt the order's payment fields describe (1 unless the customer tried again). */
@@ -70,6 +74,13 @@ export interface TimelineEntry {
 export const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
 /**
+ * A stored text within the bound its answer declares: new rows are cut where they are written,
+ * rows written before that cut existed are cut here.
+ */
+export const upTo = (text: string | null, max: number): string | null =>
+  text === null || text.length <= max ? text : text.slice(0, max);
+
+/**
  * Card numbers arrive masked already (holding * or x); anything else of six characters or more,
  * a phone number, shows only its last three. The payment export applies the same rule in SQL
  * (finance/api/money-movements.ts `masked`); a test holds the two together.
@@ -90,7 +101,7 @@ export function toRefundView(refund: RefundEntity): RefundView {
     reason: refund.reason,
     requested_by: refund.requestedBy,
     gateway_status: refund.gatewayStatus,
-    gateway_message: refund.gatewayMessage,
+    gateway_message: upTo(refund.gatewayMessage, REFUND_MESSAGE_MAX_LENGTH),
     created_at: refund.createdAt.toISOString(),
     accepted_at: iso(refund.acceptedAt),
     reversed_at: iso(refund.reversedAt),
@@ -117,7 +128,7 @@ export function toOrderView(order: OrderEntity, refund: RefundEntity | null = nu
     paid_at: iso(order.paidAt),
     failure_reason: order.failureReason,
     needs_review: order.needsReview,
-    review_reason: order.reviewReason,
+    review_reason: upTo(order.reviewReason, REVIEW_REASON_MAX_LENGTH),
     redirect_url: order.redirectUrl,
     business_number: order.businessNumber,
     account_number: order.pushAccountNumber,

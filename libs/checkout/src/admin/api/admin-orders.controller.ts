@@ -21,7 +21,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
-import { REVIEW_REASON_MAX_LENGTH } from '../../orders/order-journal';
+import { REVIEW_REASON_MAX_LENGTH } from '../../orders/order-view';
 import { OrderCancelService } from '../../orders/order-cancel.service';
 import { OrderSyncService } from '../../orders/order-sync.service';
 import { CancelBody, ListOrdersQuery, StuckQuery } from './admin.dto';

@@ -36,7 +36,7 @@ import { PAGE_LIMIT_MAX } from '../../http/page-query';
 import { NOTIFICATION_LAST_ERROR_MAX_LENGTH } from '../../ipn/inbox-limits';
 import { IPN_REGISTRATIONS_LISTED } from '../../ipn/ipn-registration.service';
 import type { OutcomeResult } from '../../orders/order-outcome.service';
-import { REVIEW_REASON_MAX_LENGTH } from '../../orders/order-journal';
+import { REVIEW_REASON_MAX_LENGTH } from '../../orders/order-view';
 import {
   ATTEMPTS_PER_ORDER_LIMIT,
   TIMELINE_LIMIT,

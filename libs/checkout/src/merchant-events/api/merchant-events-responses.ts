@@ -16,7 +16,7 @@ import {
   SUBSCRIBABLE_EVENT_TYPES,
   WEBHOOK_SECRET_PREFIX,
 } from '@app/domain';
-import { GAVE_UP_PREFIX, SKIPPED_PREFIX } from '../delivery-state';
+import { EVENT_LAST_ERROR_MAX_LENGTH } from '../delivery-state';
 import {
   DELIVERIES_SHOWN,
   EXCERPT_BYTES,
@@ -36,16 +36,6 @@ const EVENT_ID = '0b7e3c1a-6f2d-4e8b-9c5a-2d1f0e9b8a71';
 const ENDPOINT_ID = '5d2c9e4f-1a3b-4c6d-8e7f-9a0b1c2d3e4f';
 const ORDER_ID = 'c3f1a9d2-7b4e-4f6a-8d1c-2e5b7a9c0f13';
 
-/** outbox_events.type is varchar(48). */
-const EVENT_TYPE_MAX_LENGTH = 48;
-/**
- * An event's last_error: "skipped: ..." and its type (fan-out), an attempt's error (cut to
- * WEBHOOK_ERROR_MAX_LENGTH where it is recorded), or "gave up: " and that error.
- */
-const EVENT_LAST_ERROR_MAX_LENGTH = Math.max(
-  SKIPPED_PREFIX.length + EVENT_TYPE_MAX_LENGTH,
-  GAVE_UP_PREFIX.length + WEBHOOK_ERROR_MAX_LENGTH,
-);
 /** webhook_endpoints.description and disabled_reason are varchar(200) (the reason is cut there). */
 const ENDPOINT_TEXT_MAX_LENGTH = 200;
 /** A URL as admins see it: as given (validated to URL_MAX_LENGTH), or displayUrlOf's, cut there. */

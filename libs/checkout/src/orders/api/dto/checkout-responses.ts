@@ -16,7 +16,7 @@ import {
 } from '../../../http/documented-schemas';
 import { ORDER_STATUSES, REFUND_STATUSES } from '@app/domain';
 import { ATTEMPTS_PER_ORDER_LIMIT, TIMELINE_LIMIT } from '../../order-view';
-import { REVIEW_REASON_MAX_LENGTH } from '../../order-journal';
+import { REVIEW_REASON_MAX_LENGTH } from '../../order-view';
 import { REFUND_REASON_MAX_LENGTH } from '../../../refunds/refund-admin-view';
 import { REFUND_MESSAGE_MAX_LENGTH } from '../../../refunds/refund-verdict';
 
