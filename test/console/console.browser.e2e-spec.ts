@@ -175,7 +175,7 @@ describeInBrowser('the console in Chromium', () => {
     expect(await page.isVisible('#cancel')).toBe(false);
   });
 
-  it('manages webhook endpoints: adds one (its secret shown once), tests it, sees the attempt, disables and deletes it', async () => {
+  it('manages webhook endpoints: adds one (its secret shown once), tests it, sees the attempt, edits, disables and deletes it', async () => {
     const shop = await startWebhookReceiver();
     const dispatcher = await startWebhookDispatcher();
     const accept = (dialog: Dialog) => void dialog.accept();
@@ -227,6 +227,18 @@ describeInBrowser('the console in Chromium', () => {
       await event.locator('button.deliveries').click();
       await page.locator('#deliveries td', { hasText: /^HTTP 200$/ }).waitFor();
       expect(await page.locator('#deliveries tbody tr').first().textContent()).toMatch(/\d+ ms/);
+
+      // Edited: another filter and description, kept by the API and shown in the row.
+      await row.locator('button.edit').click();
+      await page.fill('#edit-types', 'webhook_endpoint.disabled, order.expired');
+      await page.fill('#edit-description', 'console test, edited');
+      await page.click('#edit-form button[type=submit]');
+      await page.waitForSelector('#said:text-matches("changed$")');
+      await waitFor(
+        'the row edited',
+        async () => /order\.expired/.test((await row.textContent()) ?? '') || null,
+      );
+      expect(await row.textContent()).toContain('console test, edited');
 
       await row.locator('button.disable').click();
       await page
@@ -303,6 +315,42 @@ describeInBrowser('the console in Chromium', () => {
     expect(await page.textContent('#finance-problem')).toBe(
       'validation_failed: from: must not be after to',
     );
+  });
+
+  it('shows each page loading, then the API refusal with its code when the service is unavailable', async () => {
+    const pages: [string, string][] = [
+      ['#/orders', '**/v1/admin/orders?**'],
+      ['#/attention', '**/v1/admin/orders/stuck?**'],
+      ['#/refunds', '**/v1/admin/refunds?**'],
+      ['#/webhooks', '**/v1/admin/webhook-endpoints'],
+      ['#/reconciliation', '**/v1/admin/reconciliation-reports'],
+      ['#/orders/ANY-ORDER', '**/v1/admin/orders/ANY-ORDER'],
+    ];
+    for (const [place, call] of pages) {
+      // Held until the page has said it is loading, then answered as the api answers without
+      // its database.
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(call, async (route) => {
+        await held;
+        await route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          headers: { 'retry-after': '2' },
+          body: JSON.stringify({
+            error: { code: 'database_unavailable', message: 'try again shortly' },
+          }),
+        });
+      });
+      await page.goto(`${consoleUrl()}${place}`);
+      await page.waitForSelector('.loading[role=status]');
+      release();
+      await page.waitForSelector('.problem[role=alert]');
+      expect(await page.textContent('.problem[role=alert]')).toBe(
+        'database_unavailable: try again shortly',
+      );
+      await page.unroute(call);
+    }
   });
 
   it('shows its loading, empty and refused states', async () => {

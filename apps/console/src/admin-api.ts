@@ -14,6 +14,7 @@ export type RefundStatus = Schemas['AdminRefundResponse']['status'];
 export type WebhookEndpoint = Schemas['WebhookEndpointResponse'];
 export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecretResponse'];
 export type NewWebhookEndpoint = Schemas['CreateWebhookEndpointBody'];
+export type WebhookEndpointChange = Schemas['UpdateWebhookEndpointBody'];
 export type EventPage = Schemas['MerchantEventPageResponse'];
 export type EventDeliveries = Schemas['MerchantEventDeliveriesResponse'];
 export type StuckPage = Schemas['AdminStuckOrderPage'];
@@ -118,6 +119,14 @@ export const adminApi = {
     answer(http.GET('/v1/admin/webhook-endpoints', { headers: auth() })),
   addEndpoint: (body: NewWebhookEndpoint): Promise<WebhookEndpointWithSecret> =>
     answer(http.POST('/v1/admin/webhook-endpoints', { body, headers: auth() })),
+  changeEndpoint: (id: string, change: WebhookEndpointChange): Promise<WebhookEndpoint> =>
+    answer(
+      http.PATCH('/v1/admin/webhook-endpoints/{id}', {
+        params: { path: { id } },
+        body: change,
+        headers: auth(),
+      }),
+    ),
   setEndpointEnabled: (id: string, enabled: boolean): Promise<WebhookEndpoint> =>
     answer(
       http.PATCH('/v1/admin/webhook-endpoints/{id}', {

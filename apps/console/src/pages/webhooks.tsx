@@ -21,12 +21,23 @@ function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) 
   );
 }
 
+/** The event types typed as a comma-separated list; empty: every type (null). */
+function typesOf(typed: string): string[] | null {
+  const types = typed
+    .split(',')
+    .map((type) => type.trim())
+    .filter(Boolean);
+  return types.length > 0 ? types : null;
+}
+
 function EndpointRow({
   endpoint,
   act,
+  onEdit,
 }: {
   endpoint: WebhookEndpoint;
   act: (work: () => Promise<string | { secret: string }>) => void;
+  onEdit: (endpoint: WebhookEndpoint) => void;
 }) {
   const managed = endpoint.source === 'environment';
   const disabled = endpoint.state === 'disabled';
@@ -55,6 +66,9 @@ function EndpointRow({
         </button>
         {!managed && (
           <>
+            <button type="button" class="edit secondary" onClick={() => onEdit(endpoint)}>
+              Edit
+            </button>
             <button
               type="button"
               class="rotate secondary"
@@ -164,6 +178,12 @@ export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
   const [types, setTypes] = useState('');
   const [description, setDescription] = useState('');
   const [opened, setOpened] = useState<{ id: string; deliveries: EventDeliveries } | null>(null);
+  const [editing, setEditing] = useState<{
+    endpoint: WebhookEndpoint;
+    url: string;
+    types: string;
+    description: string;
+  } | null>(null);
   const endpoints = useAnswer(() => adminApi.endpoints(), [version], onRefused);
   const events = useCursorList((cursor) => adminApi.events(cursor), [version], onRefused);
 
@@ -182,15 +202,12 @@ export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
 
   function add(event: Event) {
     event.preventDefault();
-    const eventTypes = types
-      .split(',')
-      .map((type) => type.trim())
-      .filter(Boolean);
+    const eventTypes = typesOf(types);
     act(async () => {
       const created = await adminApi.addEndpoint({
         url: url.trim(),
         ...(description.trim() ? { description: description.trim() } : {}),
-        ...(eventTypes.length > 0 ? { event_types: eventTypes } : {}),
+        ...(eventTypes ? { event_types: eventTypes } : {}),
       } as Parameters<typeof adminApi.addEndpoint>[0]);
       setUrl('');
       setTypes('');
@@ -244,12 +261,77 @@ export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
               </thead>
               <tbody>
                 {endpoints.data.data.map((endpoint) => (
-                  <EndpointRow key={endpoint.id} endpoint={endpoint} act={act} />
+                  <EndpointRow
+                    key={endpoint.id}
+                    endpoint={endpoint}
+                    act={act}
+                    onEdit={(chosen) =>
+                      setEditing({
+                        endpoint: chosen,
+                        url: chosen.url,
+                        types: chosen.event_types?.join(', ') ?? '',
+                        description: chosen.description,
+                      })
+                    }
+                  />
                 ))}
               </tbody>
             </table>
           </div>
         ))}
+
+      {editing && (
+        <form
+          id="edit-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const { endpoint, url: newUrl, types: newTypes, description: newDescription } = editing;
+            act(async () => {
+              await adminApi.changeEndpoint(endpoint.id, {
+                url: newUrl.trim(),
+                description: newDescription.trim(),
+                event_types: typesOf(newTypes),
+              } as Parameters<typeof adminApi.changeEndpoint>[1]);
+              setEditing(null);
+              return `${newUrl.trim()} changed`;
+            });
+          }}
+        >
+          <h3>Edit {editing.endpoint.url}</h3>
+          <label for="edit-url">URL</label>
+          <input
+            id="edit-url"
+            type="url"
+            required
+            maxLength={2048}
+            value={editing.url}
+            onInput={(event) =>
+              setEditing({ ...editing, url: (event.target as HTMLInputElement).value })
+            }
+          />
+          <label for="edit-types">Event types, comma-separated (empty: every type)</label>
+          <input
+            id="edit-types"
+            value={editing.types}
+            onInput={(event) =>
+              setEditing({ ...editing, types: (event.target as HTMLInputElement).value })
+            }
+          />
+          <label for="edit-description">Description</label>
+          <input
+            id="edit-description"
+            maxLength={200}
+            value={editing.description}
+            onInput={(event) =>
+              setEditing({ ...editing, description: (event.target as HTMLInputElement).value })
+            }
+          />
+          <button type="submit">Save</button>
+          <button type="button" class="secondary" onClick={() => setEditing(null)}>
+            Keep it as it is
+          </button>
+        </form>
+      )}
 
       <form id="endpoint-form" onSubmit={add}>
         <h3>Add an endpoint</h3>
