@@ -85,6 +85,17 @@ describeInBrowser('the console in Chromium', () => {
     // The queue view, a page of its own, opens with the session the key is exchanged for.
     await Promise.all([page.waitForURL('**/admin/queues**'), page.click('#queues')]);
     expect(await page.title()).not.toMatch(/error/i);
+
+    // Signing out forgets the key and closes the queue view too; then signed in again.
+    await page.goto(consoleUrl());
+    await page.click('#sign-out');
+    await page.waitForSelector('#admin-key');
+    await waitFor('the queue view closed', async () => {
+      const queues = await page.request.get(`${service.apiUrl}/admin/queues`);
+      return queues.status() === 401 || null;
+    });
+    await signIn(page, service.adminKey);
+    await page.waitForSelector('#orders');
     expect(pageErrors).toEqual([]);
   });
 

@@ -36,6 +36,17 @@ describe('cross-origin requests (CORS_ALLOWED_ORIGINS)', () => {
     expect(fromElsewhere.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('answers no other origin on the admin routes and the console, listed or not', async () => {
+    for (const path of ['/v1/admin/orders', '/admin']) {
+      const answer = await request(listed.apiUrl)
+        .get(path)
+        .set(listed.adminAuth)
+        .set('Origin', 'https://shop.example');
+      expect(answer.status).toBe(200);
+      expect(answer.headers['access-control-allow-origin']).toBeUndefined();
+    }
+  });
+
   it("answers a listed origin's preflight with the methods and headers it may send", async () => {
     const preflight = await request(listed.apiUrl)
       .options('/v1/checkouts')

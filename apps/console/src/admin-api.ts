@@ -51,7 +51,11 @@ export class ApiRefusal extends Error {
 export const session = {
   key: (): string | null => sessionStorage.getItem(KEY),
   signIn: (key: string) => sessionStorage.setItem(KEY, key.trim()),
-  signOut: () => sessionStorage.removeItem(KEY),
+  signOut: () => {
+    sessionStorage.removeItem(KEY);
+    // The queue view's cookie goes too: signing out closes every admin page of this browser.
+    void fetch('/admin/session', { method: 'DELETE' }).catch(() => undefined);
+  },
 };
 
 const http = createClient<paths>({ baseUrl: '' });

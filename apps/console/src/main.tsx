@@ -32,7 +32,13 @@ const PAGES = [
 
 function placeOf(hash: string): Place {
   const match = /^#\/orders\/(.+)$/.exec(hash);
-  if (match) return { page: 'order', reference: decodeURIComponent(match[1]) };
+  if (match) {
+    try {
+      return { page: 'order', reference: decodeURIComponent(match[1]) };
+    } catch {
+      return { page: 'orders' }; // not a name any order has
+    }
+  }
   const page = PAGES.find(([name]) => hash === `#/${name}`);
   return { page: page ? page[0] : 'orders' };
 }

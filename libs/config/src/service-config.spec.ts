@@ -61,7 +61,16 @@ describe('loadServiceConfig', () => {
     expect(problemsOf({ CORS_ALLOWED_ORIGINS: 'https://shop.example/cart' })).toEqual([
       'CORS_ALLOWED_ORIGINS: "https://shop.example/cart" is not an origin (scheme://host[:port], no path)',
     ]);
-    expect(problemsOf({ CORS_ALLOWED_ORIGINS: 'https://*.shop.example' })).toHaveLength(1);
+    for (const wrong of [
+      'https://*.shop.example',
+      'https://Shop.example',
+      'https://shop.example?x',
+      'https://user@shop.example',
+      'https://shop.example:443',
+      'ftp://shop.example',
+    ]) {
+      expect(problemsOf({ CORS_ALLOWED_ORIGINS: wrong })).toHaveLength(1);
+    }
   });
 
   it('listens on loopback unless HOST says otherwise', () => {

@@ -282,8 +282,9 @@ export function loadServiceConfig(
     r.problems.push('IPN_PATH_SECRET must be at least 8 characters of A-Z a-z 0-9 _ -');
   }
   for (const origin of config.corsAllowedOrigins) {
-    // An origin is scheme://host[:port] exactly as browsers send it: no path, no wildcard.
-    if (!/^https?:\/\/[^/\s*]+$/.test(origin) || origin.endsWith(':')) {
+    // An origin is scheme://host[:port] exactly as browsers send it (lower case, default port
+    // left out): no path, query, user or wildcard.
+    if (!isOrigin(origin)) {
       r.problems.push(
         `CORS_ALLOWED_ORIGINS: "${origin}" is not an origin (scheme://host[:port], no path)`,
       );
@@ -310,4 +311,18 @@ export function loadServiceConfig(
 
   if (r.problems.length > 0) throw new ConfigValidationError(r.problems);
   return config;
+}
+
+/** Whether `text` is an http(s) origin exactly as a browser sends it in its Origin header. */
+function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (
+      (url.protocol === 'https:' || url.protocol === 'http:') &&
+      url.origin === text &&
+      !url.hostname.includes('*')
+    );
+  } catch {
+    return false;
+  }
 }

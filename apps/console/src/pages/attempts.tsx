@@ -31,9 +31,13 @@ export function Attempts({
   const [reviewing, setReviewing] = useState<Attempt | null>(null);
   const [requestedBy, setRequestedBy] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
   const order = detail.order;
 
   async function refund(attempt: Attempt) {
+    // One refund per click: the button is disabled while it is on its way.
+    if (sending) return;
+    setSending(true);
     setProblem(null);
     try {
       const result = await adminApi.refundSecondPayment(
@@ -45,6 +49,8 @@ export function Attempts({
       onChanged(`Second payment refund ${result.refund.status}`);
     } catch (error) {
       setProblem(error instanceof ApiRefusal ? refusalText(error) : String(error));
+    } finally {
+      setSending(false);
     }
   }
 
@@ -121,7 +127,7 @@ export function Attempts({
             value={requestedBy}
             onInput={(event) => setRequestedBy((event.target as HTMLInputElement).value)}
           />
-          <button type="submit" id="second-payment-submit">
+          <button type="submit" id="second-payment-submit" disabled={sending}>
             Send the refund
           </button>
           <button type="button" class="secondary" onClick={() => setReviewing(null)}>

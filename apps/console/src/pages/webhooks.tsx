@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { adminApi, ApiRefusal, EventDeliveries, WebhookEndpoint } from '../admin-api';
 import { Loading, Problem, useAnswer, useCursorList } from '../answer';
 import { ago, instant, label, refusalText } from '../format';
@@ -34,10 +34,12 @@ function EndpointRow({
   endpoint,
   act,
   onEdit,
+  locked,
 }: {
   endpoint: WebhookEndpoint;
   act: (work: () => Promise<string | { secret: string }>) => void;
   onEdit: (endpoint: WebhookEndpoint) => void;
+  locked: boolean;
 }) {
   const managed = endpoint.source === 'environment';
   const disabled = endpoint.state === 'disabled';
@@ -55,6 +57,7 @@ function EndpointRow({
         <button
           type="button"
           class="test"
+          disabled={locked}
           onClick={() =>
             act(async () => {
               const sent = await adminApi.sendTest(endpoint.id);
@@ -66,12 +69,18 @@ function EndpointRow({
         </button>
         {!managed && (
           <>
-            <button type="button" class="edit secondary" onClick={() => onEdit(endpoint)}>
+            <button
+              type="button"
+              class="edit secondary"
+              disabled={locked}
+              onClick={() => onEdit(endpoint)}
+            >
               Edit
             </button>
             <button
               type="button"
               class="rotate secondary"
+              disabled={locked}
               onClick={() =>
                 confirm(
                   `New signing secret for ${endpoint.url}? The old one keeps signing for a day.`,
@@ -84,6 +93,7 @@ function EndpointRow({
             <button
               type="button"
               class="replay secondary"
+              disabled={locked}
               onClick={() => {
                 const since = prompt(
                   `Send ${endpoint.url} again every event it has not received since (ISO date-time):`,
@@ -101,6 +111,7 @@ function EndpointRow({
             <button
               type="button"
               class={disabled ? 'enable secondary' : 'disable secondary'}
+              disabled={locked}
               onClick={() =>
                 act(async () => {
                   await adminApi.setEndpointEnabled(endpoint.id, disabled);
@@ -113,6 +124,7 @@ function EndpointRow({
             <button
               type="button"
               class="delete secondary"
+              disabled={locked}
               onClick={() =>
                 confirm(`Delete ${endpoint.url} and its undelivered messages?`) &&
                 act(async () => {
@@ -187,17 +199,30 @@ export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
   const endpoints = useAnswer(() => adminApi.endpoints(), [version], onRefused);
   const events = useCursorList((cursor) => adminApi.events(cursor), [version], onRefused);
 
+  // One action at a time, and none while a secret waits to be kept: a secret shown once must not
+  // be replaced by the next one, and a double click must not add an endpoint twice.
+  const running = useRef(false);
+  const [busy, setBusy] = useState(false);
+  const locked = busy || secret !== null;
   function act(work: () => Promise<string | { secret: string }>) {
+    if (running.current || secret !== null) return;
+    running.current = true;
+    setBusy(true);
     setProblem(null);
     setSaid(null);
-    work().then(
-      (done) => {
-        if (typeof done === 'string') setSaid(done);
-        else setSecret(done.secret);
-        setVersion((v) => v + 1);
-      },
-      (error: unknown) => setProblem(refusal(error)),
-    );
+    work()
+      .then(
+        (done) => {
+          if (typeof done === 'string') setSaid(done);
+          else setSecret(done.secret);
+          setVersion((v) => v + 1);
+        },
+        (error: unknown) => setProblem(refusal(error)),
+      )
+      .finally(() => {
+        running.current = false;
+        setBusy(false);
+      });
   }
 
   function add(event: Event) {
@@ -216,12 +241,16 @@ export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
     });
   }
 
+  // The attempts of the event asked for last: an earlier, slower answer is dropped.
+  const asked = useRef<string | null>(null);
   async function open(id: string) {
     setProblem(null);
+    asked.current = id;
     try {
-      setOpened({ id, deliveries: await adminApi.deliveries(id) });
+      const deliveries = await adminApi.deliveries(id);
+      if (asked.current === id) setOpened({ id, deliveries });
     } catch (error) {
-      setProblem(refusal(error));
+      if (asked.current === id) setProblem(refusal(error));
     }
   }
 
@@ -265,6 +294,7 @@ export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
                     key={endpoint.id}
                     endpoint={endpoint}
                     act={act}
+                    locked={locked}
                     onEdit={(chosen) =>
                       setEditing({
                         endpoint: chosen,
@@ -326,7 +356,9 @@ export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
               setEditing({ ...editing, description: (event.target as HTMLInputElement).value })
             }
           />
-          <button type="submit">Save</button>
+          <button type="submit" disabled={locked}>
+            Save
+          </button>
           <button type="button" class="secondary" onClick={() => setEditing(null)}>
             Keep it as it is
           </button>
@@ -357,7 +389,9 @@ export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
           value={description}
           onInput={(event) => setDescription((event.target as HTMLInputElement).value)}
         />
-        <button type="submit">Add</button>
+        <button type="submit" disabled={locked}>
+          Add
+        </button>
       </form>
 
       <h2>Recent events</h2>

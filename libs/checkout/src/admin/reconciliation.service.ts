@@ -10,6 +10,7 @@ import {
   compareAttemptWithGateway,
   compareWithGateway,
   GatewayMismatch,
+  MISMATCH_PROBLEM_MAX_LENGTH,
 } from './gateway-comparison';
 import {
   findInvariantViolations,
@@ -203,6 +204,15 @@ function toReport(row: ReconciliationReportEntity): ReconciliationReport {
     orders_checked: row.ordersChecked,
     mismatch_count: row.mismatchCount,
     ...findings,
+    // Reports stored before their texts were cut are cut here, to the bounds the answer declares.
+    gateway_mismatches: findings.gateway_mismatches.map((mismatch) => ({
+      ...mismatch,
+      problem: mismatch.problem.slice(0, MISMATCH_PROBLEM_MAX_LENGTH),
+    })),
+    lookup_failures: findings.lookup_failures.map((failure) => ({
+      ...failure,
+      error: failure.error.slice(0, LOOKUP_ERROR_MAX_LENGTH),
+    })),
   };
 }
 

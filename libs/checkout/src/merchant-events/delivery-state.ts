@@ -5,7 +5,7 @@ import {
   WebhookMessageEntity,
 } from '@app/persistence';
 import { upTo } from '../orders/order-view';
-import { WEBHOOK_ERROR_MAX_LENGTH } from './delivery-limits';
+import { EXCERPT_BYTES, WEBHOOK_ERROR_MAX_LENGTH } from './delivery-limits';
 import { displayUrlOf } from './endpoint-view';
 
 /**
@@ -119,7 +119,7 @@ export function toWebhookDeliveryView(delivery: WebhookDeliveryEntity): WebhookD
     url: delivery.url,
     response_status: delivery.responseStatus,
     error: upTo(delivery.error, WEBHOOK_ERROR_MAX_LENGTH),
-    response_excerpt: delivery.responseExcerpt,
+    response_excerpt: upTo(delivery.responseExcerpt, EXCERPT_BYTES),
     duration_ms: delivery.durationMs,
     created_at: delivery.createdAt.toISOString(),
   };

@@ -5,7 +5,8 @@ import { GatewayClient } from '@app/gateway-client';
 import { EventSource, OrderEntity, OrderRepository, PaymentAttemptEntity } from '@app/persistence';
 import { CheckoutError } from '../errors/checkout-error';
 import { announcement, OrderJournal } from '../orders/order-journal';
-import { askForRefund } from './refund-verdict';
+import { upTo } from '../orders/order-view';
+import { askForRefund, REFUND_MESSAGE_MAX_LENGTH } from './refund-verdict';
 
 export interface DoublePaymentRefundInput {
   reason: string;
@@ -157,7 +158,7 @@ function viewOf(attempt: PaymentAttemptEntity, order: OrderEntity): DoublePaymen
     amount: attempt.paidAmount,
     currency: order.currency,
     status: attempt.refundStatus,
-    message: attempt.refundMessage,
+    message: upTo(attempt.refundMessage, REFUND_MESSAGE_MAX_LENGTH),
     requested_by: attempt.refundRequestedBy,
     requested_at: attempt.refundRequestedAt?.toISOString() ?? null,
   };

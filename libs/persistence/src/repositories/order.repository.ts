@@ -155,7 +155,7 @@ export class OrderRepository {
   async timeline(orderId: string, limit: number): Promise<OrderEventEntity[]> {
     const latest = await this.dataSource.manager
       .getRepository(OrderEventEntity)
-      .find({ where: { orderId }, order: { createdAt: 'DESC' }, take: limit });
+      .find({ where: { orderId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
     return latest.reverse();
   }
 

@@ -38,6 +38,10 @@ export function consoleFiles(): Promise<ConsoleFiles> {
     if (!source) throw new Error('neither dist/console nor apps/console/src was found');
     return buildConsole(source);
   })();
+  // A failed build is tried again on the next request rather than kept.
+  files.catch(() => {
+    files = null;
+  });
   return files;
 }
 
