@@ -60,6 +60,16 @@ export const session = {
 
 const http = createClient<paths>({ baseUrl: '' });
 
+/** The refusal an answer's status and error body (`{"error": {code, message}}`) describe. */
+function refusalOf(response: Response, body: unknown): ApiRefusal {
+  const error = (body as { error?: { code?: string; message?: string } } | null | undefined)?.error;
+  return new ApiRefusal(
+    response.status,
+    error?.code ?? `http_${response.status}`,
+    error?.message ?? response.statusText,
+  );
+}
+
 async function answer<T>(
   call: Promise<{ data?: T; error?: unknown; response: Response }>,
 ): Promise<T> {
@@ -70,13 +80,7 @@ async function answer<T>(
     throw new ApiRefusal(0, 'unreachable', 'the service did not answer; try again');
   }
   if (result.data !== undefined && result.response.ok) return result.data;
-  const error = (result.error as { error?: { code?: string; message?: string } } | undefined)
-    ?.error;
-  throw new ApiRefusal(
-    result.response.status,
-    error?.code ?? `http_${result.response.status}`,
-    error?.message ?? result.response.statusText,
-  );
+  throw refusalOf(result.response, result.error);
 }
 
 const auth = () => ({ Authorization: `Bearer ${session.key() ?? ''}` });
@@ -144,14 +148,7 @@ export const adminApi = {
       params: { path: { id } },
       headers: auth(),
     });
-    if (!response.ok) {
-      const refusal = (error as { error?: { code?: string; message?: string } } | undefined)?.error;
-      throw new ApiRefusal(
-        response.status,
-        refusal?.code ?? `http_${response.status}`,
-        refusal?.message ?? '',
-      );
-    }
+    if (!response.ok) throw refusalOf(response, error);
   },
   replayEndpoint: (id: string, since: string): Promise<{ queued: number }> =>
     answer(
@@ -256,16 +253,7 @@ export const adminApi = {
     } catch {
       throw new ApiRefusal(0, 'unreachable', 'the service did not answer; try again');
     }
-    if (!response.ok) {
-      const body = (await response.json().catch(() => null)) as {
-        error?: { code?: string; message?: string };
-      } | null;
-      throw new ApiRefusal(
-        response.status,
-        body?.error?.code ?? `http_${response.status}`,
-        body?.error?.message ?? response.statusText,
-      );
-    }
+    if (!response.ok) throw refusalOf(response, await response.json().catch(() => null));
     const name =
       /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ??
       'export.csv';

@@ -2,6 +2,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiRefusal } from './admin-api';
 import { refusalText } from './format';
 
+/** What the page says of a failed call: the API's code and message, or what went wrong. */
+export const problemOf = (error: unknown): string =>
+  error instanceof ApiRefusal ? refusalText(error) : String(error);
+
 /** Where one call of the API stands: the page shows each state (loading, failed, ready). */
 export type Answer<T> =
   { state: 'loading' } | { state: 'failed'; problem: string } | { state: 'ready'; data: T };
@@ -29,7 +33,7 @@ export function useAnswer<T>(
         }
         setAnswer({
           state: 'failed',
-          problem: error instanceof ApiRefusal ? refusalText(error) : String(error),
+          problem: problemOf(error),
         });
       },
     );
@@ -86,7 +90,7 @@ export function useCursorList<P extends { items: unknown[]; next_cursor: string 
         of: first.data,
       });
     } catch (error) {
-      setMoreProblem(error instanceof ApiRefusal ? refusalText(error) : String(error));
+      setMoreProblem(problemOf(error));
     }
   }
   return { first, items, cursor, loadMore, moreProblem };

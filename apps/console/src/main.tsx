@@ -1,7 +1,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { adminApi, ApiRefusal, session } from './admin-api';
-import { refusalText } from './format';
+import { problemOf } from './answer';
 import { AttentionPage } from './pages/attention';
 import { FinancePage } from './pages/finance';
 import { OrderPage } from './pages/order';
@@ -59,9 +59,7 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
       setProblem(
         error instanceof ApiRefusal && (error.status === 401 || error.status === 403)
           ? 'That key is not an admin key.'
-          : error instanceof ApiRefusal
-            ? refusalText(error)
-            : String(error),
+          : problemOf(error),
       );
     } finally {
       setBusy(false);

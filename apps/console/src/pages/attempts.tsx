@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { adminApi, ApiRefusal, OrderDetail, Schemas } from '../admin-api';
-import { instant, label, money, refusalText } from '../format';
+import { adminApi, OrderDetail, Schemas } from '../admin-api';
+import { instant, label, money } from '../format';
+import { problemOf } from '../answer';
 
 type Attempt = Schemas['AdminOrderAttempt'];
 
@@ -48,7 +49,7 @@ export function Attempts({
       setReviewing(null);
       onChanged(`Second payment refund ${result.refund.status}`);
     } catch (error) {
-      setProblem(error instanceof ApiRefusal ? refusalText(error) : String(error));
+      setProblem(problemOf(error));
     } finally {
       setSending(false);
     }

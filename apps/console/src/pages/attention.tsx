@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import { adminApi, ApiRefusal, NotificationStatus } from '../admin-api';
-import { Loading, Problem, useAnswer, useCursorList } from '../answer';
-import { ago, label, money, refusalText } from '../format';
+import { adminApi, NotificationStatus } from '../admin-api';
+import { Loading, Problem, problemOf, useAnswer, useCursorList } from '../answer';
+import { ago, label, money } from '../format';
 
 const NOTIFICATION_STATUSES: NotificationStatus[] = [
   'received',
@@ -39,8 +39,7 @@ export function AttentionPage({ onRefused }: { onRefused: () => void }) {
         setSaid(done);
         setVersion((v) => v + 1);
       },
-      (error: unknown) =>
-        setProblem(error instanceof ApiRefusal ? refusalText(error) : String(error)),
+      (error: unknown) => setProblem(problemOf(error)),
     );
   }
 

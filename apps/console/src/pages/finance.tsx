@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { adminApi, ApiRefusal, DailyReport, FinanceRange } from '../admin-api';
-import { label, money, refusalText } from '../format';
+import { adminApi, DailyReport, FinanceRange } from '../admin-api';
+import { label, money } from '../format';
+import { problemOf } from '../answer';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const monthStart = () => `${today().slice(0, 8)}01`;
@@ -30,7 +31,7 @@ export function FinancePage() {
     try {
       await task();
     } catch (error) {
-      setProblem(error instanceof ApiRefusal ? refusalText(error) : String(error));
+      setProblem(problemOf(error));
     } finally {
       setBusy(false);
     }

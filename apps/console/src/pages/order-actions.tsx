@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { adminApi, ApiRefusal, OrderDetail } from '../admin-api';
-import { money, refusalText } from '../format';
+import { adminApi, OrderDetail } from '../admin-api';
+import { money } from '../format';
+import { problemOf } from '../answer';
 
 type Step = 'idle' | 'cancel' | 'refund' | 'refund-review' | 'busy';
 
@@ -33,7 +34,7 @@ export function OrderActions({
       onChanged(await work());
       setStep('idle');
     } catch (error) {
-      setProblem(error instanceof ApiRefusal ? refusalText(error) : String(error));
+      setProblem(problemOf(error));
       setStep('idle');
     }
   }

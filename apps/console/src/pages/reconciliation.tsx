@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import { adminApi, ApiRefusal, ReconciliationReport } from '../admin-api';
-import { Loading, Problem, useAnswer } from '../answer';
-import { instant, label, refusalText } from '../format';
+import { adminApi, ReconciliationReport } from '../admin-api';
+import { Loading, Problem, problemOf, useAnswer } from '../answer';
+import { instant, label } from '../format';
 
 function Report({ report }: { report: ReconciliationReport }) {
   const violations = Object.entries(report.invariant_violations).filter(
@@ -67,7 +67,7 @@ export function ReconciliationPage({ onRefused }: { onRefused: () => void }) {
       setShown(await adminApi.reconcile(Number(hours)));
       setVersion((v) => v + 1);
     } catch (error) {
-      setProblem(error instanceof ApiRefusal ? refusalText(error) : String(error));
+      setProblem(problemOf(error));
     } finally {
       setRunning(false);
     }

@@ -1,10 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
-import { adminApi, ApiRefusal, EventDeliveries, WebhookEndpoint } from '../admin-api';
-import { Loading, Problem, useAnswer, useCursorList } from '../answer';
-import { ago, instant, label, refusalText } from '../format';
-
-const refusal = (error: unknown) =>
-  error instanceof ApiRefusal ? refusalText(error) : String(error);
+import { adminApi, EventDeliveries, WebhookEndpoint } from '../admin-api';
+import { Loading, Problem, problemOf, useAnswer, useCursorList } from '../answer';
+import { ago, instant, label } from '../format';
 
 /** A signing secret, shown once: the operator copies it into the shop, then it is gone. */
 function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) {
@@ -217,7 +214,7 @@ export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
           else setSecret(done.secret);
           setVersion((v) => v + 1);
         },
-        (error: unknown) => setProblem(refusal(error)),
+        (error: unknown) => setProblem(problemOf(error)),
       )
       .finally(() => {
         running.current = false;
@@ -250,7 +247,7 @@ export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
       const deliveries = await adminApi.deliveries(id);
       if (asked.current === id) setOpened({ id, deliveries });
     } catch (error) {
-      if (asked.current === id) setProblem(refusal(error));
+      if (asked.current === id) setProblem(problemOf(error));
     }
   }
 
