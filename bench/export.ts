@@ -24,7 +24,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { exportRows } from '../libs/checkout/src/finance/api/money-movements';
+import { exportRows } from '../libs/checkout/src/finance/money-movements';
 import { PAYMENT_COLUMN_NAMES } from '../libs/checkout/src/finance/payment-columns';
 import { appArgs, buildIfNeeded, call, freePort, startMeasured, waitUntil } from './processes';
 import { dropQueuePrefix } from './queue-prefix';

@@ -12,6 +12,7 @@ import { PaymentAttempts1795601015231 } from './1795601015231-PaymentAttempts';
 import { DoublePaymentRefunds1795602493786 } from './1795602493786-DoublePaymentRefunds';
 import { BoundedReads1795700000000 } from './1795700000000-BoundedReads';
 import { MoneyMovementIndexes1795800000000 } from './1795800000000-MoneyMovementIndexes';
+import { ActivityTotals1795900000000 } from './1795900000000-ActivityTotals';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -28,4 +29,5 @@ export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
   DoublePaymentRefunds1795602493786,
   BoundedReads1795700000000,
   MoneyMovementIndexes1795800000000,
+  ActivityTotals1795900000000,
 ];

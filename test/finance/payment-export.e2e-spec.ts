@@ -3,7 +3,7 @@ import http from 'node:http';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { maskAccount } from '../../libs/checkout/src/orders/order-view';
-import { masked } from '../../libs/checkout/src/finance/api/money-movements';
+import { masked } from '../../libs/checkout/src/finance/money-movements';
 import { openTestDataSource } from '../support/database';
 import { SeedRows } from '../support/seed-rows';
 import { RunningService, startService } from '../support/service';

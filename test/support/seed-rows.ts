@@ -189,6 +189,8 @@ export class SeedRows {
     paymentAccount?: string | null;
     confirmationCode?: string | null;
     attemptNumber?: number;
+    failureReason?: string | null;
+    kind?: 'hosted' | 'mobile_money';
   }): Promise<{ id: string; reference: string; trackingId: string }> {
     const reference = `fin-${randomBytes(6).toString('hex')}`;
     const status = options.reversedAt
@@ -207,12 +209,13 @@ export class SeedRows {
                            amount, currency, description, customer_email, customer_phone,
                            payment_method, payment_account, confirmation_code, attempt_number,
                            paid_amount, paid_currency, paid_at, failed_at, cancelled_at,
-                           reversed_at, expired_at, created_at, updated_at, version)
-       VALUES ($1, gen_random_uuid()::text, 'hosted', $2::varchar, 'submitted', $3, $4, $5, $6, $7,
+                           reversed_at, expired_at, created_at, updated_at, version,
+                           failure_reason)
+       VALUES ($1, gen_random_uuid()::text, $19, $2::varchar, 'submitted', $3, $4, $5, $6, $7,
                $8, $9, $10, $11, CASE WHEN $12::timestamptz IS NULL THEN NULL ELSE $3::numeric END,
                CASE WHEN $12::timestamptz IS NULL THEN NULL ELSE $4::varchar END, $12, $13, $14,
                $15, CASE WHEN $2::varchar = 'expired' THEN $17::timestamptz END,
-               $16::timestamptz - interval '1 minute', $17, 2)
+               $16::timestamptz - interval '1 minute', $17, 2, $18)
        RETURNING id, merchant_reference AS reference, order_tracking_id AS "trackingId"`,
       [
         reference,
@@ -236,7 +239,37 @@ export class SeedRows {
         options.reversedAt ?? null,
         instants[0],
         instants[instants.length - 1],
+        options.failureReason ?? null,
+        options.kind ?? 'hosted',
       ],
+    );
+  }
+
+  /** A notification received at `receivedAt`, verified `lagMs` later (or still open: null). */
+  async notificationAt(receivedAt: string, lagMs: number | null): Promise<{ id: string }> {
+    return this.one(
+      `INSERT INTO ipn_notifications (order_tracking_id, merchant_reference, http_method, status,
+                                      received_at, processed_at)
+       VALUES (gen_random_uuid()::text, 'seed', 'POST',
+               CASE WHEN $2::int IS NULL THEN 'queued' ELSE 'applied' END, $1::timestamptz,
+               $1::timestamptz + make_interval(secs => $2::int / 1000.0))
+       RETURNING id`,
+      [receivedAt, lagMs],
+    );
+  }
+
+  /** A webhook attempt made at `at`, answered with `status` (null: no answer). */
+  async webhookAttemptAt(at: string, status: number | null): Promise<void> {
+    const event = await this.one<{ id: string }>(
+      `INSERT INTO outbox_events (type, payload, created_at, relayed_at)
+       VALUES ('order.completed', '{}'::jsonb, $1, $1) RETURNING id`,
+      [at],
+    );
+    await this.dataSource.query(
+      `INSERT INTO webhook_deliveries (event_id, attempt, url, response_status, duration_ms,
+                                       created_at)
+       VALUES ($1, 1, 'https://shop.example/hooks', $2, 12, $3)`,
+      [event.id, status, at],
     );
   }
 

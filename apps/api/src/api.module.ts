@@ -6,6 +6,7 @@ import { QueueInfrastructureModule } from '@app/queues';
 import {
   AdminModule,
   FinanceModule,
+  OverviewModule,
   IPN_ROUTES,
   IpnModule,
   MerchantEventsModule,
@@ -28,6 +29,7 @@ import {
     RefundsModule,
     AdminModule,
     FinanceModule,
+    OverviewModule,
     MerchantEventsModule,
   ],
 })

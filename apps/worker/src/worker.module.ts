@@ -10,6 +10,7 @@ import {
   OrdersWorkerModule,
   RefundsWorkerModule,
   RetentionWorkerModule,
+  OverviewWorkerModule,
 } from '@app/checkout';
 
 /** The worker serves no API: only health on WORKER_PORT, beside its BullMQ processors. */
@@ -28,6 +29,7 @@ import {
     AdminWorkerModule,
     MerchantEventsWorkerModule,
     RetentionWorkerModule,
+    OverviewWorkerModule,
   ],
 })
 export class WorkerModule {}

@@ -11,3 +11,5 @@ export * from './merchant-events/worker/merchant-events-worker.module';
 export * from './http/rate-limits';
 export * from './retention/worker/retention-worker.module';
 export * from './finance/api/finance.module';
+export * from './overview/api/overview.module';
+export * from './overview/worker/overview-worker.module';

@@ -10,7 +10,7 @@ export const QUEUES = {
   orderSync: 'order-sync',
   registration: 'ipn-registration',
   // The deployment's housekeeping, one job at a time, apart from the lookups: the nightly
-  // reconciliation and retention's passes. (On BullMQ's PostgreSQL backend every queue costs each
+  // reconciliation, retention's passes and the overview's totals. (On BullMQ's PostgreSQL backend every queue costs each
   // worker process connections of its own: housekeeping shares one.)
   reconciliation: 'reconciliation',
 } as const;
@@ -71,6 +71,9 @@ export interface ReconcileData {
 /** Remove operational records past their retention (every few minutes, a bounded pass). */
 export type PruneOperationalRecordsData = Record<string, never>;
 
+/** Sum the hours that ended (and those late changes touched) into the overview's totals. */
+export type SumActivityData = Record<string, never>;
+
 export interface JobData {
   'verify-notification': VerifyNotificationData;
   'sync-order': SyncOrderData;
@@ -79,6 +82,7 @@ export interface JobData {
   'register-ipn': RegisterIpnData;
   reconcile: ReconcileData;
   'prune-operational-records': PruneOperationalRecordsData;
+  'sum-activity': SumActivityData;
 }
 export type JobName = keyof JobData;
 
@@ -91,6 +95,7 @@ export const JOB_QUEUE: { [N in JobName]: QueueName } = {
   'register-ipn': QUEUES.registration,
   reconcile: QUEUES.reconciliation,
   'prune-operational-records': QUEUES.reconciliation,
+  'sum-activity': QUEUES.reconciliation,
 };
 
 export interface QueueWorkerSettings {
@@ -120,6 +125,13 @@ export const JOB_SCHEDULES = {
   'operational-records-retention': {
     job: 'prune-operational-records',
     pattern: '*/10 * * * *',
+    tz: 'UTC',
+    data: {},
+  },
+  /** Every minute: the overview counts live only what the totals do not hold yet. */
+  'activity-totals': {
+    job: 'sum-activity',
+    pattern: '* * * * *',
     tz: 'UTC',
     data: {},
   },
@@ -187,6 +199,7 @@ export function jobOptions<N extends JobName>(name: N, data: JobData[N]): JobsOp
       };
     }
     case 'prune-operational-records':
+    case 'sum-activity':
       // The next scheduled pass takes over from a failed one.
       return { ...RETRYING, attempts: 1, removeOnFail: { age: 24 * 3600, count: 100 } };
     default:

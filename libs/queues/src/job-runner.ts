@@ -8,7 +8,16 @@ import {
 import { DiscoveryService, Reflector } from '@nestjs/core';
 import { ConnectionOptions, DelayedError, Job, MinimalJob, Worker } from 'bullmq';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { JOB_QUEUE, JobData, JobName, QUEUE_WORKERS, QueueName } from './job-catalogue';
+import {
+  JOB_QUEUE,
+  JOB_SCHEDULES,
+  JobData,
+  JobName,
+  QUEUE_WORKERS,
+  QueueName,
+  ScheduleName,
+} from './job-catalogue';
+import { JobProducer } from './job-producer';
 import { closeQueueConnection, queueConnectionFor } from './queue-backend';
 import { logQueueErrorsOnce } from './queue-errors';
 import { queueKeyPrefix } from './redis-client';
@@ -20,15 +29,18 @@ type AnyHandler = QueueJobHandler<JobName>;
  * The worker's consumers: one BullMQ worker per queue that has a @QueueJob class in this
  * process, built from the catalogue's queue settings and the service config (lock duration: how
  * soon a job held by a dead worker is taken again; the lookup rate limit, shared by every
- * process). An unknown job name fails the job rather than dropping it.
+ * process). An unknown job name fails the job rather than dropping it. The catalogue's repeatable
+ * jobs whose class runs here are registered too (an upsert: replicas agree on one).
  */
 @Injectable()
 export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly workers = new Map<QueueName, Worker>();
   private connection: ConnectionOptions | undefined;
+  private readonly logger = new Logger('JobRunner');
 
   constructor(
     private readonly discovery: DiscoveryService,
+    private readonly jobs: JobProducer,
     private readonly reflector: Reflector,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
@@ -46,6 +58,20 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
       byQueue.set(queue, handlers);
     }
     for (const [queue, handlers] of byQueue) this.workers.set(queue, this.start(queue, handlers));
+    const scheduled = Object.keys(JOB_SCHEDULES) as ScheduleName[];
+    for (const schedule of scheduled) {
+      const handlers = byQueue.get(JOB_QUEUE[JOB_SCHEDULES[schedule].job]);
+      if (handlers?.has(JOB_SCHEDULES[schedule].job)) void this.schedule(schedule);
+    }
+  }
+
+  private async schedule(schedule: ScheduleName): Promise<void> {
+    try {
+      await this.jobs.schedule(schedule);
+    } catch (error) {
+      // The worker still serves its queues; the next start schedules it again.
+      this.logger.warn(`${schedule} not scheduled: ${(error as Error).message}`);
+    }
   }
 
   /** The running consumer of a queue (health and tests look at them). */

@@ -480,6 +480,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Checkouts, outcomes, failures by reason, notification lag, webhook attempts and refunds over the last hour, day or month */
+        get: operations["OverviewController_overview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/events": {
         parameters: {
             query?: never;
@@ -1738,7 +1755,7 @@ export interface components {
              * @example sync-order
              * @enum {string}
              */
-            name: "verify-notification" | "sync-order" | "follow-refund" | "refund-double-payment" | "register-ipn" | "reconcile" | "prune-operational-records";
+            name: "verify-notification" | "sync-order" | "follow-refund" | "refund-double-payment" | "register-ipn" | "reconcile" | "prune-operational-records" | "sum-activity";
             /**
              * @description The job's data
              * @example {
@@ -1795,7 +1812,7 @@ export interface components {
              * @example sync-order
              * @enum {string}
              */
-            name: "verify-notification" | "sync-order" | "follow-refund" | "refund-double-payment" | "register-ipn" | "reconcile" | "prune-operational-records";
+            name: "verify-notification" | "sync-order" | "follow-refund" | "refund-double-payment" | "register-ipn" | "reconcile" | "prune-operational-records" | "sum-activity";
             /**
              * @description The job's data
              * @example {
@@ -2140,6 +2157,225 @@ export interface components {
             currency: string | null;
             /** @description By day, then currency, then payment method (none first); days without any are left out. A range of more rows is refused (400 naming `to`) */
             rows: components["schemas"]["DailyReportRowResponse"][];
+        };
+        OverviewBucketResponse: {
+            /**
+             * Format: int32
+             * @description Checkouts started
+             */
+            checkouts: number;
+            /**
+             * Format: int32
+             * @description Payments received (an earlier attempt paying too counts)
+             */
+            paid: number;
+            /**
+             * Format: int32
+             * @description Orders whose payment failed (their last attempt's failure)
+             */
+            failed: number;
+            /**
+             * Format: int32
+             * @description Orders cancelled
+             */
+            cancelled: number;
+            /**
+             * Format: int32
+             * @description Orders expired unpaid
+             */
+            expired: number;
+            /**
+             * Format: int32
+             * @description Refunds asked for
+             */
+            refund_requests: number;
+            /**
+             * Format: int32
+             * @description Refunds the gateway accepted
+             */
+            refunds: number;
+            /**
+             * Format: int32
+             * @description Notifications received from the gateway
+             */
+            notifications: number;
+            /**
+             * Format: int32
+             * @description Of those, not verified yet (or not when their hour was summed)
+             */
+            notifications_open: number;
+            /**
+             * Format: int32
+             * @description Notification lag, 95th percentile: 95% of the verified notifications were verified within this many ms (a bin bound). Null when none was verified, or when it is past the last bin (see totals.notification_lag)
+             */
+            lag_p95_ms: number | null;
+            /**
+             * Format: int32
+             * @description Webhook attempts the endpoint answered with 2xx
+             */
+            webhook_delivered: number;
+            /**
+             * Format: int32
+             * @description Webhook attempts that failed
+             */
+            webhook_failed: number;
+            /**
+             * Format: date-time
+             * @description The bucket's start (a local midnight for days)
+             */
+            starts_at: string;
+        };
+        OverviewMoneyResponse: {
+            /** @example KES */
+            currency: string;
+            /**
+             * Format: int32
+             * @description How many
+             */
+            count: number;
+            /**
+             * @description Their sum; refunds and reversals negative
+             * @example -3000.00
+             */
+            amount: string;
+        };
+        OverviewFailureResponse: {
+            /**
+             * @description The gateway's reason (unknown when it gave none)
+             * @example insufficient_funds
+             */
+            reason: string;
+            /** Format: int32 */
+            count: number;
+        };
+        OverviewLagBinResponse: {
+            /**
+             * Format: int32
+             * @description Verified in less than this many ms (and no less than the bin before); null for the rest
+             */
+            under_ms: number | null;
+            /** Format: int32 */
+            count: number;
+        };
+        OverviewTotalsResponse: {
+            /**
+             * Format: int32
+             * @description Checkouts started
+             */
+            checkouts: number;
+            /**
+             * Format: int32
+             * @description Payments received (an earlier attempt paying too counts)
+             */
+            paid: number;
+            /**
+             * Format: int32
+             * @description Orders whose payment failed (their last attempt's failure)
+             */
+            failed: number;
+            /**
+             * Format: int32
+             * @description Orders cancelled
+             */
+            cancelled: number;
+            /**
+             * Format: int32
+             * @description Orders expired unpaid
+             */
+            expired: number;
+            /**
+             * Format: int32
+             * @description Refunds asked for
+             */
+            refund_requests: number;
+            /**
+             * Format: int32
+             * @description Refunds the gateway accepted
+             */
+            refunds: number;
+            /**
+             * Format: int32
+             * @description Notifications received from the gateway
+             */
+            notifications: number;
+            /**
+             * Format: int32
+             * @description Of those, not verified yet (or not when their hour was summed)
+             */
+            notifications_open: number;
+            /**
+             * Format: int32
+             * @description Notification lag, 95th percentile: 95% of the verified notifications were verified within this many ms (a bin bound). Null when none was verified, or when it is past the last bin (see totals.notification_lag)
+             */
+            lag_p95_ms: number | null;
+            /**
+             * Format: int32
+             * @description Webhook attempts the endpoint answered with 2xx
+             */
+            webhook_delivered: number;
+            /**
+             * Format: int32
+             * @description Webhook attempts that failed
+             */
+            webhook_failed: number;
+            /**
+             * Format: int32
+             * @description Orders of the window still waiting for their payment
+             */
+            pending_now: number;
+            /**
+             * Format: int32
+             * @description Payments the gateway reversed (chargebacks)
+             */
+            reversals: number;
+            /**
+             * Format: int32
+             * @description Checkouts on the hosted page
+             */
+            hosted: number;
+            /**
+             * Format: int32
+             * @description Mobile-money push checkouts
+             */
+            mobile_money: number;
+            paid_amounts: components["schemas"]["OverviewMoneyResponse"][];
+            refund_amounts: components["schemas"]["OverviewMoneyResponse"][];
+            reversal_amounts: components["schemas"]["OverviewMoneyResponse"][];
+            /** @description The most frequent first */
+            failures_by_reason: components["schemas"]["OverviewFailureResponse"][];
+            /** @description Verified notifications per lag bin, shortest first */
+            notification_lag: components["schemas"]["OverviewLagBinResponse"][];
+        };
+        OverviewResponse: {
+            /** @enum {string} */
+            window: "hour" | "day" | "month";
+            /** @enum {string} */
+            bucket: "minute" | "hour" | "day";
+            /**
+             * @description The zone of the month's days
+             * @example Africa/Nairobi
+             */
+            tz: string;
+            /**
+             * Format: date-time
+             * @description The first bucket starts here
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description Now: the last bucket runs to here
+             */
+            to: string;
+            /**
+             * Format: date-time
+             * @description The worker has summed every hour before this; null before its first run
+             */
+            summed_through: string | null;
+            /** @description False when the worker is more than three hours behind: the hours between summed_through and three hours ago are not counted yet */
+            complete: boolean;
+            /** @description Oldest first */
+            buckets: components["schemas"]["OverviewBucketResponse"][];
+            totals: components["schemas"]["OverviewTotalsResponse"];
         };
         MerchantEventResponse: {
             /**
@@ -4288,6 +4524,40 @@ export interface operations {
                 };
                 content: {
                     "text/csv": unknown;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    OverviewController_overview: {
+        parameters: {
+            query?: {
+                /** @description hour: the last 60 minutes per minute; day: the last 24 hours per hour; month: the last 30 local days per day */
+                window?: "hour" | "day" | "month";
+                /** @description IANA time zone of the month's days (default REPORT_TIME_ZONE) */
+                tz?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OverviewResponse"];
                 };
             };
             400: components["responses"]["Error400"];

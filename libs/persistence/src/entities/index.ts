@@ -1,4 +1,5 @@
 import { EntitySchema } from 'typeorm';
+import { ActivityRollupEntity, ActivityTotalEntity } from './activity-total.entity';
 import { GatewayTokenEntity } from './gateway-token.entity';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { IpnNotificationEntity } from './ipn-notification.entity';
@@ -26,6 +27,7 @@ export * from './order-event.entity';
 export * from './order.entity';
 export * from './outbox-event.entity';
 export * from './payment-attempt.entity';
+export * from './activity-total.entity';
 export * from './rate-limit-window.entity';
 export * from './reconciliation-report.entity';
 export * from './refund.entity';
@@ -55,4 +57,6 @@ export const ENTITIES: EntityTarget[] = [
   GatewayTokenEntity,
   LookupReservationEntity,
   RateLimitWindowEntity,
+  ActivityTotalEntity,
+  ActivityRollupEntity,
 ];

@@ -39,6 +39,8 @@ export interface SubscriptionTerms {
 @Index('idx_orders_reversed_at', ['reversedAt'], { where: '"reversed_at" IS NOT NULL' })
 @Index('idx_orders_failed_at', ['failedAt'], { where: '"failed_at" IS NOT NULL' })
 @Index('idx_orders_cancelled_at', ['cancelledAt'], { where: '"cancelled_at" IS NOT NULL' })
+// The overview's expiries by hour (migrations/1795900000000-ActivityTotals.ts).
+@Index('idx_orders_expired_at', ['expiredAt'], { where: '"expired_at" IS NOT NULL' })
 // Expression indexes (search by lower(email) and by a phone's last nine digits): declared in
 // migrations/1795700000000-BoundedReads.ts, which the schema comparison cannot express.
 @Index('idx_orders_customer_email_lower', { synchronize: false })

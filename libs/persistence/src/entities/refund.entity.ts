@@ -28,6 +28,8 @@ const NOT_REJECTED = `"status" <> 'rejected'`;
 // When the refund moved money, COALESCE(accepted_at, reversed_at): an expression index, declared
 // in migrations/1795800000000-MoneyMovementIndexes.ts (the schema comparison cannot express it).
 @Index('idx_refunds_settled_at', { synchronize: false })
+// Refunds changed since the overview last summed their hours (migrations/1795900000000-ActivityTotals.ts).
+@Index('idx_refunds_updated', ['updatedAt'])
 export class RefundEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

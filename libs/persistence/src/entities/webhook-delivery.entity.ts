@@ -14,6 +14,8 @@ import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 /** One row per attempt to deliver a merchant event to one of the shop's webhook endpoints. */
 @Entity({ name: 'webhook_deliveries' })
 @Index('idx_webhook_deliveries_event', ['eventId', 'createdAt'])
+// The overview's attempts by hour (migrations/1795900000000-ActivityTotals.ts).
+@Index('idx_webhook_deliveries_created', ['createdAt'])
 export class WebhookDeliveryEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

@@ -134,6 +134,7 @@ const JOB_NAMES = membersOf<JobName>({
   'register-ipn': true,
   reconcile: true,
   'prune-operational-records': true,
+  'sum-activity': true,
 });
 
 /** A payment attempt's number: 1, then one more each time, at most ATTEMPTS_PER_ORDER_LIMIT. */

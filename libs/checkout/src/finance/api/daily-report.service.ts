@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { CheckoutError } from '../../errors/checkout-error';
 import { DailyReportQuery } from './finance.dto';
 import { openFinanceSnapshot } from './finance-request';
-import { inert, MOVEMENTS_WITH_ORDERS, movementParameters } from './money-movements';
+import { inert, MOVEMENTS_WITH_ORDERS, movementParameters } from '../money-movements';
 
 /** One local day × currency × payment method. Sums are decimal strings; refunds are negative. */
 export interface DailyReportRow {

@@ -6,7 +6,7 @@ import { FieldProblem } from '../../errors/checkout-error';
 import { PAYMENT_COLUMN_NAMES, PaymentColumn, PAYMENT_COLUMNS } from '../payment-columns';
 import { PaymentExportQuery } from './finance.dto';
 import { openFinanceSnapshot } from './finance-request';
-import { exportRows, movementParameters } from './money-movements';
+import { exportRows, movementParameters } from '../money-movements';
 
 export interface PaymentExport {
   filename: string;

@@ -1,4 +1,4 @@
-import { MovementType, PaymentColumn } from '../payment-columns';
+import { MovementType, PaymentColumn } from './payment-columns';
 
 export interface MovementFilters {
   currency?: string;

@@ -1,0 +1,92 @@
+import { MOVEMENTS_WITH_ORDERS } from '../finance/money-movements';
+
+/**
+ * What the overview counts, each summed per hour (or per minute, live) under a key:
+ * - checkouts (key: hosted or mobile_money), by when the order was made;
+ * - payment, refund and reversal (key: currency; with their signed sums), by when the money
+ *   moved: finance's movements, so the overview and the export never disagree;
+ * - failed (key: the gateway's reason), cancelled and expired, by when it happened;
+ * - refund_requests, by when they were asked for;
+ * - notification_lag (key: the lag bin a verified notification fell in, or `open` for one not
+ *   verified when its hour was summed), by when it was received;
+ * - webhook_attempts (key: delivered or failed), by when they were made.
+ */
+export const ORDER_MEASURES = [
+  'checkouts',
+  'payment',
+  'refund',
+  'reversal',
+  'failed',
+  'cancelled',
+  'expired',
+  'refund_requests',
+] as const;
+export const TRAFFIC_MEASURES = ['notification_lag', 'webhook_attempts'] as const;
+export type ActivityMeasure = (typeof ORDER_MEASURES)[number] | (typeof TRAFFIC_MEASURES)[number];
+
+/** The upper bounds (ms, excluded) of the notification lag bins; a longer lag is `more`. */
+export const LAG_BINS_MS = [250, 500, 1000, 2000, 5000, 10_000, 30_000, 60_000, 300_000] as const;
+export const LAG_MORE = 'more';
+export const LAG_OPEN = 'open';
+
+const BINS = `ARRAY[${LAG_BINS_MS.join(', ')}]::numeric[]`;
+const at = (column: string) => `date_trunc($6, ${column}, 'UTC')`;
+
+/** Orders, movements and refunds of [$1, $2) ($3-$5 finance's filters, null here). */
+const ORDER_ACTIVITY = `
+  SELECT ${at('o.created_at')} AS bucket, 'checkouts' AS measure, o.kind::text AS key,
+         count(*)::int AS count, NULL::numeric AS amount
+    FROM orders o WHERE o.created_at >= $1 AND o.created_at < $2 GROUP BY 1, 3
+  UNION ALL
+  SELECT ${at('m.occurred_at')}, m.type, m.currency, count(*)::int, sum(m.amount)
+    FROM (${MOVEMENTS_WITH_ORDERS}) m GROUP BY 1, 2, 3
+  UNION ALL
+  SELECT ${at('f.failed_at')}, 'failed', COALESCE(f.failure_reason, 'unknown'), count(*)::int, NULL
+    FROM orders f WHERE f.failed_at >= $1 AND f.failed_at < $2 GROUP BY 1, 3
+  UNION ALL
+  SELECT ${at('c.cancelled_at')}, 'cancelled', '', count(*)::int, NULL
+    FROM orders c WHERE c.cancelled_at >= $1 AND c.cancelled_at < $2 GROUP BY 1
+  UNION ALL
+  SELECT ${at('e.expired_at')}, 'expired', '', count(*)::int, NULL
+    FROM orders e WHERE e.expired_at >= $1 AND e.expired_at < $2 GROUP BY 1
+  UNION ALL
+  SELECT ${at('r.created_at')}, 'refund_requests', '', count(*)::int, NULL
+    FROM refunds r WHERE r.created_at >= $1 AND r.created_at < $2 GROUP BY 1`;
+
+/** Notifications and webhook attempts of [$1, $2): written once, never changed but by retention. */
+const TRAFFIC_ACTIVITY = `
+  SELECT ${at('n.received_at')}, 'notification_lag',
+         CASE WHEN n.processed_at IS NULL THEN '${LAG_OPEN}'
+              ELSE COALESCE((${BINS})[width_bucket(
+                     extract(epoch FROM n.processed_at - n.received_at) * 1000, ${BINS}) + 1]::text,
+                   '${LAG_MORE}') END,
+         count(*)::int, NULL
+    FROM ipn_notifications n WHERE n.received_at >= $1 AND n.received_at < $2 GROUP BY 1, 3
+  UNION ALL
+  SELECT ${at('d.created_at')}, 'webhook_attempts',
+         CASE WHEN d.response_status BETWEEN 200 AND 299 THEN 'delivered' ELSE 'failed' END,
+         count(*)::int, NULL
+    FROM webhook_deliveries d WHERE d.created_at >= $1 AND d.created_at < $2 GROUP BY 1, 3`;
+
+/**
+ * The activity of [$1, $2) per `$6` ('minute' or 'hour', UTC) as rows (bucket, measure, key,
+ * count, amount), each part read through the index on its date: the work is bounded by the
+ * activity of the range, never by history. `orders` alone is what a late change can alter.
+ */
+export function activityOf(measures: 'all' | 'orders'): string {
+  return measures === 'all' ? `${ORDER_ACTIVITY}\n  UNION ALL${TRAFFIC_ACTIVITY}` : ORDER_ACTIVITY;
+}
+
+/** The parameters of activityOf: $1-$2 the range, $3-$5 finance's (unused) filters, $6 the grain. */
+export function activityParameters(from: Date, to: Date, grain: 'minute' | 'hour'): unknown[] {
+  return [from.toISOString(), to.toISOString(), null, null, null, grain];
+}
+
+/**
+ * Hours end up in activity_totals once this much past their end: a row committed a little after
+ * the time it carries is still counted. Until then the overview counts them live.
+ */
+export const SETTLING_MS = 10 * 60_000;
+
+/** The overview reads at most this much live; past it, totals not yet summed are left out. */
+export const LIVE_MAX_MS = 3 * 3_600_000;

@@ -1,0 +1,230 @@
+import { Job, Queue } from 'bullmq';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { loadServiceConfig } from '@app/config';
+import { jobOptions, queueConnectionFor, QUEUES } from '@app/queues';
+import { hostedBody, postCheckout } from '../checkout/support';
+import { ownTestDatabase } from '../support/database';
+import { SeedRows } from '../support/seed-rows';
+import { RunningService, startService, waitFor } from '../support/service';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+
+/**
+ * The overview against the api, the worker and PostgreSQL, on a database of its own (it counts
+ * everything): what the last hour, day and month hold, counted live and from the hours the
+ * worker summed, which must agree; history summed from the oldest order; a payment learned late
+ * counted in the hour it was paid.
+ */
+describe('overview (api + worker + Postgres)', () => {
+  let database: Awaited<ReturnType<typeof ownTestDatabase>>;
+  let dataSource: DataSource;
+  let service: RunningService;
+  let queue: Queue;
+  let seed: SeedRows;
+
+  beforeAll(async () => {
+    database = await ownTestDatabase('overview');
+    dataSource = database.dataSource;
+    seed = new SeedRows(dataSource);
+    service = await startService({ worker: true });
+    queue = new Queue(QUEUES.reconciliation, {
+      connection: queueConnectionFor(loadServiceConfig()),
+      prefix: process.env.QUEUE_PREFIX,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await queue?.close();
+    await service?.close();
+    await database?.drop();
+  });
+
+  const overview = (query: string) =>
+    request(service.apiUrl).get(`/v1/admin/overview?${query}`).set(service.adminAuth);
+
+  async function sum(): Promise<{ hours: number; resummed: number }> {
+    const job: Job = await queue.add('sum-activity', {}, jobOptions('sum-activity', {}));
+    return waitFor('the summing of hours', async () => {
+      const state = await job.getState();
+      if (state === 'failed')
+        throw new Error(`summing failed: ${(await queue.getJob(job.id!))?.failedReason}`);
+      return state === 'completed' ? ((await queue.getJob(job.id!))?.returnvalue ?? null) : null;
+    });
+  }
+
+  it('is summed every minute by the worker', async () => {
+    const scheduler = await waitFor('the overview scheduler', () =>
+      queue.getJobScheduler('activity-totals'),
+    );
+    expect(scheduler).toMatchObject({ name: 'sum-activity', pattern: '* * * * *' });
+    // The rest of the suite sums when it says so.
+    await queue.removeJobScheduler('activity-totals');
+    await waitFor('no summing under way', async () =>
+      (await queue.getJobs(['waiting', 'active', 'delayed'])).every(
+        (job) => job.name !== 'sum-activity',
+      ),
+    );
+  });
+
+  it("counts the last hour's checkouts, outcomes, money, failures, lag and webhook attempts per minute", async () => {
+    const created = await postCheckout(service, hostedBody());
+    expect(created.status).toBe(201);
+    const paidAt = ago(10 * MINUTE);
+    const card = await seed.moneyOrder({ paidAt, amount: '1500.50' });
+    await seed.moneyOrder({ paidAt, amount: '200.00', kind: 'mobile_money' });
+    await seed.moneyOrder({ paidAt: ago(20 * MINUTE), amount: '35000.00', currency: 'UGX' });
+    for (const reason of ['insufficient_funds', 'insufficient_funds', 'request_terminated_by_user'])
+      await seed.moneyOrder({ failedAt: ago(15 * MINUTE), failureReason: reason });
+    await seed.moneyOrder({ cancelledAt: ago(15 * MINUTE) });
+    await seed.moneyRefund(card.id, {
+      status: 'accepted',
+      amount: '40.00',
+      acceptedAt: ago(5 * MINUTE),
+    });
+    for (const lag of [100, 700, 1500, null]) await seed.notificationAt(ago(30 * MINUTE), lag);
+    for (const status of [200, 500, null]) await seed.webhookAttemptAt(ago(30 * MINUTE), status);
+
+    const response = await overview('window=hour');
+    expect(response.status).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    const { totals, buckets } = response.body;
+    expect(response.body).toMatchObject({ window: 'hour', bucket: 'minute', complete: true });
+    expect(buckets).toHaveLength(60);
+    expect(totals).toMatchObject({
+      checkouts: 8,
+      hosted: 7,
+      mobile_money: 1,
+      paid: 3,
+      failed: 3,
+      expired: 3, // the failed orders, never paid, expired at their failure
+      cancelled: 1,
+      pending_now: 1,
+      refunds: 1,
+      refund_requests: 1,
+      notifications: 4,
+      notifications_open: 1,
+      lag_p95_ms: 2000,
+      webhook_delivered: 1,
+      webhook_failed: 2,
+    });
+    expect(totals.paid_amounts).toEqual([
+      { currency: 'KES', count: 2, amount: '1700.50' },
+      { currency: 'UGX', count: 1, amount: '35000.00' },
+    ]);
+    expect(totals.refund_amounts).toEqual([{ currency: 'KES', count: 1, amount: '-40.00' }]);
+    expect(totals.failures_by_reason).toEqual([
+      { reason: 'insufficient_funds', count: 2 },
+      { reason: 'request_terminated_by_user', count: 1 },
+    ]);
+    expect(totals.notification_lag.filter((bin: { count: number }) => bin.count > 0)).toEqual([
+      { under_ms: 250, count: 1 },
+      { under_ms: 1000, count: 1 },
+      { under_ms: 2000, count: 1 },
+    ]);
+    // Each in its minute: the two payments ten minutes ago share one.
+    const minuteOf = (at: string) =>
+      new Date(Math.floor(Date.parse(at) / MINUTE) * MINUTE).toISOString();
+    const paidMinute = buckets.find(
+      (bucket: { starts_at: string }) => bucket.starts_at === minuteOf(paidAt),
+    );
+    expect(paidMinute).toMatchObject({ paid: 2 });
+    expect(buckets.reduce((n: number, bucket: { paid: number }) => n + bucket.paid, 0)).toBe(3);
+    expect(buckets[59].starts_at).toBe(minuteOf(response.body.to));
+  });
+
+  it('sums history from the oldest order, and the summed hours agree with counting live', async () => {
+    // As a database migrated with a history would start: nothing summed yet.
+    await dataSource.query(`DELETE FROM activity_rollup`);
+    await dataSource.query(`DELETE FROM activity_totals`);
+    const old = await seed.moneyOrder({ paidAt: ago(10 * DAY), amount: '10.00' });
+    await seed.moneyRefund(old.id, {
+      status: 'accepted',
+      amount: '10.00',
+      acceptedAt: ago(9 * DAY),
+    });
+    await seed.moneyOrder({ failedAt: ago(5 * HOUR), failureReason: 'invalid_card' });
+    await seed.notificationAt(ago(5 * HOUR), 3000);
+    await seed.webhookAttemptAt(ago(5 * HOUR), 204);
+    // In an hour summed below, and counted live when the comparison moves the summing back.
+    await seed.moneyOrder({ paidAt: ago(95 * MINUTE), amount: '5.00', kind: 'mobile_money' });
+    await seed.notificationAt(ago(95 * MINUTE), 400);
+
+    const before = await overview('window=month&tz=Africa/Nairobi');
+    expect(before.body).toMatchObject({ summed_through: null, complete: false });
+    const report = await sum();
+    expect(report.hours).toBeGreaterThanOrEqual(10 * 24);
+    const [state] = await dataSource.query(`SELECT rolled_through FROM activity_rollup`);
+    const summedThrough = Math.floor((Date.now() - 10 * MINUTE) / HOUR) * HOUR;
+    expect([summedThrough, summedThrough - HOUR]).toContain(
+      new Date(state.rolled_through).getTime(),
+    );
+
+    const month = await overview('window=month&tz=Africa/Nairobi');
+    expect(month.status).toBe(200);
+    expect(month.body).toMatchObject({ bucket: 'day', tz: 'Africa/Nairobi', complete: true });
+    expect(month.body.buckets).toHaveLength(30);
+    expect(month.body.totals).toMatchObject({
+      paid: 5,
+      refunds: 2,
+      failed: 4,
+      notifications: 6,
+      webhook_delivered: 2,
+    });
+    expect(month.body.totals.paid_amounts).toEqual([
+      { currency: 'KES', count: 4, amount: '1715.50' },
+      { currency: 'UGX', count: 1, amount: '35000.00' },
+    ]);
+    // Days are local: the payment ten days ago falls on its Nairobi day, which starts at 21:00Z.
+    const nairobiDay = new Date(Date.parse(ago(10 * DAY)) + 3 * HOUR).toISOString().slice(0, 10);
+    const day = month.body.buckets.find(
+      (bucket: { starts_at: string }) =>
+        bucket.starts_at ===
+        new Date(Date.parse(`${nairobiDay}T00:00:00Z`) - 3 * HOUR).toISOString(),
+    );
+    expect(day).toMatchObject({ paid: 1 });
+
+    // The last summed hours counted live instead (their summing undone) give the same answer.
+    const summedDay = await overview('window=day');
+    const back = `date_trunc('hour', now(), 'UTC') - interval '2 hours'`;
+    await dataSource.query(`DELETE FROM activity_totals WHERE hour >= ${back}`);
+    await dataSource.query(`UPDATE activity_rollup SET rolled_through = ${back}`);
+    const liveDay = await overview('window=day');
+    const { summed_through: _s, to: _t, ...live } = liveDay.body;
+    const { summed_through: _s2, to: _t2, ...summed } = summedDay.body;
+    expect(live).toEqual(summed);
+    expect(summedDay.body.totals.paid).toBe(4);
+    await dataSource.query(`DELETE FROM activity_rollup`);
+    await sum();
+  });
+
+  it('counts a payment learned late in the summed hour it was paid', async () => {
+    const late = await seed.moneyOrder({ paidAt: ago(3 * DAY), amount: '99.99' });
+    const unseen = await overview('window=month');
+    expect(unseen.body.totals.paid).toBe(5);
+    // The worker learns of it now: the order changes now, dated when it was paid.
+    await dataSource.query(`UPDATE orders SET updated_at = now() WHERE id = $1`, [late.id]);
+    const report = await sum();
+    expect(report.resummed).toBeGreaterThanOrEqual(1);
+    const seen = await overview('window=month');
+    expect(seen.body.totals.paid).toBe(6);
+    expect(seen.body.totals.paid_amounts).toContainEqual({
+      currency: 'KES',
+      count: 5,
+      amount: '1815.49',
+    });
+  });
+
+  it('refuses an unknown window or zone, naming the field', async () => {
+    const window = await overview('window=year');
+    expect(window.status).toBe(400);
+    expect(JSON.stringify(window.body)).toContain('window');
+    const zone = await overview('tz=Mars/Olympus');
+    expect(zone.status).toBe(400);
+    expect(zone.body.error.errors).toEqual([expect.objectContaining({ field: 'tz' })]);
+    const unauthorised = await request(service.apiUrl).get('/v1/admin/overview');
+    expect(unauthorised.status).toBe(401);
+  });
+});
