@@ -162,6 +162,9 @@ async function main(): Promise<void> {
     say('VACUUM ANALYZE and a checkpoint…');
     await db.query('VACUUM ANALYZE');
     await db.query('CHECKPOINT');
+    say('summing the history into the overview’s hourly totals…');
+    const summingSeconds = await sumHistory(db);
+    say(`  in ${summingSeconds.toFixed(0)} s`);
 
     const large = await measure(await probesFor(db, api, made), worker);
     const largeIdle = await idleCpu(apiProcess.pid!, workerProcess.pid!);
@@ -196,12 +199,15 @@ async function main(): Promise<void> {
         large_ms: round(big),
         ratio: round(big / probe.ms),
         after_retention_ms: round(afterRetention[i].ms),
-        within_target: big <= allowed,
+        within_target:
+          big <= allowed && (!probe.name.startsWith(OVERVIEW) || big < OVERVIEW_TARGET_MS),
       };
     });
     Object.assign(results, {
       orders: { small: smallOrders, large: grown.orders },
       growth_seconds: round(grown.seconds),
+      overview_summing_seconds: round(summingSeconds),
+      overview_target_ms: OVERVIEW_TARGET_MS,
       calls: rows,
       idle_cpu_ms_per_minute: { small: smallIdle, large: largeIdle },
       bytes_per_order: {
@@ -408,7 +414,38 @@ async function probesFor(db: Client, api: string, made: Made) {
       url: `${api}/v1/admin/notifications?status=failed`,
       headers: ADMIN,
     },
+    ...(['hour', 'day', 'month'] as const).map((window) => ({
+      name: `${OVERVIEW} ?window=${window}`,
+      url: `${api}/v1/admin/overview?window=${window}`,
+      headers: ADMIN,
+    })),
   ];
+}
+
+const OVERVIEW = 'admin overview';
+/** The console's overview must answer within this on the large database (issue: the console). */
+const OVERVIEW_TARGET_MS = 100;
+
+/**
+ * Sums the grown history into the overview's hourly totals as a migrated database would be: the
+ * totals emptied, the worker's minute job catching up from the oldest order. How long it took.
+ */
+async function sumHistory(db: Client): Promise<number> {
+  const started = performance.now();
+  await db.query('DELETE FROM activity_rollup');
+  await db.query('DELETE FROM activity_totals');
+  await waitUntil(
+    "the worker's summing of a year of hours",
+    async () => {
+      const { rows } = await db.query(
+        `SELECT rolled_through >= date_trunc('hour', now() - interval '10 minutes', 'UTC') AS done
+           FROM activity_rollup`,
+      );
+      return rows[0]?.done === true;
+    },
+    3_600_000,
+  );
+  return (performance.now() - started) / 1000;
 }
 
 async function measure(
@@ -675,6 +712,9 @@ function report(results: Record<string, unknown>, rows: Record<string, unknown>[
   say('idle CPU ms per minute (api, worker, PostgreSQL):');
   say(`  small: ${idle.small.api}, ${idle.small.worker}, ${idle.small.postgres}`);
   say(`  large: ${idle.large.api}, ${idle.large.worker}, ${idle.large.postgres}`);
+  say(
+    `overview: a year of hours summed in ${String(results.overview_summing_seconds)} s; each window under ${OVERVIEW_TARGET_MS} ms on the large database is the target`,
+  );
   say(`bytes per order: ${JSON.stringify(results.bytes_per_order)}`);
   say(`retention: ${JSON.stringify(results.retention)}`);
 }
