@@ -67,7 +67,7 @@ describeInBrowser('the console in Chromium', () => {
     expect(script.headers['content-type']).toMatch(/^text\/javascript/);
   });
 
-  it('signs in with an admin key only, and then shows the orders', async () => {
+  it('signs in with an admin key only, and then shows the overview', async () => {
     await fixtures.hostedOrder();
     await page.goto(consoleUrl());
     expect(await seriousViolations(page)).toEqual([]);
@@ -79,6 +79,8 @@ describeInBrowser('the console in Chromium', () => {
     expect(await page.isVisible('#orders')).toBe(false);
 
     await signIn(page, service.adminKey);
+    await page.waitForSelector('#overview');
+    await page.click('nav a[href="#/orders"]');
     await page.waitForSelector('#orders tbody tr');
     expect(await page.textContent('#counts')).toMatch(/completed \d+/);
 
@@ -95,7 +97,65 @@ describeInBrowser('the console in Chromium', () => {
       return queues.status() === 401 || null;
     });
     await signIn(page, service.adminKey);
-    await page.waitForSelector('#orders');
+    await page.waitForSelector('#overview');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('the overview: totals, five charts and their numbers as a table, for each window', async () => {
+    await fixtures.paidOrder('card');
+    // A page of its own (a hash change alone would keep the overview read before the payment).
+    await page.goto('about:blank');
+    await page.goto(`${consoleUrl()}#/overview`);
+    await page.waitForSelector('#overview');
+    expect(await page.locator('figure.chart canvas').count()).toBeGreaterThanOrEqual(5);
+    expect(await page.locator('figure.chart figcaption').allTextContents()).toEqual([
+      'Checkouts per hour',
+      'Outcomes',
+      'Notification lag, 95th percentile (ms)',
+      'Webhook attempts',
+      'Refunds',
+    ]);
+    expect(await page.locator('#buckets tbody tr').count()).toBe(24);
+    expect(await page.textContent('#total-paid')).toMatch(/^[1-9]\d* \(\d+\.\d%\)$/);
+    expect(await page.locator('#money tbody tr').count()).toBeGreaterThan(0);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // One answer agrees with itself: its buckets add up to its totals.
+    const checkoutsIn = async () =>
+      (await page.locator('#buckets tbody tr td:nth-child(2)').allTextContents()).reduce(
+        (sum, cell) => sum + Number(cell),
+        0,
+      );
+    expect(String(await checkoutsIn())).toBe(
+      (await page.textContent('#total-checkouts'))?.split(' ')[0],
+    );
+
+    // The window is chosen from the keyboard: the radio group moves with the arrow keys.
+    await page.focus('input[name=window][value=day]');
+    await page.keyboard.press('ArrowLeft');
+    await waitFor(
+      'the last hour per minute',
+      async () => (await page.locator('#buckets tbody tr').count()) === 60 || null,
+    );
+    expect(await page.textContent('#buckets tbody tr td')).toMatch(/^\d{2}:\d{2} UTC$/);
+    await page.click('input[name=window][value=month]');
+    await waitFor(
+      'the last 30 days per day',
+      async () => (await page.locator('#buckets tbody tr').count()) === 30 || null,
+    );
+    expect(await page.textContent('#buckets tbody tr td')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(await page.textContent('#overview-range')).toContain('(days in Africa/Nairobi)');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Refresh reads it again: a payment made since is counted.
+    const paidNow = async () => Number((await page.textContent('#total-paid'))?.split(' ')[0]);
+    const before = await paidNow();
+    await fixtures.paidOrder('card');
+    await page.click('#refresh');
+    await waitFor('the new payment counted', async () => {
+      const shown = await page.$('#total-paid');
+      return (shown && (await paidNow()) >= before + 1) || null;
+    });
     expect(pageErrors).toEqual([]);
   });
 
@@ -121,6 +181,14 @@ describeInBrowser('the console in Chromium', () => {
     expect(await page.textContent('#summary')).toContain('completed');
     expect(await page.locator('#attempts tbody tr').count()).toBe(1);
     expect(await page.textContent('#timeline')).toMatch(/status changed → completed/);
+    // Its merchant events, and each one's delivery attempts (no endpoint has been sent it yet).
+    await page.waitForSelector('#events tbody tr');
+    expect(await page.locator('#events tbody tr').allTextContents()).toEqual([
+      expect.stringContaining('order.completed'),
+    ]);
+    await page.click('#events button.deliveries');
+    await page.waitForSelector('#deliveries');
+    expect(await page.getAttribute('#events button.deliveries', 'aria-expanded')).toBe('true');
     expect(await seriousViolations(page)).toEqual([]);
     expect(pageErrors).toEqual([]);
   });
@@ -330,6 +398,7 @@ describeInBrowser('the console in Chromium', () => {
 
   it('shows each page loading, then the API refusal with its code when the service is unavailable', async () => {
     const pages: [string, string][] = [
+      ['#/overview', '**/v1/admin/overview?**'],
       ['#/orders', '**/v1/admin/orders?**'],
       ['#/attention', '**/v1/admin/orders/stuck?**'],
       ['#/refunds', '**/v1/admin/refunds?**'],
@@ -398,7 +467,7 @@ describeInBrowser('the console in Chromium', () => {
       const paid = await fixtures.paidOrder('mobile_money', '250.00');
       await phone.goto(consoleUrl());
       await signIn(phone, service.adminKey);
-      await phone.waitForSelector('#orders tbody tr');
+      await phone.waitForSelector('#overview figure.chart canvas');
       const overflow = () =>
         phone.evaluate(() => {
           const root = (
@@ -406,6 +475,9 @@ describeInBrowser('the console in Chromium', () => {
           ).document.documentElement;
           return root.scrollWidth;
         });
+      expect(await overflow()).toBeLessThanOrEqual(360);
+      await phone.goto(`${consoleUrl()}#/orders`);
+      await phone.waitForSelector('#orders tbody tr');
       expect(await overflow()).toBeLessThanOrEqual(360);
       await phone.goto(`${consoleUrl()}#/orders/${paid.merchantReference}`);
       await phone.waitForSelector('#summary');

@@ -24,6 +24,9 @@ export type DeadLetterPage = Schemas['AdminDeadLetterPage'];
 export type DeadLetter = Schemas['AdminDeadLetter'];
 export type ReconciliationReport = Schemas['AdminReconciliationReport'];
 export type DailyReport = Schemas['DailyReportResponse'];
+export type Overview = Schemas['OverviewResponse'];
+export type OverviewBucket = Schemas['OverviewBucketResponse'];
+export type OverviewWindow = 'hour' | 'day' | 'month';
 export interface FinanceRange {
   from: string;
   to: string;
@@ -93,6 +96,8 @@ export interface OrderFilter {
 
 /** Calls of the admin API the console makes, each typed by the document. */
 export const adminApi = {
+  overview: (window: OverviewWindow): Promise<Overview> =>
+    answer(http.GET('/v1/admin/overview', { params: { query: { window } }, headers: auth() })),
   orders: (filter: OrderFilter): Promise<OrderPage> =>
     answer(
       http.GET('/v1/admin/orders', {
@@ -177,10 +182,13 @@ export const adminApi = {
   /** Merchant events, newest first (as `items`, like the other lists). */
   events: async (
     cursor?: string,
+    order?: string,
   ): Promise<{ items: EventPage['data']; next_cursor: string | null }> => {
     const page = await answer(
       http.GET('/v1/admin/events', {
-        params: { query: { limit: 20, ...(cursor ? { cursor } : {}) } },
+        params: {
+          query: { limit: 20, ...(cursor ? { cursor } : {}), ...(order ? { order } : {}) },
+        },
         headers: auth(),
       }),
     );

@@ -1,4 +1,4 @@
-import { ago, instant, label, money, refusalText } from './format';
+import { ago, bucketName, instant, label, lag, money, refusalText, share } from './format';
 
 describe('console formatting', () => {
   it('writes amounts exactly, grouped, with the currency, and a dash for none', () => {
@@ -25,5 +25,19 @@ describe('console formatting', () => {
     expect(refusalText({ code: 'order_paid', message: 'refund it instead' })).toBe(
       'order_paid: refund it instead',
     );
+  });
+});
+
+describe('overview formats', () => {
+  it('writes shares, lags and bucket names', () => {
+    expect(share(3, 7)).toBe('42.9%');
+    expect(share(0, 0)).toBe('—');
+    expect(lag(250)).toBe('250 ms');
+    expect(lag(2000)).toBe('2 s');
+    expect(lag(300_000)).toBe('5 min');
+    expect(lag(null)).toBe('over 5 min');
+    expect(bucketName('2026-11-26T09:30:00.000Z', 'minute', 'Africa/Nairobi')).toBe('09:30 UTC');
+    // A Nairobi day starts at 21:00 UTC the evening before.
+    expect(bucketName('2026-11-25T21:00:00.000Z', 'day', 'Africa/Nairobi')).toBe('2026-11-26');
   });
 });

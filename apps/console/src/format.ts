@@ -43,3 +43,33 @@ export function label(value: string | null | undefined): string {
 export function refusalText(error: { code: string; message: string }): string {
   return `${error.code}: ${error.message}`;
 }
+
+/** A share of a whole as people read it: "42.9%", "—" of nothing. */
+export function share(part: number, whole: number): string {
+  if (whole <= 0) return '—';
+  return `${((100 * part) / whole).toFixed(1)}%`;
+}
+
+/** A lag bound in ms as people read it: "250 ms", "2 s", "5 min"; null is past the last bin. */
+export function lag(ms: number | null | undefined, over = 'over 5 min'): string {
+  if (ms === null || ms === undefined) return over;
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60_000) return `${ms / 1000} s`;
+  return `${ms / 60_000} min`;
+}
+
+/**
+ * A bucket's start as its chart and table name it: the minute or hour in UTC ("09:30"), or the
+ * local day ("2026-11-26", the day the API began it at in its zone).
+ */
+export function bucketName(iso: string, bucket: 'minute' | 'hour' | 'day', tz: string): string {
+  const date = new Date(iso);
+  if (bucket !== 'day') return `${date.toISOString().slice(11, 16)} UTC`;
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: tz,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(date);
+  return parts;
+}

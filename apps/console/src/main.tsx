@@ -5,13 +5,15 @@ import { problemOf } from './answer';
 import { AttentionPage } from './pages/attention';
 import { FinancePage } from './pages/finance';
 import { OrderPage } from './pages/order';
+import { OverviewPage } from './pages/overview';
 import { ReconciliationPage } from './pages/reconciliation';
 import { OrdersPage } from './pages/orders';
 import { RefundsPage } from './pages/refunds';
 import { WebhooksPage } from './pages/webhooks';
 
-/** The console's places, in the URL's hash: #/orders, #/orders/<reference>, #/refunds, ... */
+/** The console's places, in the URL's hash (the overview without one): #/orders, #/orders/<reference>, #/refunds, ... */
 type Place =
+  | { page: 'overview' }
   | { page: 'orders' }
   | { page: 'order'; reference: string }
   | { page: 'refunds' }
@@ -22,6 +24,7 @@ type Place =
 
 /** The pages of the navigation, in its order. */
 const PAGES = [
+  ['overview', 'Overview'],
   ['orders', 'Orders'],
   ['attention', 'Needs attention'],
   ['refunds', 'Refunds'],
@@ -40,7 +43,7 @@ function placeOf(hash: string): Place {
     }
   }
   const page = PAGES.find(([name]) => hash === `#/${name}`);
-  return { page: page ? page[0] : 'orders' };
+  return { page: page ? page[0] : 'overview' };
 }
 
 function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
@@ -146,8 +149,10 @@ function Console() {
         <ReconciliationPage onRefused={signOut} />
       ) : place.page === 'finance' ? (
         <FinancePage />
-      ) : (
+      ) : place.page === 'orders' ? (
         <OrdersPage onRefused={signOut} />
+      ) : (
+        <OverviewPage onRefused={signOut} />
       )}
     </>
   );

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { adminApi, OrderDetail } from '../admin-api';
-import { Loading, Problem, useAnswer } from '../answer';
+import { Loading, Problem, problemOf, useAnswer } from '../answer';
 import { instant, label, money } from '../format';
 import { Attempts } from './attempts';
+import { MerchantEvents } from './merchant-events';
 import { OrderActions } from './order-actions';
 
 function Field({ name, value }: { name: string; value: string | null | undefined }) {
@@ -40,12 +41,29 @@ function Summary({ detail }: { detail: OrderDetail }) {
   );
 }
 
-/** One order: what it is now, its payment attempts and its timeline. */
+/** One order: what it is now, its payment attempts, its timeline and its merchant events. */
 export function OrderPage({ reference, onRefused }: { reference: string; onRefused: () => void }) {
   // Each action reads the order again afterwards, and says what it did.
   const [version, setVersion] = useState(0);
   const [said, setSaid] = useState<string | null>(null);
   const answer = useAnswer(() => adminApi.order(reference), [reference, version], onRefused);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  // A merchant event sent again: one at a time, then the order and its events read again.
+  function act(work: () => Promise<string>) {
+    if (sending) return;
+    setSending(true);
+    setProblem(null);
+    work()
+      .then(
+        (text) => {
+          setSaid(text);
+          setVersion((v) => v + 1);
+        },
+        (error: unknown) => setProblem(problemOf(error)),
+      )
+      .finally(() => setSending(false));
+  }
   return (
     <main id="main">
       <p>
@@ -93,6 +111,9 @@ export function OrderPage({ reference, onRefused }: { reference: string; onRefus
               </li>
             ))}
           </ol>
+          <h2>Merchant events</h2>
+          {problem && <Problem text={problem} />}
+          <MerchantEvents order={reference} version={version} onRefused={onRefused} act={act} />
         </>
       )}
     </main>

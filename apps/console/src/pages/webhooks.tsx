@@ -1,7 +1,8 @@
 import { useRef, useState } from 'preact/hooks';
-import { adminApi, EventDeliveries, WebhookEndpoint } from '../admin-api';
-import { Loading, Problem, problemOf, useAnswer, useCursorList } from '../answer';
-import { ago, instant, label } from '../format';
+import { adminApi, WebhookEndpoint } from '../admin-api';
+import { Loading, Problem, problemOf, useAnswer } from '../answer';
+import { MerchantEvents } from './merchant-events';
+import { label } from '../format';
 
 /** A signing secret, shown once: the operator copies it into the shop, then it is gone. */
 function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) {
@@ -139,44 +140,6 @@ function EndpointRow({
   );
 }
 
-function Deliveries({ deliveries }: { deliveries: EventDeliveries }) {
-  return (
-    <div id="deliveries" class="table" tabIndex={0} role="region" aria-label="Delivery attempts">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Endpoint</th>
-            <th scope="col">Attempt</th>
-            <th scope="col">Answer</th>
-            <th scope="col">Took</th>
-          </tr>
-        </thead>
-        <tbody>
-          {deliveries.data.length === 0 && (
-            <tr>
-              <td colSpan={5}>No attempt yet.</td>
-            </tr>
-          )}
-          {deliveries.data.map((attempt) => (
-            <tr key={attempt.id}>
-              <td>{instant(attempt.created_at)}</td>
-              <td class="url">{attempt.url}</td>
-              <td>{attempt.attempt}</td>
-              <td>
-                {attempt.response_status
-                  ? `HTTP ${attempt.response_status}`
-                  : (attempt.error ?? '—')}
-              </td>
-              <td>{attempt.duration_ms === null ? '—' : `${attempt.duration_ms} ms`}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
 /** Webhook endpoints (add, test, rotate, disable, delete) and the merchant events sent to them. */
 export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
   const [version, setVersion] = useState(0);
@@ -186,7 +149,6 @@ export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
   const [url, setUrl] = useState('');
   const [types, setTypes] = useState('');
   const [description, setDescription] = useState('');
-  const [opened, setOpened] = useState<{ id: string; deliveries: EventDeliveries } | null>(null);
   const [editing, setEditing] = useState<{
     endpoint: WebhookEndpoint;
     url: string;
@@ -194,7 +156,6 @@ export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
     description: string;
   } | null>(null);
   const endpoints = useAnswer(() => adminApi.endpoints(), [version], onRefused);
-  const events = useCursorList((cursor) => adminApi.events(cursor), [version], onRefused);
 
   // One action at a time, and none while a secret waits to be kept: a secret shown once must not
   // be replaced by the next one, and a double click must not add an endpoint twice.
@@ -236,19 +197,6 @@ export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
       setDescription('');
       return { secret: created.secret };
     });
-  }
-
-  // The attempts of the event asked for last: an earlier, slower answer is dropped.
-  const asked = useRef<string | null>(null);
-  async function open(id: string) {
-    setProblem(null);
-    asked.current = id;
-    try {
-      const deliveries = await adminApi.deliveries(id);
-      if (asked.current === id) setOpened({ id, deliveries });
-    } catch (error) {
-      if (asked.current === id) setProblem(problemOf(error));
-    }
   }
 
   return (
@@ -392,68 +340,7 @@ export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
       </form>
 
       <h2>Recent events</h2>
-      {events.first.state === 'loading' && <Loading what="the events" />}
-      {events.first.state === 'failed' && <Problem text={events.first.problem} />}
-      {events.first.state === 'ready' &&
-        (events.items.length === 0 ? (
-          <p class="empty">No merchant event yet.</p>
-        ) : (
-          <div class="table" tabIndex={0} role="region" aria-label="Events">
-            <table id="events">
-              <thead>
-                <tr>
-                  <th scope="col">Type</th>
-                  <th scope="col">Order</th>
-                  <th scope="col">Delivery</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {events.items.map((event) => (
-                  <tr key={event.id} data-event={event.id}>
-                    <td>{event.type}</td>
-                    <td>{event.order_reference ?? '—'}</td>
-                    <td>
-                      <span class={`badge ${event.delivery_state}`}>
-                        {label(event.delivery_state)}
-                      </span>
-                    </td>
-                    <td title={event.created_at}>{ago(event.created_at)}</td>
-                    <td class="row-actions">
-                      <button
-                        type="button"
-                        class="deliveries secondary"
-                        onClick={() => void open(event.id)}
-                      >
-                        Attempts
-                      </button>
-                      <button
-                        type="button"
-                        class="redeliver secondary"
-                        onClick={() =>
-                          confirm(`Send ${event.type} again to its endpoints?`) &&
-                          act(async () => {
-                            const sent = await adminApi.redeliver(event.id);
-                            return `Handed again to ${sent.endpoints.length} endpoint(s)`;
-                          })
-                        }
-                      >
-                        Send again
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ))}
-      {events.cursor && (
-        <button type="button" id="more-events" onClick={() => void events.loadMore()}>
-          More events
-        </button>
-      )}
-      {opened && <Deliveries deliveries={opened.deliveries} />}
+      <MerchantEvents version={version} onRefused={onRefused} act={act} />
     </main>
   );
 }
