@@ -451,6 +451,21 @@ describeInBrowser('the console in Chromium', () => {
     await page.click('form[role=search] button');
     await page.waitForSelector('#no-orders');
 
+    // Days: an order made today is found within today, and not in a range of days to come.
+    const today = await fixtures.hostedOrder();
+    const day = new Date().toISOString().slice(0, 10);
+    await page.fill('#search', today.merchantReference);
+    await page.fill('#first-day', day);
+    await page.fill('#last-day', day);
+    await page.click('form[role=search] button');
+    await page.waitForSelector(`#orders a[href="#/orders/${today.merchantReference}"]`);
+    await page.fill('#first-day', '2099-01-01');
+    await page.fill('#last-day', '2099-01-31');
+    await page.click('form[role=search] button');
+    await page.waitForSelector('#no-orders');
+    await page.fill('#first-day', '');
+    await page.fill('#last-day', '');
+
     await page.goto(`${consoleUrl()}#/orders/NO-SUCH-ORDER`);
     await page.waitForSelector('.problem[role=alert]');
     expect(await page.textContent('.problem[role=alert]')).toMatch(/^order_not_found: /);

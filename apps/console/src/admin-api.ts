@@ -91,6 +91,9 @@ const auth = () => ({ Authorization: `Bearer ${session.key() ?? ''}` });
 export interface OrderFilter {
   q?: string;
   status?: OrderStatus;
+  /** Created at or after / before: ISO 8601 instants. */
+  from?: string;
+  to?: string;
   cursor?: string;
 }
 
@@ -105,6 +108,8 @@ export const adminApi = {
           query: {
             limit: 50,
             ...(filter.q ? { q: filter.q } : {}),
+            ...(filter.from ? { from: filter.from } : {}),
+            ...(filter.to ? { to: filter.to } : {}),
             ...(filter.status ? { status: filter.status } : {}),
             ...(filter.cursor ? { cursor: filter.cursor } : {}),
           },

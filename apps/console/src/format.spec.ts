@@ -1,4 +1,4 @@
-import { ago, bucketName, instant, label, lag, money, refusalText, share } from './format';
+import { ago, bucketName, instant, label, lag, money, refusalText, share, utcDays } from './format';
 
 describe('console formatting', () => {
   it('writes amounts exactly, grouped, with the currency, and a dash for none', () => {
@@ -39,5 +39,17 @@ describe('overview formats', () => {
     expect(bucketName('2026-11-26T09:30:00.000Z', 'minute', 'Africa/Nairobi')).toBe('09:30 UTC');
     // A Nairobi day starts at 21:00 UTC the evening before.
     expect(bucketName('2026-11-25T21:00:00.000Z', 'day', 'Africa/Nairobi')).toBe('2026-11-26');
+  });
+});
+
+describe('utcDays', () => {
+  it('turns picked days into the UTC instants the API filters by, the last day included', () => {
+    expect(utcDays('2026-11-01', '2026-11-30')).toEqual({
+      from: '2026-11-01T00:00:00.000Z',
+      to: '2026-12-01T00:00:00.000Z',
+    });
+    expect(utcDays('', '2026-12-31')).toEqual({ to: '2027-01-01T00:00:00.000Z' });
+    expect(utcDays('2026-02-28', '')).toEqual({ from: '2026-02-28T00:00:00.000Z' });
+    expect(utcDays('', '')).toEqual({});
   });
 });

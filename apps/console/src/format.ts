@@ -73,3 +73,19 @@ export function bucketName(iso: string, bucket: 'minute' | 'hour' | 'day', tz: s
   }).format(date);
   return parts;
 }
+
+/**
+ * Days picked in a date field ("2026-11-01", either may be empty) as the instants the API filters
+ * by: from the first day's UTC midnight to the midnight after the last (the last day included).
+ */
+export function utcDays(first: string, last: string): { from?: string; to?: string } {
+  const day = /^\d{4}-\d{2}-\d{2}$/;
+  const range: { from?: string; to?: string } = {};
+  if (day.test(first)) range.from = `${first}T00:00:00.000Z`;
+  if (day.test(last)) {
+    const after = new Date(`${last}T00:00:00.000Z`);
+    after.setUTCDate(after.getUTCDate() + 1);
+    range.to = after.toISOString();
+  }
+  return range;
+}

@@ -10,41 +10,7 @@ import { ReconciliationPage } from './pages/reconciliation';
 import { OrdersPage } from './pages/orders';
 import { RefundsPage } from './pages/refunds';
 import { WebhooksPage } from './pages/webhooks';
-
-/** The console's places, in the URL's hash (the overview without one): #/orders, #/orders/<reference>, #/refunds, ... */
-type Place =
-  | { page: 'overview' }
-  | { page: 'orders' }
-  | { page: 'order'; reference: string }
-  | { page: 'refunds' }
-  | { page: 'webhooks' }
-  | { page: 'attention' }
-  | { page: 'reconciliation' }
-  | { page: 'finance' };
-
-/** The pages of the navigation, in its order. */
-const PAGES = [
-  ['overview', 'Overview'],
-  ['orders', 'Orders'],
-  ['attention', 'Needs attention'],
-  ['refunds', 'Refunds'],
-  ['webhooks', 'Webhooks'],
-  ['reconciliation', 'Reconciliation'],
-  ['finance', 'Finance'],
-] as const;
-
-function placeOf(hash: string): Place {
-  const match = /^#\/orders\/(.+)$/.exec(hash);
-  if (match) {
-    try {
-      return { page: 'order', reference: decodeURIComponent(match[1]) };
-    } catch {
-      return { page: 'orders' }; // not a name any order has
-    }
-  }
-  const page = PAGES.find(([name]) => hash === `#/${name}`);
-  return { page: page ? page[0] : 'overview' };
-}
+import { PAGES, Place, placeOf } from './places';
 
 function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [key, setKey] = useState('');

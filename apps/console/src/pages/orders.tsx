@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { adminApi, OrderFilter, OrderStatus, Schemas } from '../admin-api';
 import { Loading, Problem, useCursorList } from '../answer';
-import { ago, label, money } from '../format';
+import { ago, label, money, utcDays } from '../format';
 
 const STATUSES: OrderStatus[] = [
   'pending',
@@ -31,21 +31,27 @@ function OrderRow({ order }: { order: Order }) {
   );
 }
 
-/** Orders, newest first: search by any name, filter by status, a cursor page at a time. */
+/** Orders, newest first: search by any name, filter by status and days, a cursor page at a time. */
 export function OrdersPage({ onRefused }: { onRefused: () => void }) {
   const [filter, setFilter] = useState<OrderFilter>({});
   const [typed, setTyped] = useState('');
   const [status, setStatus] = useState<OrderStatus | ''>('');
+  const [firstDay, setFirstDay] = useState('');
+  const [lastDay, setLastDay] = useState('');
   const list = useCursorList(
     (cursor) => adminApi.orders({ ...filter, cursor }),
-    [filter.q, filter.status],
+    [filter.q, filter.status, filter.from, filter.to],
     onRefused,
   );
   const answer = list.first;
 
   function search(event: Event) {
     event.preventDefault();
-    setFilter({ q: typed.trim() || undefined, status: status || undefined });
+    setFilter({
+      q: typed.trim() || undefined,
+      status: status || undefined,
+      ...utcDays(firstDay, lastDay),
+    });
   }
 
   const rows = list.items;
@@ -74,6 +80,20 @@ export function OrdersPage({ onRefused }: { onRefused: () => void }) {
             <option value={value}>{label(value)}</option>
           ))}
         </select>
+        <label for="first-day">Created from (UTC)</label>
+        <input
+          id="first-day"
+          type="date"
+          value={firstDay}
+          onInput={(event) => setFirstDay((event.target as HTMLInputElement).value)}
+        />
+        <label for="last-day">to (UTC, included)</label>
+        <input
+          id="last-day"
+          type="date"
+          value={lastDay}
+          onInput={(event) => setLastDay((event.target as HTMLInputElement).value)}
+        />
         <button type="submit">Search</button>
       </form>
       {answer.state === 'loading' && <Loading what="orders" />}
