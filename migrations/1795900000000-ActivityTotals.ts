@@ -31,7 +31,7 @@ export class ActivityTotals1795900000000 implements MigrationInterface {
       `CREATE TABLE IF NOT EXISTS "activity_totals" ("hour" TIMESTAMP WITH TIME ZONE NOT NULL, "measure" character varying(32) NOT NULL, "key" character varying(100) NOT NULL, "count" integer NOT NULL, "amount" numeric, CONSTRAINT "PK_activity_totals" PRIMARY KEY ("hour", "measure", "key"))`,
     );
     await queryRunner.query(
-      `CREATE TABLE IF NOT EXISTS "activity_rollup" ("name" character varying(32) NOT NULL, "rolled_through" TIMESTAMP WITH TIME ZONE NOT NULL, "changes_read_through" TIMESTAMP WITH TIME ZONE NOT NULL, CONSTRAINT "PK_activity_rollup" PRIMARY KEY ("name"))`,
+      `CREATE TABLE IF NOT EXISTS "activity_rollup" ("name" character varying(32) NOT NULL, "rolled_through" TIMESTAMP WITH TIME ZONE NOT NULL, "changes_read_through" TIMESTAMP WITH TIME ZONE NOT NULL, "recent_summed_at" TIMESTAMP WITH TIME ZONE NOT NULL, CONSTRAINT "PK_activity_rollup" PRIMARY KEY ("name"))`,
     );
     await createIndexesOnline(queryRunner, INDEXES);
   }

@@ -30,10 +30,12 @@ describe('overview (api + worker + Postgres)', () => {
     database = await ownTestDatabase('overview');
     dataSource = database.dataSource;
     seed = new SeedRows(dataSource);
-    service = await startService({ worker: true });
+    // Queues of its own too: another suite's worker must not take its summing jobs.
+    const prefix = `${process.env.QUEUE_PREFIX}-overview`;
+    service = await startService({ worker: true, env: { QUEUE_PREFIX: prefix } });
     queue = new Queue(QUEUES.reconciliation, {
       connection: queueConnectionFor(loadServiceConfig()),
-      prefix: process.env.QUEUE_PREFIX,
+      prefix,
     });
   }, 60_000);
   afterAll(async () => {
@@ -45,7 +47,7 @@ describe('overview (api + worker + Postgres)', () => {
   const overview = (query: string) =>
     request(service.apiUrl).get(`/v1/admin/overview?${query}`).set(service.adminAuth);
 
-  async function sum(): Promise<{ hours: number; resummed: number }> {
+  async function sum(): Promise<{ hours: number; resummed: number; recent: number }> {
     const job: Job = await queue.add('sum-activity', {}, jobOptions('sum-activity', {}));
     return waitFor('the summing of hours', async () => {
       const state = await job.getState();
@@ -55,7 +57,7 @@ describe('overview (api + worker + Postgres)', () => {
     });
   }
 
-  it('is summed every minute by the worker', async () => {
+  it('is scheduled every minute in the worker', async () => {
     const scheduler = await waitFor('the overview scheduler', () =>
       queue.getJobScheduler('activity-totals'),
     );
@@ -139,7 +141,8 @@ describe('overview (api + worker + Postgres)', () => {
     // As a database migrated with a history would start: nothing summed yet.
     await dataSource.query(`DELETE FROM activity_rollup`);
     await dataSource.query(`DELETE FROM activity_totals`);
-    const old = await seed.moneyOrder({ paidAt: ago(10 * DAY), amount: '10.00' });
+    const oldPaidAt = ago(10 * DAY);
+    const old = await seed.moneyOrder({ paidAt: oldPaidAt, amount: '10.00' });
     await seed.moneyRefund(old.id, {
       status: 'accepted',
       amount: '10.00',
@@ -155,12 +158,15 @@ describe('overview (api + worker + Postgres)', () => {
     const before = await overview('window=month&tz=Africa/Nairobi');
     expect(before.body).toMatchObject({ summed_through: null, complete: false });
     const report = await sum();
-    expect(report.hours).toBeGreaterThanOrEqual(10 * 24);
+    // From the hour of the oldest order (made a minute before its payment ten days ago) to the
+    // last hour that ended ten minutes ago.
     const [state] = await dataSource.query(`SELECT rolled_through FROM activity_rollup`);
-    const summedThrough = Math.floor((Date.now() - 10 * MINUTE) / HOUR) * HOUR;
-    expect([summedThrough, summedThrough - HOUR]).toContain(
-      new Date(state.rolled_through).getTime(),
-    );
+    const summedThrough = new Date(state.rolled_through).getTime();
+    const oldestHour = Math.floor((Date.parse(oldPaidAt) - MINUTE) / HOUR) * HOUR;
+    expect(report.hours).toBe((summedThrough - oldestHour) / HOUR);
+    expect(report.hours).toBeGreaterThanOrEqual(10 * 24 - 1);
+    const settled = Math.floor((Date.now() - 10 * MINUTE) / HOUR) * HOUR;
+    expect([settled, settled - HOUR]).toContain(summedThrough);
 
     const month = await overview('window=month&tz=Africa/Nairobi');
     expect(month.status).toBe(200);
@@ -201,13 +207,20 @@ describe('overview (api + worker + Postgres)', () => {
   });
 
   it('counts a payment learned late in the summed hour it was paid', async () => {
-    const late = await seed.moneyOrder({ paidAt: ago(3 * DAY), amount: '99.99' });
+    const lateAt = ago(3 * DAY - 30 * MINUTE);
+    const late = await seed.moneyOrder({ paidAt: lateAt, amount: '99.99' });
     const unseen = await overview('window=month');
     expect(unseen.body.totals.paid).toBe(5);
     // The worker learns of it now: the order changes now, dated when it was paid.
     await dataSource.query(`UPDATE orders SET updated_at = now() WHERE id = $1`, [late.id]);
     const report = await sum();
     expect(report.resummed).toBeGreaterThanOrEqual(1);
+    const [hour] = await dataSource.query(
+      `SELECT count, amount FROM activity_totals
+        WHERE hour = date_trunc('hour', $1::timestamptz, 'UTC') AND measure = 'payment' AND key = 'KES'`,
+      [lateAt],
+    );
+    expect(hour).toEqual({ count: 1, amount: '99.99' });
     const seen = await overview('window=month');
     expect(seen.body.totals.paid).toBe(6);
     expect(seen.body.totals.paid_amounts).toContainEqual({
@@ -217,6 +230,51 @@ describe('overview (api + worker + Postgres)', () => {
     });
   });
 
+  it('sums the recent hours again every hour: a failure a new attempt cleared, a verdict come late', async () => {
+    const failedAt = ago(5 * HOUR);
+    const failed = await seed.moneyOrder({ failedAt, failureReason: 'invalid_card' });
+    const open = await seed.notificationAt(failedAt, null);
+    await dataSource.query(
+      `UPDATE activity_rollup SET recent_summed_at = now() - interval '2 hours'`,
+    );
+    await sum();
+    const failures = async () =>
+      (await overview('window=day')).body.totals.failures_by_reason as {
+        reason: string;
+        count: number;
+      }[];
+    expect(await failures()).toContainEqual({ reason: 'invalid_card', count: 2 });
+    const before = (await overview('window=day')).body.totals;
+
+    // A new attempt clears the failure (payment-attempts.service); the notification is applied.
+    await dataSource.query(
+      `UPDATE orders SET failed_at = NULL, failure_reason = NULL, status = 'pending', expired_at = NULL
+        WHERE id = $1`,
+      [failed.id],
+    );
+    await dataSource.query(
+      `UPDATE ipn_notifications SET status = 'applied', processed_at = received_at + interval '3 seconds'
+        WHERE id = $1`,
+      [open.id],
+    );
+    // Not an hour since: nothing is summed again yet.
+    expect((await sum()).recent).toBe(0);
+    expect(await failures()).toContainEqual({ reason: 'invalid_card', count: 2 });
+
+    await dataSource.query(
+      `UPDATE activity_rollup SET recent_summed_at = now() - interval '2 hours'`,
+    );
+    const report = await sum();
+    expect(report.recent).toBeGreaterThanOrEqual(70); // the 72-hour poll horizon's summed hours
+    expect(await failures()).toContainEqual({ reason: 'invalid_card', count: 1 });
+    const after = (await overview('window=day')).body.totals;
+    expect(after.failed).toBe(before.failed - 1);
+    expect(after.notifications_open).toBe(before.notifications_open - 1);
+    const bin = (totals: typeof after, under: number) =>
+      totals.notification_lag.find((b: { under_ms: number | null }) => b.under_ms === under).count;
+    expect(bin(after, 5000)).toBe(bin(before, 5000) + 1);
+  });
+
   it('refuses an unknown window or zone, naming the field', async () => {
     const window = await overview('window=year');
     expect(window.status).toBe(400);
@@ -224,6 +282,12 @@ describe('overview (api + worker + Postgres)', () => {
     const zone = await overview('tz=Mars/Olympus');
     expect(zone.status).toBe(400);
     expect(zone.body.error.errors).toEqual([expect.objectContaining({ field: 'tz' })]);
+    // Days are made of hourly totals: a zone half an hour off UTC cannot cut them.
+    const halfHour = await overview('window=month&tz=Asia/Kolkata');
+    expect(halfHour.status).toBe(400);
+    expect(halfHour.body.error.errors).toEqual([
+      { field: 'tz', reason: 'must be a whole number of hours from UTC (the totals are hourly)' },
+    ]);
     const unauthorised = await request(service.apiUrl).get('/v1/admin/overview');
     expect(unauthorised.status).toBe(401);
   });

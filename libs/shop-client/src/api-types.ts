@@ -2171,7 +2171,7 @@ export interface components {
             paid: number;
             /**
              * Format: int32
-             * @description Orders whose payment failed (their last attempt's failure)
+             * @description Payment failures, by when the gateway reported them (a later payment of the same order does not undo one)
              */
             failed: number;
             /**
@@ -2201,12 +2201,12 @@ export interface components {
             notifications: number;
             /**
              * Format: int32
-             * @description Of those, not verified yet (or not when their hour was summed)
+             * @description Of those, without a verdict yet
              */
             notifications_open: number;
             /**
              * Format: int32
-             * @description Notification lag, 95th percentile: 95% of the verified notifications were verified within this many ms (a bin bound). Null when none was verified, or when it is past the last bin (see totals.notification_lag)
+             * @description Notification lag, 95th percentile: 95% of the applied notifications (verified and applied) were applied within this many ms (a bin bound). Null when none was verified, or when it is past the last bin (see totals.notification_lag)
              */
             lag_p95_ms: number | null;
             /**
@@ -2270,7 +2270,7 @@ export interface components {
             paid: number;
             /**
              * Format: int32
-             * @description Orders whose payment failed (their last attempt's failure)
+             * @description Payment failures, by when the gateway reported them (a later payment of the same order does not undo one)
              */
             failed: number;
             /**
@@ -2300,12 +2300,12 @@ export interface components {
             notifications: number;
             /**
              * Format: int32
-             * @description Of those, not verified yet (or not when their hour was summed)
+             * @description Of those, without a verdict yet
              */
             notifications_open: number;
             /**
              * Format: int32
-             * @description Notification lag, 95th percentile: 95% of the verified notifications were verified within this many ms (a bin bound). Null when none was verified, or when it is past the last bin (see totals.notification_lag)
+             * @description Notification lag, 95th percentile: 95% of the applied notifications (verified and applied) were applied within this many ms (a bin bound). Null when none was verified, or when it is past the last bin (see totals.notification_lag)
              */
             lag_p95_ms: number | null;
             /**
@@ -4539,7 +4539,7 @@ export interface operations {
             query?: {
                 /** @description hour: the last 60 minutes per minute; day: the last 24 hours per hour; month: the last 30 local days per day */
                 window?: "hour" | "day" | "month";
-                /** @description IANA time zone of the month's days (default REPORT_TIME_ZONE) */
+                /** @description IANA time zone of the month's days (default REPORT_TIME_ZONE); a whole number of hours from UTC, as the totals are hourly */
                 tz?: string;
             };
             header?: never;

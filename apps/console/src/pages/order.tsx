@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { adminApi, OrderDetail } from '../admin-api';
 import { Loading, Problem, problemOf, useAnswer } from '../answer';
 import { instant, label, money } from '../format';
@@ -48,12 +48,14 @@ export function OrderPage({ reference, onRefused }: { reference: string; onRefus
   const [said, setSaid] = useState<string | null>(null);
   const answer = useAnswer(() => adminApi.order(reference), [reference, version], onRefused);
   const [problem, setProblem] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
-  // A merchant event sent again: one at a time, then the order and its events read again.
+  // A merchant event sent again: one at a time (a ref, so a double click sends once), then the
+  // order and its events read again.
+  const sending = useRef(false);
   function act(work: () => Promise<string>) {
-    if (sending) return;
-    setSending(true);
+    if (sending.current) return;
+    sending.current = true;
     setProblem(null);
+    setSaid(null);
     work()
       .then(
         (text) => {
@@ -62,7 +64,9 @@ export function OrderPage({ reference, onRefused }: { reference: string; onRefus
         },
         (error: unknown) => setProblem(problemOf(error)),
       )
-      .finally(() => setSending(false));
+      .finally(() => {
+        sending.current = false;
+      });
   }
   return (
     <main id="main">

@@ -119,7 +119,7 @@ function MoneyTable({ overview }: { overview: Overview }) {
   ];
   if (rows.length === 0) return <p class="empty">No money moved in this window.</p>;
   return (
-    <div class="table">
+    <div class="table" tabIndex={0} role="region" aria-label="Money moved">
       <table id="money">
         <caption>Money moved</caption>
         <thead>
@@ -149,7 +149,7 @@ function Failures({ overview }: { overview: Overview }) {
   const { failures_by_reason: reasons, failed } = overview.totals;
   if (reasons.length === 0) return <p class="empty">No payment failed in this window.</p>;
   return (
-    <div class="table">
+    <div class="table" tabIndex={0} role="region" aria-label="Failures by reason">
       <table id="failures">
         <caption>Failures by reason</caption>
         <thead>
@@ -178,7 +178,7 @@ function BucketTable({ overview }: { overview: Overview }) {
   return (
     <details>
       <summary>The charts as a table</summary>
-      <div class="table">
+      <div class="table" tabIndex={0} role="region" aria-label="The charts as a table">
         <table id="buckets">
           <thead>
             <tr>

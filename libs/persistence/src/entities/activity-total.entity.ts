@@ -41,4 +41,8 @@ export class ActivityRollupEntity {
 
   @Column({ name: 'changes_read_through', type: INSTANT })
   changesReadThrough!: Date;
+
+  /** When the hours within the poll horizon were last summed again whole. */
+  @Column({ name: 'recent_summed_at', type: INSTANT })
+  recentSummedAt!: Date;
 }

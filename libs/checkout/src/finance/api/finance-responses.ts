@@ -3,7 +3,8 @@ import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
 import { CURRENCY, DATE_TIME, INTEGER, SIGNED_AMOUNT, text } from '../../http/documented-schemas';
 import { PAYMENT_COLUMN_NAMES } from '../payment-columns';
 import { DAILY_REPORT_COLUMNS, DAILY_REPORT_ROWS_MAX } from './daily-report.service';
-import { RANGE_TEXT_MAX_LENGTH, TIME_ZONE_MAX_LENGTH } from './finance.dto';
+import { TIME_ZONE_MAX_LENGTH } from '../../http/time-zone';
+import { RANGE_TEXT_MAX_LENGTH } from './finance.dto';
 
 /** Documentation of the finance answers (the JSON is built by DailyReportService.report). */
 

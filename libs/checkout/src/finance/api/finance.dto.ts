@@ -6,11 +6,10 @@ import {
   MovementType,
   PAYMENT_COLUMN_NAMES,
 } from '../payment-columns';
+import { TIME_ZONE_MAX_LENGTH } from '../../http/time-zone';
 
 /** The longest `from` / `to` taken (readRange then wants a date or an instant with an offset). */
 export const RANGE_TEXT_MAX_LENGTH = 40;
-/** The longest `tz` taken (an IANA zone name; isTimeZone takes no longer one either). */
-export const TIME_ZONE_MAX_LENGTH = 64;
 
 const RANGE =
   'a date (YYYY-MM-DD, a whole local day in `tz`) or an ISO 8601 instant with an offset';

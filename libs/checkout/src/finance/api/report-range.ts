@@ -1,4 +1,4 @@
-import { isTimeZone } from '@app/config';
+import { timeZoneProblem } from '../../http/time-zone';
 import { FieldProblem } from '../../errors/checkout-error';
 
 /** What a request asks for: `from` and `to` as local dates or instants, `tz` an IANA zone. */
@@ -57,11 +57,8 @@ export function readRange(
 ): { range: RangeText | null; problems: FieldProblem[] } {
   const problems: FieldProblem[] = [];
   const tz = request.tz ?? defaultTimeZone;
-  if (!isTimeZone(tz))
-    problems.push({
-      field: 'tz',
-      reason: 'must be an IANA time zone such as Africa/Nairobi or UTC',
-    });
+  const zoneProblem = timeZoneProblem(tz);
+  if (zoneProblem) problems.push(zoneProblem);
   for (const field of ['from', 'to'] as const) {
     const value = request[field];
     if (value === undefined || value === '') problems.push({ field, reason: 'is required' });

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CURRENCY, DATE_TIME, INTEGER, SIGNED_AMOUNT, text } from '../../http/documented-schemas';
+import { TIME_ZONE_MAX_LENGTH } from '../../http/time-zone';
 import { LAG_BINS_MS } from '../activity';
 import { OVERVIEW_KEYS_MAX, OVERVIEW_WINDOWS } from './overview.service';
 
@@ -22,7 +23,8 @@ class OverviewCountsResponse {
 
   @ApiProperty({
     ...INTEGER,
-    description: "Orders whose payment failed (their last attempt's failure)",
+    description:
+      'Payment failures, by when the gateway reported them (a later payment of the same order does not undo one)',
   })
   failed!: number;
 
@@ -43,7 +45,7 @@ class OverviewCountsResponse {
 
   @ApiProperty({
     ...INTEGER,
-    description: 'Of those, not verified yet (or not when their hour was summed)',
+    description: 'Of those, without a verdict yet',
   })
   notifications_open!: number;
 
@@ -51,7 +53,7 @@ class OverviewCountsResponse {
     ...LAG_BOUND,
     nullable: true,
     description:
-      'Notification lag, 95th percentile: 95% of the verified notifications were verified within this many ms (a bin bound). Null when none was verified, or when it is past the last bin (see totals.notification_lag)',
+      'Notification lag, 95th percentile: 95% of the applied notifications (verified and applied) were applied within this many ms (a bin bound). Null when none was verified, or when it is past the last bin (see totals.notification_lag)',
   })
   lag_p95_ms!: number | null;
 
@@ -148,7 +150,7 @@ export class OverviewResponse {
   bucket!: string;
 
   @ApiProperty({
-    ...text(64),
+    ...text(TIME_ZONE_MAX_LENGTH),
     example: 'Africa/Nairobi',
     description: "The zone of the month's days",
   })

@@ -1,9 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { TIME_ZONE_MAX_LENGTH } from '../../http/time-zone';
 import { OVERVIEW_WINDOWS, OverviewWindow } from './overview.service';
-
-/** The longest `tz` taken (an IANA zone name). */
-const TIME_ZONE_MAX_LENGTH = 64;
 
 export class OverviewQuery {
   @ApiPropertyOptional({
@@ -17,7 +15,8 @@ export class OverviewQuery {
   window?: OverviewWindow;
 
   @ApiPropertyOptional({
-    description: "IANA time zone of the month's days (default REPORT_TIME_ZONE)",
+    description:
+      "IANA time zone of the month's days (default REPORT_TIME_ZONE); a whole number of hours from UTC, as the totals are hourly",
     example: 'Africa/Nairobi',
     maxLength: TIME_ZONE_MAX_LENGTH,
   })

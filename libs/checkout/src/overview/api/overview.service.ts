@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { isTimeZone, SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { CheckoutError } from '../../errors/checkout-error';
+import { offsetMinutes, timeZoneProblem } from '../../http/time-zone';
 import {
   activityOf,
   ActivityMeasure,
+  LAG_BIN_KEYS,
   LAG_BINS_MS,
   LAG_MORE,
   LAG_OPEN,
@@ -84,9 +86,9 @@ interface Bounds {
 const BOUNDS = `
   WITH w AS (
     SELECT now() AS now,
-           CASE $1 WHEN 'minute' THEN date_trunc('minute', now()) - interval '59 minutes'
-                   WHEN 'hour' THEN date_trunc('hour', now()) - interval '23 hours'
-                   ELSE date_trunc('day', date_trunc('day', now(), $2) - interval '29 days', $2)
+           CASE $1 WHEN 'minute' THEN date_trunc('minute', now(), 'UTC') - interval '59 minutes'
+                   WHEN 'hour' THEN date_trunc('hour', now(), 'UTC') - interval '23 hours'
+                   ELSE (date_trunc('day', now() AT TIME ZONE $2) - interval '29 days') AT TIME ZONE $2
            END AS start)
   SELECT w.now, w.start AS from,
          (SELECT rolled_through FROM activity_rollup WHERE name = 'hours') AS rolled_through,
@@ -106,7 +108,7 @@ const ACTIVITY = `
       SELECT t.hour AS bucket, t.measure, t.key, t.count, t.amount
         FROM activity_totals t WHERE t.hour >= $7 AND t.hour < $8
       UNION ALL
-      SELECT a.bucket, a.measure, a.key, a.count, a.amount FROM (${activityOf('all')}) a
+      SELECT a.bucket, a.measure, a.key, a.count, a.amount FROM (${activityOf()}) a
     ) x
    GROUP BY GROUPING SETS ((date_trunc($9, x.bucket, $10), x.measure, x.key), (x.measure, x.key))`;
 
@@ -135,9 +137,12 @@ export class OverviewService {
 
   async overview(window: OverviewWindow, tzAsked?: string): Promise<Overview> {
     const tz = tzAsked ?? this.config.reportTimeZone;
-    if (!isTimeZone(tz)) {
+    const problem = timeZoneProblem(tz);
+    if (problem) throw CheckoutError.invalid([problem]);
+    // Days are made of the summed hours: a zone must start its days on a UTC hour.
+    if (offsetMinutes(tz, new Date()) % 60 !== 0) {
       throw CheckoutError.invalid([
-        { field: 'tz', reason: 'must be an IANA time zone such as Africa/Nairobi or UTC' },
+        { field: 'tz', reason: 'must be a whole number of hours from UTC (the totals are hourly)' },
       ]);
     }
     const { grain } = BUCKETS[window];
@@ -206,14 +211,14 @@ function bucketOf(rows: ActivityRow[]): Omit<OverviewBucket, 'starts_at'> {
 }
 
 /**
- * The upper bound of the lag bin holding the given share of verified notifications: that share
- * were verified in less than it. Null when none was verified, or when it lies past the last bin.
+ * The upper bound of the lag bin holding the given share of applied notifications: that share
+ * were applied in less than it. Null when none was, or when it lies past the last bin.
  */
 export function percentileUnder(
   lag: { key: string; count: number }[],
   share: number,
 ): number | null {
-  const verified = lag.filter((row) => row.key !== LAG_OPEN);
+  const verified = lag.filter((row) => LAG_BIN_KEYS.includes(row.key));
   const total = verified.reduce((sum, row) => sum + row.count, 0);
   if (total === 0) return null;
   let seen = 0;
