@@ -13,6 +13,7 @@ import { DoublePaymentRefunds1795602493786 } from './1795602493786-DoublePayment
 import { BoundedReads1795700000000 } from './1795700000000-BoundedReads';
 import { MoneyMovementIndexes1795800000000 } from './1795800000000-MoneyMovementIndexes';
 import { ActivityTotals1795900000000 } from './1795900000000-ActivityTotals';
+import { AuditTrail1796000000000 } from './1796000000000-AuditTrail';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -30,4 +31,5 @@ export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
   BoundedReads1795700000000,
   MoneyMovementIndexes1795800000000,
   ActivityTotals1795900000000,
+  AuditTrail1796000000000,
 ];

@@ -7,6 +7,8 @@ import {
   AdminModule,
   FinanceModule,
   OverviewModule,
+  OperatorsModule,
+  AuditModule,
   IPN_ROUTES,
   IpnModule,
   MerchantEventsModule,
@@ -29,7 +31,9 @@ import {
     RefundsModule,
     AdminModule,
     FinanceModule,
+    OperatorsModule,
     OverviewModule,
+    AuditModule,
     MerchantEventsModule,
   ],
 })

@@ -13,3 +13,5 @@ export * from './retention/worker/retention-worker.module';
 export * from './finance/api/finance.module';
 export * from './overview/api/overview.module';
 export * from './overview/worker/overview-worker.module';
+export * from './operators/operators.module';
+export * from './operators/api/audit.module';

@@ -497,6 +497,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit trail, newest first (actor, action, target, from, to) */
+        get: operations["AuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check the whole chain: ok, or the first row changed, removed or inserted behind the service */
+        get: operations["AuditController_verify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/events": {
         parameters: {
             query?: never;
@@ -2376,6 +2410,77 @@ export interface components {
             /** @description Oldest first */
             buckets: components["schemas"]["OverviewBucketResponse"][];
             totals: components["schemas"]["OverviewTotalsResponse"];
+        };
+        AuditEventResponse: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: int64
+             * @description Its place in the chain
+             */
+            seq: number;
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            actor_kind: "person" | "api_key" | "bootstrap_key" | "anonymous";
+            /** @description A key's name or a person's subject */
+            actor_id: string | null;
+            actor_email: string | null;
+            roles: string[];
+            /** @example request.refused */
+            action: string;
+            /** @example POST /v1/admin/orders/:reference/refunds */
+            target: string | null;
+            /** @description What it was before the change (no secret) */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description What it is after the change (no secret) */
+            after: {
+                [key: string]: unknown;
+            } | null;
+            reason: string | null;
+            /** @enum {string} */
+            outcome: "succeeded" | "refused" | "failed";
+            /**
+             * Format: int32
+             * @description The HTTP status answered
+             */
+            status: number | null;
+            ip: string | null;
+            user_agent: string | null;
+            request_id: string | null;
+            trace_id: string | null;
+            hash: string;
+        };
+        AuditPageResponse: {
+            /** @description Newest first */
+            items: components["schemas"]["AuditEventResponse"][];
+            /** Format: int32 */
+            limit: number;
+            /**
+             * @description Give it as `cursor` for the next page; null on the last page
+             * @example null
+             */
+            next_cursor: string | null;
+        };
+        AuditBrokenEntryResponse: {
+            /** Format: int64 */
+            seq: number;
+            /** Format: uuid */
+            id: string | null;
+            /** @example its content was changed after it was written */
+            problem: string;
+        };
+        AuditVerificationResponse: {
+            /** @description True when every row is as it was written, in its place */
+            ok: boolean;
+            /**
+             * Format: int64
+             * @description Rows checked before the first broken one (all of them when ok)
+             */
+            checked: number;
+            first_broken?: components["schemas"]["AuditBrokenEntryResponse"];
         };
         MerchantEventResponse: {
             /**
@@ -4561,6 +4666,77 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    AuditController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description the actor's id: a key's name or a person's subject */
+                actor?: string;
+                /** @description e.g. request.refused, audit.read */
+                action?: string;
+                /** @description what was acted on: an order's reference, an id, a route */
+                target?: string;
+                /** @description at or after (ISO 8601) */
+                from?: string;
+                /** @description before (ISO 8601) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPageResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    AuditController_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditVerificationResponse"];
+                };
+            };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];

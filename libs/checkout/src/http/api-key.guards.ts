@@ -3,14 +3,16 @@ import {
   ExecutionContext,
   Inject,
   Injectable,
+  Logger,
   createParamDecorator,
 } from '@nestjs/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { ApiKeyIdentity, ApiKeyRing, bearerKey } from './api-keys';
 import { CheckoutError } from '../errors/checkout-error';
+import { AuditActor, AuditTrail } from '../operators/audit-trail';
+import { OriginRequest, originOf, routeOf } from './request-origin';
 
-interface KeyedRequest {
-  headers: Record<string, string | string[] | undefined>;
+interface KeyedRequest extends OriginRequest {
   apiKey?: ApiKeyIdentity;
 }
 
@@ -34,30 +36,71 @@ export class ShopKeyGuard implements CanActivate {
   }
 }
 
-/** Admin routes: a key from ADMIN_API_KEYS; a valid shop key is known but not allowed (403). */
+/**
+ * Admin routes: a key from ADMIN_API_KEYS; a valid shop key is known but not allowed (403). Every
+ * refusal is written to the audit trail (the route, never the key presented).
+ */
 @Injectable()
 export class AdminKeyGuard implements CanActivate {
+  private readonly logger = new Logger('AdminKeyGuard');
   private readonly adminKeys: ApiKeyRing;
   private readonly shopKeys: ApiKeyRing;
 
-  constructor(@Inject(SERVICE_CONFIG) config: ServiceConfig) {
+  constructor(
+    @Inject(SERVICE_CONFIG) config: ServiceConfig,
+    private readonly audit: AuditTrail,
+  ) {
     this.adminKeys = new ApiKeyRing(config.adminApiKeys);
     this.shopKeys = new ApiKeyRing(config.shopApiKeys);
   }
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<KeyedRequest>();
     const presented = bearerKey(request.headers.authorization);
-    if (!presented) throw CheckoutError.unauthenticated();
-    const identity = this.adminKeys.identify(presented);
+    const identity = presented ? this.adminKeys.identify(presented) : null;
     if (identity) {
       request.apiKey = identity;
       return true;
     }
-    if (this.shopKeys.identify(presented))
-      throw CheckoutError.forbidden('an admin key is required');
-    throw CheckoutError.unauthenticated();
+    const shop = presented ? this.shopKeys.identify(presented) : null;
+    const refusal = shop
+      ? CheckoutError.forbidden('an admin key is required')
+      : CheckoutError.unauthenticated();
+    await this.recordRefusal(
+      request,
+      shop ? { kind: 'bootstrap_key', id: `shop:${shop.name}` } : { kind: 'anonymous', id: null },
+      shop ? 'a shop key on an admin route' : presented ? 'an unknown key' : 'no key',
+      shop ? 403 : 401,
+    );
+    throw refusal;
   }
+
+  private async recordRefusal(
+    request: KeyedRequest,
+    actor: AuditActor,
+    reason: string,
+    status: number,
+  ): Promise<void> {
+    try {
+      await this.audit.record({
+        actor,
+        action: 'request.refused',
+        target: routeOf(request),
+        reason,
+        outcome: 'refused',
+        status,
+        origin: originOf(request),
+      });
+    } catch (error) {
+      // The refusal stands without its row (the database is down): say so, never let it in.
+      this.logger.error(`refusal not written to the audit trail: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** The audit trail's name for the caller of an admin route (a bootstrap key until people sign in). */
+export function auditActorOf(key: ApiKeyIdentity): AuditActor {
+  return { kind: 'bootstrap_key', id: key.name, roles: ['admin'] };
 }
 
 /** The identity a guard attached to the request: name for audit, fingerprint for scoping. */

@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import { ActivityRollupEntity, ActivityTotalEntity } from './activity-total.entity';
+import { AuditEventEntity } from './audit-event.entity';
 import { GatewayTokenEntity } from './gateway-token.entity';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { IpnNotificationEntity } from './ipn-notification.entity';
@@ -28,6 +29,7 @@ export * from './order.entity';
 export * from './outbox-event.entity';
 export * from './payment-attempt.entity';
 export * from './activity-total.entity';
+export * from './audit-event.entity';
 export * from './rate-limit-window.entity';
 export * from './reconciliation-report.entity';
 export * from './refund.entity';
@@ -59,4 +61,5 @@ export const ENTITIES: EntityTarget[] = [
   RateLimitWindowEntity,
   ActivityTotalEntity,
   ActivityRollupEntity,
+  AuditEventEntity,
 ];

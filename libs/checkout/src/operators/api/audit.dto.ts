@@ -1,0 +1,35 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
+import { CursorPageQuery, ISO_DATE_TIME_MAX_LENGTH } from '../../http/page-query';
+
+export class AuditQuery extends CursorPageQuery {
+  @ApiPropertyOptional({ description: "the actor's id: a key's name or a person's subject" })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  actor?: string;
+
+  @ApiPropertyOptional({ description: 'e.g. request.refused, audit.read', example: 'audit.read' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  action?: string;
+
+  @ApiPropertyOptional({ description: "what was acted on: an order's reference, an id, a route" })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  target?: string;
+
+  @ApiPropertyOptional({ description: 'at or after (ISO 8601)' })
+  @IsOptional()
+  @MaxLength(ISO_DATE_TIME_MAX_LENGTH)
+  @IsISO8601()
+  from?: string;
+
+  @ApiPropertyOptional({ description: 'before (ISO 8601)' })
+  @IsOptional()
+  @MaxLength(ISO_DATE_TIME_MAX_LENGTH)
+  @IsISO8601()
+  to?: string;
+}
