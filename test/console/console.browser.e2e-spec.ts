@@ -101,6 +101,26 @@ describeInBrowser('the console in Chromium', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('the audit trail: the refused sign-ins listed and filtered, the chain verified', async () => {
+    await page.goto('about:blank');
+    await page.goto(`${consoleUrl()}#/audit`);
+    await page.waitForSelector('#audit tbody tr');
+    await page.fill('#audit-action', 'request.refused');
+    await page.click('form[role=search] button[type=submit]');
+    await waitFor('only refusals', async () => {
+      const actions = await page.locator('#audit tbody tr td:nth-child(3)').allTextContents();
+      return (actions.length > 0 && actions.every((a) => a === 'request.refused')) || null;
+    });
+    // The sign-in with a shop key above was refused, and written with the key's name only.
+    expect(await page.textContent('#audit')).toContain('a shop key on an admin route');
+    expect(await page.textContent('#audit')).not.toContain(service.shopKey);
+    await page.click('#verify');
+    await page.waitForSelector('#verdict');
+    expect(await page.textContent('#verdict')).toMatch(/^The trail is intact: \d+ rows checked\.$/);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
   it('the overview: totals, five charts and their numbers as a table, for each window', async () => {
     await fixtures.paidOrder('card');
     // A page of its own (a hash change alone would keep the overview read before the payment).
@@ -401,6 +421,7 @@ describeInBrowser('the console in Chromium', () => {
   it('shows each page loading, then the API refusal with its code when the service is unavailable', async () => {
     const pages: [string, string][] = [
       ['#/overview', '**/v1/admin/overview?**'],
+      ['#/audit', '**/v1/admin/audit?**'],
       ['#/orders', '**/v1/admin/orders?**'],
       ['#/attention', '**/v1/admin/orders/stuck?**'],
       ['#/refunds', '**/v1/admin/refunds?**'],

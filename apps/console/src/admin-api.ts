@@ -27,6 +27,14 @@ export type DailyReport = Schemas['DailyReportResponse'];
 export type Overview = Schemas['OverviewResponse'];
 export type OverviewBucket = Schemas['OverviewBucketResponse'];
 export type OverviewWindow = 'hour' | 'day' | 'month';
+export type AuditPage = Schemas['AuditPageResponse'];
+export type AuditEvent = Schemas['AuditEventResponse'];
+export type AuditVerification = Schemas['AuditVerificationResponse'];
+export interface AuditFilter {
+  actor?: string;
+  action?: string;
+  target?: string;
+}
 export interface FinanceRange {
   from: string;
   to: string;
@@ -99,6 +107,15 @@ export interface OrderFilter {
 
 /** Calls of the admin API the console makes, each typed by the document. */
 export const adminApi = {
+  audit: (filter: AuditFilter, cursor?: string): Promise<AuditPage> =>
+    answer(
+      http.GET('/v1/admin/audit', {
+        params: { query: { limit: 50, ...filter, ...(cursor ? { cursor } : {}) } },
+        headers: auth(),
+      }),
+    ),
+  verifyAudit: (): Promise<AuditVerification> =>
+    answer(http.GET('/v1/admin/audit/verify', { headers: auth() })),
   overview: (window: OverviewWindow): Promise<Overview> =>
     answer(http.GET('/v1/admin/overview', { params: { query: { window } }, headers: auth() })),
   orders: (filter: OrderFilter): Promise<OrderPage> =>

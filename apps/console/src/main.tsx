@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { adminApi, ApiRefusal, session } from './admin-api';
 import { problemOf } from './answer';
 import { AttentionPage } from './pages/attention';
+import { AuditPage } from './pages/audit';
 import { FinancePage } from './pages/finance';
 import { OrderPage } from './pages/order';
 import { OverviewPage } from './pages/overview';
@@ -115,6 +116,8 @@ function Console() {
         <ReconciliationPage onRefused={signOut} />
       ) : place.page === 'finance' ? (
         <FinancePage />
+      ) : place.page === 'audit' ? (
+        <AuditPage onRefused={signOut} />
       ) : place.page === 'orders' ? (
         <OrdersPage onRefused={signOut} />
       ) : (

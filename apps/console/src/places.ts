@@ -7,7 +7,8 @@ export type Place =
   | { page: 'webhooks' }
   | { page: 'attention' }
   | { page: 'reconciliation' }
-  | { page: 'finance' };
+  | { page: 'finance' }
+  | { page: 'audit' };
 
 /** The pages of the navigation, in its order. */
 export const PAGES = [
@@ -18,6 +19,7 @@ export const PAGES = [
   ['webhooks', 'Webhooks'],
   ['reconciliation', 'Reconciliation'],
   ['finance', 'Finance'],
+  ['audit', 'Audit trail'],
 ] as const;
 
 export function placeOf(hash: string): Place {
