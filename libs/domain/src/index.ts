@@ -8,3 +8,4 @@ export * from './billing-address';
 export * from './merchant-event-type';
 export * from './webhook-secret';
 export * from './payment-attempt';
+export * from './bounded-text';

@@ -1,4 +1,4 @@
-import { OrderStatus, PaymentOutcome } from '@app/domain';
+import { cutText, OrderStatus, PaymentOutcome } from '@app/domain';
 import { TransactionLookup, TransactionRecord } from '@app/gateway-client';
 import { EarlierAttemptStatus, OrderEntity, PaymentAttemptEntity } from '@app/persistence';
 
@@ -53,7 +53,7 @@ export function compareWithGateway(
   const mismatch = (problem: string): GatewayMismatch => ({
     reference: order.merchantReference,
     order_tracking_id: order.orderTrackingId,
-    problem: problem.slice(0, MISMATCH_PROBLEM_MAX_LENGTH),
+    problem: cutText(problem, MISMATCH_PROBLEM_MAX_LENGTH),
     ours: {
       status: order.status,
       amount: order.amount,
@@ -104,7 +104,7 @@ export function compareAttemptWithGateway(
   const mismatch = (problem: string): GatewayMismatch => ({
     reference: order.merchantReference,
     order_tracking_id: attempt.orderTrackingId,
-    problem: `attempt ${attempt.number}: ${problem}`.slice(0, MISMATCH_PROBLEM_MAX_LENGTH),
+    problem: cutText(`attempt ${attempt.number}: ${problem}`, MISMATCH_PROBLEM_MAX_LENGTH),
     ours: {
       status: order.status,
       amount: order.amount,
@@ -135,5 +135,5 @@ function gatewaySide(record: TransactionRecord | null): GatewayMismatch['gateway
 }
 
 function gatewayText(value: string | null | undefined): string | null {
-  return value?.slice(0, GATEWAY_TEXT_MAX_LENGTH) ?? null;
+  return cutText(value, GATEWAY_TEXT_MAX_LENGTH);
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { Brackets, DataSource, In } from 'typeorm';
-import { isUuid, MerchantReference, OrderTrackingId } from '@app/domain';
+import { cutText, isUuid, MerchantReference, OrderTrackingId } from '@app/domain';
 import { GatewayClient, TransactionLookup } from '@app/gateway-client';
 import { OrderEntity, PaymentAttemptEntity, ReconciliationReportEntity } from '@app/persistence';
 import { CheckoutError } from '../errors/checkout-error';
@@ -207,17 +207,17 @@ function toReport(row: ReconciliationReportEntity): ReconciliationReport {
     // Reports stored before their texts were cut are cut here, to the bounds the answer declares.
     gateway_mismatches: findings.gateway_mismatches.map((mismatch) => ({
       ...mismatch,
-      problem: mismatch.problem.slice(0, MISMATCH_PROBLEM_MAX_LENGTH),
+      problem: cutText(mismatch.problem, MISMATCH_PROBLEM_MAX_LENGTH),
     })),
     lookup_failures: findings.lookup_failures.map((failure) => ({
       ...failure,
-      error: failure.error.slice(0, LOOKUP_ERROR_MAX_LENGTH),
+      error: cutText(failure.error, LOOKUP_ERROR_MAX_LENGTH),
     })),
   };
 }
 
 function lookupError(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).slice(0, LOOKUP_ERROR_MAX_LENGTH);
+  return cutText(error instanceof Error ? error.message : String(error), LOOKUP_ERROR_MAX_LENGTH);
 }
 
 async function inBatches<T>(items: T[], width: number, run: (item: T) => Promise<void>) {

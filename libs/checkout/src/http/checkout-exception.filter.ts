@@ -1,3 +1,4 @@
+import { cutText } from '@app/domain';
 import {
   ArgumentsHost,
   BadRequestException,
@@ -147,21 +148,19 @@ export const ERROR_BOUNDS = {
   gatewayFields: 50,
 } as const;
 
-const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
-
 export function bounded(body: ErrorBody): ErrorBody {
   // A body passed through as it is (the readiness report) has its own shape.
   if (typeof body.error?.message !== 'string') return body;
   const error: ErrorBody['error'] = {
     ...body.error,
-    message: cut(body.error.message, ERROR_BOUNDS.message),
+    message: cutText(body.error.message, ERROR_BOUNDS.message),
   };
   if (Array.isArray(error.errors)) {
     error.errors = (error.errors as { field: string; reason: string }[])
       .slice(0, ERROR_BOUNDS.fields)
       .map((problem) => ({
-        field: cut(problem.field, ERROR_BOUNDS.field),
-        reason: cut(problem.reason, ERROR_BOUNDS.reason),
+        field: cutText(problem.field, ERROR_BOUNDS.field),
+        reason: cutText(problem.reason, ERROR_BOUNDS.reason),
       }));
   }
   if (typeof error.gateway === 'object' && error.gateway !== null) {
@@ -171,10 +170,10 @@ export function bounded(body: ErrorBody): ErrorBody {
       Array.isArray(messages)
         ? messages
             .slice(0, ERROR_BOUNDS.gatewayMessages)
-            .map((message) => cut(String(message), ERROR_BOUNDS.gatewayMessage))
+            .map((message) => cutText(String(message), ERROR_BOUNDS.gatewayMessage))
         : messages;
     const code = (value: unknown) =>
-      typeof value === 'string' ? cut(value, ERROR_BOUNDS.gatewayCode) : value;
+      typeof value === 'string' ? cutText(value, ERROR_BOUNDS.gatewayCode) : value;
     const fields = gateway.fields as Record<string, unknown> | undefined;
     error.gateway = {
       ...gateway,
@@ -186,7 +185,7 @@ export function bounded(body: ErrorBody): ErrorBody {
             fields: Object.fromEntries(
               Object.entries(fields)
                 .slice(0, ERROR_BOUNDS.gatewayFields)
-                .map(([field, messages]) => [cut(field, ERROR_BOUNDS.field), texts(messages)]),
+                .map(([field, messages]) => [cutText(field, ERROR_BOUNDS.field), texts(messages)]),
             ),
           }
         : {}),

@@ -1,10 +1,10 @@
+import { cutText } from '@app/domain';
 import {
   OutboxEventEntity,
   WebhookDeliveryEntity,
   WebhookEndpointEntity,
   WebhookMessageEntity,
 } from '@app/persistence';
-import { upTo } from '../orders/order-view';
 import { EXCERPT_BYTES, WEBHOOK_ERROR_MAX_LENGTH } from './delivery-limits';
 import { displayUrlOf } from './endpoint-view';
 
@@ -65,7 +65,7 @@ export function toMerchantEventView(event: OutboxEventEntity): MerchantEventView
     delivery_state: deliveryState(event),
     attempts: event.attempts,
     // Rows written before the cut may hold more; answers stay within the declared bound.
-    last_error: upTo(event.lastError, EVENT_LAST_ERROR_MAX_LENGTH),
+    last_error: cutText(event.lastError, EVENT_LAST_ERROR_MAX_LENGTH),
     created_at: event.createdAt.toISOString(),
     relayed_at: event.relayedAt?.toISOString() ?? null,
     delivered_at: event.deliveredAt?.toISOString() ?? null,
@@ -94,7 +94,7 @@ export function toWebhookMessageView(
     state: message.state,
     attempts: message.attempts,
     next_attempt_at: message.state === 'pending' ? message.nextAttemptAt.toISOString() : null,
-    last_error: upTo(message.lastError, WEBHOOK_ERROR_MAX_LENGTH),
+    last_error: cutText(message.lastError, WEBHOOK_ERROR_MAX_LENGTH),
     delivered_at: message.deliveredAt?.toISOString() ?? null,
   };
 }
@@ -118,8 +118,8 @@ export function toWebhookDeliveryView(delivery: WebhookDeliveryEntity): WebhookD
     attempt: delivery.attempt,
     url: delivery.url,
     response_status: delivery.responseStatus,
-    error: upTo(delivery.error, WEBHOOK_ERROR_MAX_LENGTH),
-    response_excerpt: upTo(delivery.responseExcerpt, EXCERPT_BYTES),
+    error: cutText(delivery.error, WEBHOOK_ERROR_MAX_LENGTH),
+    response_excerpt: cutText(delivery.responseExcerpt, EXCERPT_BYTES),
     duration_ms: delivery.durationMs,
     created_at: delivery.createdAt.toISOString(),
   };

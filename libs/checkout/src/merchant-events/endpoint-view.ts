@@ -1,3 +1,4 @@
+import { cutText } from '@app/domain';
 import { WebhookEndpointEntity } from '@app/persistence';
 import { URL_MAX_LENGTH } from '../http/documented-schemas';
 
@@ -9,7 +10,7 @@ import { URL_MAX_LENGTH } from '../http/documented-schemas';
 export function displayUrlOf(url: string): string {
   try {
     const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`.slice(0, URL_MAX_LENGTH);
+    return cutText(`${parsed.origin}${parsed.pathname}`, URL_MAX_LENGTH);
   } catch {
     return '(invalid url)';
   }

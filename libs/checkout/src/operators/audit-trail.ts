@@ -1,3 +1,4 @@
+import { cutText } from '@app/domain';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { activeTraceId } from '@app/common';
@@ -41,9 +42,6 @@ export interface AuditVerification {
 /** Rows read per statement while verifying the chain. */
 const VERIFY_BATCH = 10_000;
 
-const cut = (value: string | null | undefined, length: number) =>
-  value === null || value === undefined ? null : value.slice(0, length);
-
 /**
  * The one writer and verifier of the audit trail (audit_events). A change's row is written in the
  * change's own transaction (pass its manager), so a change is never without its row, nor a row
@@ -63,19 +61,19 @@ export class AuditTrail {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 0, '')`,
       [
         entry.actor.kind,
-        cut(entry.actor.id, 200),
-        cut(entry.actor.email, 254),
+        cutText(entry.actor.id, 200),
+        cutText(entry.actor.email, 254),
         entry.actor.roles ?? [],
         entry.action,
-        cut(entry.target, 200),
+        cutText(entry.target, 200),
         entry.before ?? null,
         entry.after ?? null,
-        cut(entry.reason, 1000),
+        cutText(entry.reason, 1000),
         entry.outcome,
         entry.status ?? null,
-        cut(origin.ip, 64),
-        cut(origin.userAgent, 300),
-        cut(origin.requestId, 100),
+        cutText(origin.ip, 64),
+        cutText(origin.userAgent, 300),
+        cutText(origin.requestId, 100),
         activeTraceId() ?? null,
       ],
     );

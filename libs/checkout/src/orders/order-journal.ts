@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { MerchantEventType } from '@app/domain';
+import { cutText, MerchantEventType } from '@app/domain';
 import { EventSource, OrderEntity, RefundEntity } from '@app/persistence';
 import { REVIEW_REASON_MAX_LENGTH, toOrderView } from './order-view';
 
@@ -209,7 +209,7 @@ export class OrderJournal {
     gatewayRecord?: unknown,
   ): Promise<void> {
     // The reason may quote the gateway: kept to a bounded length (orders.review_reason is text).
-    reason = reason.slice(0, REVIEW_REASON_MAX_LENGTH);
+    reason = cutText(reason, REVIEW_REASON_MAX_LENGTH);
     const firstTime = !order.needsReview || order.reviewReason !== reason;
     order.needsReview = true;
     order.reviewReason = reason;

@@ -1,4 +1,4 @@
-import { currentAttemptStatus } from '@app/domain';
+import { currentAttemptStatus, cutText } from '@app/domain';
 import {
   OrderEntity,
   OrderEventEntity,
@@ -74,13 +74,6 @@ export interface TimelineEntry {
 export const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
 /**
- * A stored text within the bound its answer declares: new rows are cut where they are written,
- * rows written before that cut existed are cut here.
- */
-export const upTo = (text: string | null, max: number): string | null =>
-  text === null || text.length <= max ? text : text.slice(0, max);
-
-/**
  * Card numbers arrive masked already (holding * or x); anything else of six characters or more,
  * a phone number, shows only its last three. The payment export applies the same rule in SQL
  * (finance/api/money-movements.ts `masked`); a test holds the two together.
@@ -101,7 +94,7 @@ export function toRefundView(refund: RefundEntity): RefundView {
     reason: refund.reason,
     requested_by: refund.requestedBy,
     gateway_status: refund.gatewayStatus,
-    gateway_message: upTo(refund.gatewayMessage, REFUND_MESSAGE_MAX_LENGTH),
+    gateway_message: cutText(refund.gatewayMessage, REFUND_MESSAGE_MAX_LENGTH),
     created_at: refund.createdAt.toISOString(),
     accepted_at: iso(refund.acceptedAt),
     reversed_at: iso(refund.reversedAt),
@@ -128,7 +121,7 @@ export function toOrderView(order: OrderEntity, refund: RefundEntity | null = nu
     paid_at: iso(order.paidAt),
     failure_reason: order.failureReason,
     needs_review: order.needsReview,
-    review_reason: upTo(order.reviewReason, REVIEW_REASON_MAX_LENGTH),
+    review_reason: cutText(order.reviewReason, REVIEW_REASON_MAX_LENGTH),
     redirect_url: order.redirectUrl,
     business_number: order.businessNumber,
     account_number: order.pushAccountNumber,

@@ -1,11 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ConfirmationCode, Money } from '@app/domain';
+import { ConfirmationCode, cutText, Money } from '@app/domain';
 import { GatewayClient } from '@app/gateway-client';
 import { EventSource, OrderEntity, OrderRepository, PaymentAttemptEntity } from '@app/persistence';
 import { CheckoutError } from '../errors/checkout-error';
 import { announcement, OrderJournal } from '../orders/order-journal';
-import { upTo } from '../orders/order-view';
 import { askForRefund, REFUND_MESSAGE_MAX_LENGTH } from './refund-verdict';
 
 export interface DoublePaymentRefundInput {
@@ -158,7 +157,7 @@ function viewOf(attempt: PaymentAttemptEntity, order: OrderEntity): DoublePaymen
     amount: attempt.paidAmount,
     currency: order.currency,
     status: attempt.refundStatus,
-    message: upTo(attempt.refundMessage, REFUND_MESSAGE_MAX_LENGTH),
+    message: cutText(attempt.refundMessage, REFUND_MESSAGE_MAX_LENGTH),
     requested_by: attempt.refundRequestedBy,
     requested_at: attempt.refundRequestedAt?.toISOString() ?? null,
   };

@@ -1,3 +1,4 @@
+import { cutText } from '@app/domain';
 import {
   GatewayAcknowledgement,
   GatewayClient,
@@ -28,7 +29,7 @@ export async function askForRefund(
   request: RefundRequest,
 ): Promise<RefundVerdict> {
   const verdict = await verdictOf(gateway, request);
-  return { ...verdict, message: verdict.message.slice(0, REFUND_MESSAGE_MAX_LENGTH) };
+  return { ...verdict, message: cutText(verdict.message, REFUND_MESSAGE_MAX_LENGTH) };
 }
 
 async function verdictOf(gateway: GatewayClient, request: RefundRequest): Promise<RefundVerdict> {

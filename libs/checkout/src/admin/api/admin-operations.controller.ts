@@ -1,3 +1,4 @@
+import { cutText } from '@app/domain';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
@@ -64,7 +65,7 @@ export class AdminOperationsController {
     return {
       items: rows.map((row) => ({
         // The deployment's configured URL: as long as a URL we take anywhere, at most.
-        url: loggableIpnUrl(row.url).slice(0, URL_MAX_LENGTH),
+        url: cutText(loggableIpnUrl(row.url), URL_MAX_LENGTH),
         current: row.url === this.registrations.url && row.method === this.registrations.method,
         method: row.method,
         ipn_id: row.ipnId,

@@ -1,3 +1,4 @@
+import { cutText } from '@app/domain';
 import {
   applyDecorators,
   Body,
@@ -112,7 +113,7 @@ export class AdminOrdersController {
       result: result.kind,
       // As the order's review_reason keeps it.
       ...(result.kind === 'flagged'
-        ? { reason: result.reason.slice(0, REVIEW_REASON_MAX_LENGTH) }
+        ? { reason: cutText(result.reason, REVIEW_REASON_MAX_LENGTH) }
         : {}),
       ...(await this.orders.detail(order.id)),
     };

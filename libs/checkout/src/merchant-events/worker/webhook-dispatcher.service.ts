@@ -1,3 +1,4 @@
+import { cutText } from '@app/domain';
 import {
   Inject,
   Injectable,
@@ -135,8 +136,7 @@ const RECORD_ATTEMPT: PreparedStatement = {
  * at most WEBHOOK_ERROR_MAX_LENGTH characters, cut between characters, never inside one.
  */
 function recordedError(error: string | null): string | null {
-  if (error === null || error.length <= WEBHOOK_ERROR_MAX_LENGTH) return error;
-  return Array.from(error).slice(0, WEBHOOK_ERROR_MAX_LENGTH).join('');
+  return cutText(error, WEBHOOK_ERROR_MAX_LENGTH);
 }
 
 interface ClaimedMessage {

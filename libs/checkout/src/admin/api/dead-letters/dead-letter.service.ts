@@ -1,3 +1,4 @@
+import { cutText } from '@app/domain';
 import { Injectable } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { JobProducer, QUEUE_NAMES, QueueName } from '@app/queues';
@@ -40,12 +41,12 @@ function toView(queue: string, job: Job, withStack = false): DeadJobView {
     name: job.name,
     data: job.data,
     attempts_made: job.attemptsMade,
-    failed_reason: job.failedReason?.slice(0, DEAD_LETTER_REASON_MAX_LENGTH) ?? null,
+    failed_reason: cutText(job.failedReason, DEAD_LETTER_REASON_MAX_LENGTH),
     ...(withStack
       ? {
           stacktrace: (job.stacktrace ?? [])
             .slice(-DEAD_LETTER_STACKTRACES_MAX)
-            .map((trace) => trace.slice(0, DEAD_LETTER_STACKTRACE_MAX_LENGTH)),
+            .map((trace) => cutText(trace, DEAD_LETTER_STACKTRACE_MAX_LENGTH)),
         }
       : {}),
     created_at: job.timestamp ? new Date(job.timestamp).toISOString() : null,
