@@ -1,16 +1,30 @@
 import { currentAttemptStatus, cutText } from '@app/domain';
 import {
+  CheckoutKind,
   OrderEntity,
   OrderEventEntity,
   PaymentAttemptEntity,
   RefundEntity,
 } from '@app/persistence';
+import { INTEGER } from '../http/documented-schemas';
 import { REFUND_MESSAGE_MAX_LENGTH } from '../refunds/refund-verdict';
 
 /** An order's answer holds at most its latest TIMELINE_LIMIT timeline entries. */
 export const TIMELINE_LIMIT = 500;
 /** Payment attempts one order may have (a new one past it is refused). */
 export const ATTEMPTS_PER_ORDER_LIMIT = 20;
+/** A payment attempt's number as documented: 1, then one more each time, at most the limit. */
+export const ATTEMPT_NUMBER = {
+  ...INTEGER,
+  minimum: 1,
+  maximum: ATTEMPTS_PER_ORDER_LIMIT,
+  example: 1,
+} as const;
+/** Every kind of checkout, as the documents list them (total: a new kind must be named here). */
+export const CHECKOUT_KINDS: CheckoutKind[] = Object.keys({
+  hosted: true,
+  mobile_money: true,
+} satisfies Record<CheckoutKind, true>) as CheckoutKind[];
 
 /** The longest review reason an order keeps (flagForReview cuts a longer one). */
 export const REVIEW_REASON_MAX_LENGTH = 500;

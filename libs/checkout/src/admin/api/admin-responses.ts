@@ -38,7 +38,9 @@ import { IPN_REGISTRATIONS_LISTED } from '../../ipn/ipn-registration.service';
 import type { OutcomeResult } from '../../orders/order-outcome.service';
 import { REVIEW_REASON_MAX_LENGTH } from '../../orders/order-view';
 import {
+  ATTEMPT_NUMBER,
   ATTEMPTS_PER_ORDER_LIMIT,
+  CHECKOUT_KINDS,
   TIMELINE_LIMIT,
   type AttemptView,
   type TimelineEntry,
@@ -94,7 +96,6 @@ function membersOf<T extends string>(members: Record<T, true>): T[] {
   return Object.keys(members) as T[];
 }
 
-const CHECKOUT_KINDS = membersOf<CheckoutKind>({ hosted: true, mobile_money: true });
 const SUBMISSION_STATUSES = membersOf<SubmissionStatus>({
   submitting: true,
   submitted: true,
@@ -137,8 +138,6 @@ const JOB_NAMES = membersOf<JobName>({
   'sum-activity': true,
 });
 
-/** A payment attempt's number: 1, then one more each time, at most ATTEMPTS_PER_ORDER_LIMIT. */
-const ATTEMPT_NUMBER = { ...INTEGER, minimum: 1, maximum: ATTEMPTS_PER_ORDER_LIMIT } as const;
 /** A page's `limit` as applied: 1 to PAGE_LIMIT_MAX (LimitQuery). */
 const PAGE_LIMIT = { ...INTEGER, minimum: 1, maximum: PAGE_LIMIT_MAX } as const;
 /** orders / payment_attempts .push_merchant_reference: varchar(100). */

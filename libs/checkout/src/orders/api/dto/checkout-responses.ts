@@ -5,7 +5,6 @@ import {
   CURRENCY,
   DATE_TIME,
   EVENT_SOURCES,
-  INTEGER,
   MERCHANT_REFERENCE,
   NULLABLE_DATE_TIME,
   ORDER_TRACKING_ID,
@@ -15,7 +14,12 @@ import {
   UUID,
 } from '../../../http/documented-schemas';
 import { ORDER_STATUSES, REFUND_STATUSES } from '@app/domain';
-import { ATTEMPTS_PER_ORDER_LIMIT, TIMELINE_LIMIT } from '../../order-view';
+import {
+  ATTEMPT_NUMBER,
+  ATTEMPTS_PER_ORDER_LIMIT,
+  CHECKOUT_KINDS,
+  TIMELINE_LIMIT,
+} from '../../order-view';
 import { REVIEW_REASON_MAX_LENGTH } from '../../order-view';
 import { REFUND_REASON_MAX_LENGTH } from '../../../refunds/refund-admin-view';
 import { REFUND_MESSAGE_MAX_LENGTH } from '../../../refunds/refund-verdict';
@@ -58,10 +62,7 @@ export const IDEMPOTENCY_KEY_SCHEMA = {
   pattern: '^[\\x21-\\x7e]+$',
   example: 'checkout-7f3a9c',
 };
-/** A payment attempt's number: 1, then one more each time, at most ATTEMPTS_PER_ORDER_LIMIT. */
-const ATTEMPT_NUMBER = { ...INTEGER, minimum: 1, maximum: ATTEMPTS_PER_ORDER_LIMIT, example: 1 };
 const ORDER_STATUS_DOC = { type: String, example: 'pending', enum: ORDER_STATUSES };
-const CHECKOUT_KINDS = ['hosted', 'mobile_money'];
 /** orders / payment_attempts .push_merchant_reference: varchar(100). */
 const PUSH_MERCHANT_REFERENCE = text(100, { nullable: true });
 /** orders / payment_attempts .failure_reason: varchar(100), cut there by its writers. */
