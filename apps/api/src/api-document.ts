@@ -140,8 +140,8 @@ const HEADERS: Record<string, HeaderObject> = {
 };
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 
-/** The rate limiter's headers (on every answer of a limited route while limits are on) and CORS. */
-const RATE_LIMIT_HEADERS = {
+/** The headers of every answer: the rate limiter's (on a limited route while limits are on) and CORS's. */
+const EVERY_ANSWER_HEADERS = {
   'X-RateLimit-Limit': headerRef('RateLimitLimit'),
   'X-RateLimit-Remaining': headerRef('RateLimitRemaining'),
   'X-RateLimit-Reset': headerRef('RateLimitReset'),
@@ -239,7 +239,7 @@ function errorResponse(status: number, description: string): ResponseObject {
   return {
     description,
     headers: {
-      ...RATE_LIMIT_HEADERS,
+      ...EVERY_ANSWER_HEADERS,
       ...(status === 429 ? { 'Retry-After': headerRef('RetryAfter') } : {}),
       ...(status === 503 ? { 'Retry-After': headerRef('RetryAfterWhenKnown') } : {}),
     },
@@ -284,7 +284,7 @@ function withCommonAnswers(document: OpenAPIObject): OpenAPIObject {
         const key = String(status);
         if (status < 400) {
           const success = responses[key] as ResponseObject;
-          responses[key] = { ...success, headers: { ...success.headers, ...RATE_LIMIT_HEADERS } };
+          responses[key] = { ...success, headers: { ...success.headers, ...EVERY_ANSWER_HEADERS } };
           continue;
         }
         const name = `Error${status}`;
