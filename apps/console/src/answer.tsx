@@ -90,6 +90,11 @@ export function useCursorList<P extends { items: unknown[]; next_cursor: string 
         of: first.data,
       });
     } catch (error) {
+      // A refused key signs out here too, as on the first page.
+      if (error instanceof ApiRefusal && (error.status === 401 || error.status === 403)) {
+        onRefused();
+        return;
+      }
       setMoreProblem(problemOf(error));
     }
   }
