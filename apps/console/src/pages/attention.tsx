@@ -116,6 +116,7 @@ export function AttentionPage({ onRefused }: { onRefused: () => void }) {
           More stuck orders
         </button>
       )}
+      {stuck.moreProblem && <Problem text={stuck.moreProblem} />}
 
       <h2>Notifications from the gateway</h2>
       <form class="filters" onSubmit={(event) => event.preventDefault()}>
@@ -192,6 +193,7 @@ export function AttentionPage({ onRefused }: { onRefused: () => void }) {
           More notifications
         </button>
       )}
+      {notifications.moreProblem && <Problem text={notifications.moreProblem} />}
 
       <h2>Jobs whose retries ran out</h2>
       {dead.state === 'loading' && <Loading what="dead letters" />}
