@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - audit_event_digest(row): sha256 over the previous hash and the row's content, written as a
  *   JSON array (jsonb's text is canonical, instants in UTC to the microsecond), the one
  *   definition both the insert and the verification use;
- * - on insert, under a transaction-level advisory lock, the row takes the next seq and the last
- *   row's hash as its previous_hash, then its own hash;
+ * - on insert (READ COMMITTED only), under a transaction-level advisory lock, the row takes the
+ *   next seq, the time, and the last row's hash as its previous_hash, then its own hash;
  * - UPDATE, DELETE and TRUNCATE are refused. (Whoever can drop the triggers can still change a
  *   row; GET /v1/admin/audit/verify then finds it, as its hash no longer matches.)
  * A new, empty table: nothing to build online.
@@ -42,8 +42,15 @@ export class AuditTrail1796000000000 implements MigrationInterface {
       CREATE FUNCTION audit_events_chain() RETURNS trigger LANGUAGE plpgsql AS $$
       DECLARE last record;
       BEGIN
+        -- The last row must be the last committed one: a snapshot taken earlier would miss it.
+        IF current_setting('transaction_isolation') <> 'read committed' THEN
+          RAISE EXCEPTION 'audit_events is written in READ COMMITTED transactions only'
+            USING ERRCODE = 'invalid_transaction_state';
+        END IF;
         PERFORM pg_advisory_xact_lock(hashtext('audit_events'));
         SELECT seq, hash INTO last FROM audit_events ORDER BY seq DESC LIMIT 1;
+        -- Stamped under the lock, so that time follows the chain (and no caller backdates a row).
+        NEW.at := clock_timestamp();
         NEW.seq := COALESCE(last.seq, 0) + 1;
         NEW.previous_hash := last.hash;
         NEW.hash := audit_event_digest(NEW);

@@ -101,7 +101,19 @@ describeInBrowser('the console in Chromium', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('the audit trail: the refused sign-ins listed and filtered, the chain verified', async () => {
+  it('the audit trail: refusals listed and filtered, the chain verified', async () => {
+    const requestId = `console-audit-${Date.now()}`;
+    const refused = await request(service.apiUrl)
+      .get('/v1/admin/refunds')
+      .set(service.shopAuth)
+      .set('X-Request-Id', requestId);
+    expect(refused.status).toBe(403);
+    await waitFor('the refusal written', async () => {
+      const written = await dataSource.query(`SELECT 1 FROM audit_events WHERE request_id = $1`, [
+        requestId,
+      ]);
+      return written.length === 1 || null;
+    });
     await page.goto('about:blank');
     await page.goto(`${consoleUrl()}#/audit`);
     await page.waitForSelector('#audit tbody tr');
@@ -111,12 +123,17 @@ describeInBrowser('the console in Chromium', () => {
       const actions = await page.locator('#audit tbody tr td:nth-child(3)').allTextContents();
       return (actions.length > 0 && actions.every((a) => a === 'request.refused')) || null;
     });
-    // The sign-in with a shop key above was refused, and written with the key's name only.
-    expect(await page.textContent('#audit')).toContain('a shop key on an admin route');
+    // This test's refusal, with its request id and the key's name only.
+    const row = page.locator('#audit tbody tr', { hasText: requestId });
+    expect(await row.count()).toBe(1);
+    expect(await row.textContent()).toContain('a shop key on an admin route');
+    expect(await row.textContent()).toContain('shop:test-shop');
     expect(await page.textContent('#audit')).not.toContain(service.shopKey);
     await page.click('#verify');
     await page.waitForSelector('#verdict');
-    expect(await page.textContent('#verdict')).toMatch(/^The trail is intact: \d+ rows checked\.$/);
+    expect(await page.textContent('#verdict')).toMatch(
+      /^The trail is intact: \d+ rows checked\. Its head: row \d+, [0-9a-f]{64}\.$/,
+    );
     expect(await seriousViolations(page)).toEqual([]);
     expect(pageErrors).toEqual([]);
   });

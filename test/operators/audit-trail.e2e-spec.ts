@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ownTestDatabase } from '../support/database';
-import { RunningService, startService } from '../support/service';
+import { RunningService, startService, waitFor } from '../support/service';
 
 interface AuditRow {
   seq: string;
@@ -41,6 +41,12 @@ describe('audit trail (api + Postgres)', () => {
 
   const rows = async (action: string): Promise<AuditRow[]> =>
     dataSource.query(`SELECT * FROM audit_events WHERE action = $1 ORDER BY seq`, [action]);
+  /** Refusals are written just behind their answers: the rows once there are `count`. */
+  const refusals = (count: number) =>
+    waitFor(`${count} refusals written`, async () => {
+      const written = await rows('request.refused');
+      return written.length >= count ? written : null;
+    });
   const admin = (path: string) =>
     request(service.apiUrl).get(path).set(service.adminAuth).set('User-Agent', 'audit-test');
 
@@ -60,7 +66,7 @@ describe('audit trail (api + Postgres)', () => {
       .send({ note: 'x' });
     expect([none.status, unknown.status, shop.status]).toEqual([401, 401, 403]);
 
-    const refused = await rows('request.refused');
+    const refused = await refusals(3);
     expect(refused).toHaveLength(3);
     expect(refused.map((r) => [r.actor_kind, r.actor_id, r.target, r.reason, r.status])).toEqual([
       ['anonymous', null, 'GET /v1/admin/orders', 'no key', 401],
@@ -114,6 +120,13 @@ describe('audit trail (api + Postgres)', () => {
   });
 
   it('is append-only: the database refuses to change, delete or empty it', async () => {
+    await expect(
+      dataSource.transaction('REPEATABLE READ', (manager) =>
+        manager.query(
+          `INSERT INTO audit_events (actor_kind, action, outcome, seq, hash) VALUES ('anonymous', 'x', 'refused', 0, '')`,
+        ),
+      ),
+    ).rejects.toThrow(/READ COMMITTED transactions only/);
     await expect(dataSource.query(`UPDATE audit_events SET reason = 'edited'`)).rejects.toThrow(
       /append-only: UPDATE refused/,
     );
@@ -126,9 +139,13 @@ describe('audit trail (api + Postgres)', () => {
   });
 
   it('chains rows written at once in one order, and verify finds a row changed behind its back', async () => {
-    await Promise.all(
+    const refusedBefore = (await rows('request.refused')).length;
+    const answers = await Promise.all(
       Array.from({ length: 20 }, () => request(service.apiUrl).get('/v1/admin/refunds')),
     );
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(401));
+    // Every one written (none lost to a collision in the chain, none dropped).
+    expect(await refusals(refusedBefore + 20)).toHaveLength(refusedBefore + 20);
     const chain: AuditRow[] = await dataSource.query(`SELECT * FROM audit_events ORDER BY seq`);
     chain.forEach((row, i) => {
       expect(Number(row.seq)).toBe(i + 1);
@@ -136,7 +153,27 @@ describe('audit trail (api + Postgres)', () => {
     });
     const good = await admin('/v1/admin/audit/verify');
     expect(good.status).toBe(200);
-    expect(good.body).toEqual({ ok: true, checked: chain.length });
+    const last = chain[chain.length - 1];
+    expect(good.body).toEqual({
+      ok: true,
+      checked: chain.length,
+      head: { seq: Number(last.seq), hash: last.hash },
+    });
+    // The head, kept outside: while it stands, a check against it passes.
+    const kept = good.body.head as { seq: number; hash: string };
+    const anchored = await admin(`/v1/admin/audit/verify?seq=${kept.seq}&hash=${kept.hash}`);
+    expect(anchored.body.ok).toBe(true);
+
+    // The last rows removed past the trigger: the chain alone still holds together, the head
+    // kept outside does not.
+    await dataSource.query(`ALTER TABLE audit_events DISABLE TRIGGER audit_events_append_only`);
+    await dataSource.query(`DELETE FROM audit_events WHERE seq >= $1`, [kept.seq]);
+    await dataSource.query(`ALTER TABLE audit_events ENABLE TRIGGER audit_events_append_only`);
+    expect((await admin('/v1/admin/audit/verify')).body.ok).toBe(true);
+    const cut = await admin(`/v1/admin/audit/verify?seq=${kept.seq}&hash=${kept.hash}`);
+    expect(cut.body).toMatchObject({ ok: false, first_broken: { seq: kept.seq } });
+    const half = await admin(`/v1/admin/audit/verify?seq=${kept.seq}`);
+    expect(half.status).toBe(400);
 
     // Someone with the database's keys edits a refusal, past the trigger.
     const edited = chain[4];
@@ -149,6 +186,7 @@ describe('audit trail (api + Postgres)', () => {
     expect(broken.body).toEqual({
       ok: false,
       checked: 4,
+      head: { seq: 4, hash: chain[3].hash },
       first_broken: {
         seq: 5,
         id: expect.any(String),
@@ -156,6 +194,6 @@ describe('audit trail (api + Postgres)', () => {
       },
     });
     const verifications = await rows('audit.verified');
-    expect(verifications.map((r) => r.outcome)).toEqual(['succeeded', 'succeeded']);
+    expect(verifications.map((r) => r.outcome)).toEqual(['succeeded', 'succeeded', 'succeeded']);
   });
 });

@@ -2464,6 +2464,11 @@ export interface components {
              */
             next_cursor: string | null;
         };
+        AuditHeadResponse: {
+            /** Format: int64 */
+            seq: number;
+            hash: string;
+        };
         AuditBrokenEntryResponse: {
             /** Format: int64 */
             seq: number;
@@ -2480,6 +2485,8 @@ export interface components {
              * @description Rows checked before the first broken one (all of them when ok)
              */
             checked: number;
+            /** @description The last row read: keep it outside the database and give it as seq and hash to a later check, which then finds rows removed from the end or a chain rewritten whole */
+            head: components["schemas"]["AuditHeadResponse"] | null;
             first_broken?: components["schemas"]["AuditBrokenEntryResponse"];
         };
         MerchantEventResponse: {
@@ -4718,7 +4725,12 @@ export interface operations {
     };
     AuditController_verify: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the kept head's seq */
+                seq?: number;
+                /** @description the kept head's hash */
+                hash?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4737,6 +4749,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuditVerificationResponse"];
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];

@@ -1,11 +1,14 @@
 import { useState } from 'preact/hooks';
-import { adminApi, AuditFilter, AuditVerification } from '../admin-api';
+import { adminApi, ApiRefusal, AuditFilter, AuditVerification } from '../admin-api';
 import { Loading, Problem, problemOf, useCursorList } from '../answer';
 import { instant, label } from '../format';
 
 /** What a verification found, in a sentence. */
 function verdict(result: AuditVerification): string {
-  if (result.ok) return `The trail is intact: ${result.checked} rows checked.`;
+  if (result.ok) {
+    const head = result.head ? ` Its head: row ${result.head.seq}, ${result.head.hash}.` : '';
+    return `The trail is intact: ${result.checked} rows checked.${head}`;
+  }
   const broken = result.first_broken;
   return `The trail was changed: row ${broken?.seq ?? '?'} — ${broken?.problem ?? 'unknown'} (${result.checked} rows before it are intact).`;
 }
@@ -39,6 +42,10 @@ export function AuditPage({ onRefused }: { onRefused: () => void }) {
     try {
       setChecked(verdict(await adminApi.verifyAudit()));
     } catch (error) {
+      if (error instanceof ApiRefusal && (error.status === 401 || error.status === 403)) {
+        onRefused();
+        return;
+      }
       setProblem(problemOf(error));
     } finally {
       setChecking(false);
@@ -94,6 +101,7 @@ export function AuditPage({ onRefused }: { onRefused: () => void }) {
                   <th scope="col">Outcome</th>
                   <th scope="col">Reason</th>
                   <th scope="col">From</th>
+                  <th scope="col">Request</th>
                 </tr>
               </thead>
               <tbody>
@@ -112,6 +120,7 @@ export function AuditPage({ onRefused }: { onRefused: () => void }) {
                     </td>
                     <td class="reason">{event.reason ?? '—'}</td>
                     <td>{event.ip ?? '—'}</td>
+                    <td class="url">{event.request_id ?? '—'}</td>
                   </tr>
                 ))}
               </tbody>

@@ -3,7 +3,6 @@ import {
   ExecutionContext,
   Inject,
   Injectable,
-  Logger,
   createParamDecorator,
 } from '@nestjs/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
@@ -38,11 +37,10 @@ export class ShopKeyGuard implements CanActivate {
 
 /**
  * Admin routes: a key from ADMIN_API_KEYS; a valid shop key is known but not allowed (403). Every
- * refusal is written to the audit trail (the route, never the key presented).
+ * refusal is written to the audit trail (the route, never the key presented), behind the answer.
  */
 @Injectable()
 export class AdminKeyGuard implements CanActivate {
-  private readonly logger = new Logger('AdminKeyGuard');
   private readonly adminKeys: ApiKeyRing;
   private readonly shopKeys: ApiKeyRing;
 
@@ -54,7 +52,7 @@ export class AdminKeyGuard implements CanActivate {
     this.shopKeys = new ApiKeyRing(config.shopApiKeys);
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<KeyedRequest>();
     const presented = bearerKey(request.headers.authorization);
     const identity = presented ? this.adminKeys.identify(presented) : null;
@@ -66,35 +64,17 @@ export class AdminKeyGuard implements CanActivate {
     const refusal = shop
       ? CheckoutError.forbidden('an admin key is required')
       : CheckoutError.unauthenticated();
-    await this.recordRefusal(
-      request,
-      shop ? { kind: 'bootstrap_key', id: `shop:${shop.name}` } : { kind: 'anonymous', id: null },
-      shop ? 'a shop key on an admin route' : presented ? 'an unknown key' : 'no key',
-      shop ? 403 : 401,
-    );
+    this.audit.recordRefusal({
+      actor: shop
+        ? { kind: 'bootstrap_key', id: `shop:${shop.name}` }
+        : { kind: 'anonymous', id: null },
+      action: 'request.refused',
+      target: routeOf(request),
+      reason: shop ? 'a shop key on an admin route' : presented ? 'an unknown key' : 'no key',
+      status: shop ? 403 : 401,
+      origin: originOf(request),
+    });
     throw refusal;
-  }
-
-  private async recordRefusal(
-    request: KeyedRequest,
-    actor: AuditActor,
-    reason: string,
-    status: number,
-  ): Promise<void> {
-    try {
-      await this.audit.record({
-        actor,
-        action: 'request.refused',
-        target: routeOf(request),
-        reason,
-        outcome: 'refused',
-        status,
-        origin: originOf(request),
-      });
-    } catch (error) {
-      // The refusal stands without its row (the database is down): say so, never let it in.
-      this.logger.error(`refusal not written to the audit trail: ${(error as Error).message}`);
-    }
   }
 }
 

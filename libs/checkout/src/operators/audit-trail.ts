@@ -1,7 +1,7 @@
 import { cutText } from '@app/domain';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { activeTraceId } from '@app/common';
+import { activeTraceId, counter } from '@app/common';
 import { AuditActorKind, AuditOutcome } from '@app/persistence';
 
 /** Who acted, as the trail names them (never a secret: a key's name or id, a person's subject). */
@@ -35,12 +35,36 @@ export interface AuditEntry {
 export interface AuditVerification {
   ok: boolean;
   checked: number;
+  /** The last row of the chain: keep it outside the database, and give it to a later check. */
+  head: { seq: number; hash: string } | null;
   /** The first row whose hash, link or place in the chain is not what was written. */
   first_broken?: { seq: number; id: string | null; problem: string };
 }
 
+/** A head kept from an earlier verification: the chain must still hold it, unchanged. */
+export interface AuditAnchor {
+  seq: number;
+  hash: string;
+}
+
 /** Rows read per statement while verifying the chain. */
 const VERIFY_BATCH = 10_000;
+/**
+ * Refusals waiting to be written, at most: the guard answers at once and the trail writes them
+ * behind it, a batch per transaction, one writer at a time (the chain's lock serializes them
+ * anyway), so a flood of bad keys neither holds the api's connections nor delays its answers.
+ * Past it a refusal is counted (audit_refusals_unrecorded_total), not written.
+ */
+const REFUSALS_PENDING_MAX = 1000;
+const REFUSALS_PER_BATCH = 50;
+/** A batch's statements give up after this long (its refusals are counted as not written). */
+const REFUSAL_WRITE_TIMEOUT_MS = 2000;
+
+const unrecorded = counter({
+  name: 'audit_refusals_unrecorded_total',
+  help: 'Refused admin requests not written to the audit trail: too many at once, or the database did not take the row in time.',
+  labelNames: ['why'] as const,
+});
 
 /**
  * The one writer and verifier of the audit trail (audit_events). A change's row is written in the
@@ -48,8 +72,54 @@ const VERIFY_BATCH = 10_000;
  * without its change; the database chains it (migrations/1796000000000-AuditTrail.ts).
  */
 @Injectable()
-export class AuditTrail {
+export class AuditTrail implements OnModuleDestroy {
+  private readonly logger = new Logger(AuditTrail.name);
+  private readonly pendingRefusals: AuditEntry[] = [];
+  private writing: Promise<void> | null = null;
+
   constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * A refused request (a refusal changes nothing): queued and written shortly after in a batch of
+   * its own, with a time limit. Never throws and never waits: the request is refused either way.
+   */
+  recordRefusal(entry: Omit<AuditEntry, 'outcome'>): void {
+    if (this.pendingRefusals.length >= REFUSALS_PENDING_MAX) {
+      unrecorded.inc({ why: 'too_many_waiting' });
+      return;
+    }
+    this.pendingRefusals.push({ ...entry, outcome: 'refused' });
+    this.writing ??= this.writeRefusals().finally(() => {
+      this.writing = null;
+    });
+  }
+
+  /** Resolves once every refusal queued so far is written (or counted as not written). */
+  async refusalsWritten(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.refusalsWritten();
+  }
+
+  private async writeRefusals(): Promise<void> {
+    while (this.pendingRefusals.length > 0) {
+      const batch = this.pendingRefusals.splice(0, REFUSALS_PER_BATCH);
+      try {
+        await this.dataSource.transaction(async (manager) => {
+          await manager.query(`SET LOCAL statement_timeout = ${REFUSAL_WRITE_TIMEOUT_MS}`);
+          await manager.query(`SET LOCAL lock_timeout = ${REFUSAL_WRITE_TIMEOUT_MS}`);
+          for (const entry of batch) await this.record(entry, manager);
+        });
+      } catch (error) {
+        unrecorded.inc({ why: 'not_written' }, batch.length);
+        this.logger.error(
+          `${batch.length} refusal(s) not written to the audit trail: ${(error as Error).message}`,
+        );
+      }
+    }
+  }
 
   async record(entry: AuditEntry, manager?: EntityManager): Promise<void> {
     const runner = manager ?? this.dataSource.manager;
@@ -81,12 +151,24 @@ export class AuditTrail {
 
   /**
    * Reads the whole chain in order and recomputes each row's hash: ok, or the first row changed,
-   * removed or inserted behind the service's back.
+   * removed or inserted behind the service's back. Rows removed from the end, or a chain rewritten
+   * whole by someone who can recompute hashes, only show against a head kept outside the
+   * database: given one (`anchor`), the chain must still hold it unchanged.
    */
-  async verify(): Promise<AuditVerification> {
+  async verify(anchor?: AuditAnchor): Promise<AuditVerification> {
     let checked = 0;
     let lastSeq = 0;
     let lastHash: string | null = null;
+    let anchorSeen = false;
+    const broken = (seq: number, id: string | null, problem: string): AuditVerification => {
+      this.logger.warn({ seq, problem }, 'the audit trail was changed behind the service');
+      return {
+        ok: false,
+        checked,
+        head: lastHash === null ? null : { seq: lastSeq, hash: lastHash },
+        first_broken: { seq, id, problem },
+      };
+    };
     for (;;) {
       const rows = (await this.dataSource.query(
         `SELECT e.seq::text AS seq, e.id, e.hash, e.previous_hash, audit_event_digest(e) AS expected
@@ -108,13 +190,24 @@ export class AuditTrail {
               ? 'its link to the previous row was changed'
               : row.hash !== row.expected
                 ? 'its content was changed after it was written'
-                : null;
-        if (problem) return { ok: false, checked, first_broken: { seq, id: row.id, problem } };
+                : anchor && seq === anchor.seq && row.hash !== anchor.hash
+                  ? 'it is not the row the kept head names (the chain was rewritten)'
+                  : null;
+        if (problem) return broken(seq, row.id, problem);
+        if (anchor && seq === anchor.seq) anchorSeen = true;
         checked += 1;
         lastSeq = seq;
         lastHash = row.hash;
       }
-      if (rows.length < VERIFY_BATCH) return { ok: true, checked };
+      if (rows.length < VERIFY_BATCH) break;
     }
+    if (anchor && !anchorSeen) {
+      return broken(anchor.seq, null, 'the kept head is gone: rows were removed from the end');
+    }
+    return {
+      ok: true,
+      checked,
+      head: lastHash === null ? null : { seq: lastSeq, hash: lastHash },
+    };
   }
 }

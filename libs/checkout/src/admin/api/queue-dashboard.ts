@@ -6,6 +6,8 @@ import { FastifyAdapter as BullBoardFastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { JobProducer } from '@app/queues';
+import { originOf } from '../../http/request-origin';
+import { AuditTrail } from '../../operators/audit-trail';
 import { AdminSessions } from './admin-session';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
@@ -23,6 +25,7 @@ export class QueueDashboard implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly jobs: JobProducer,
+    private readonly audit: AuditTrail,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {
     this.sessions = new AdminSessions(config.adminApiKeys);
@@ -41,6 +44,14 @@ export class QueueDashboard implements OnModuleInit {
     void fastify.register(async (scope) => {
       scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
         if (this.sessions.authenticate(request)) return;
+        this.audit.recordRefusal({
+          actor: { kind: 'anonymous', id: null },
+          action: 'request.refused',
+          target: `${request.method} ${QUEUE_DASHBOARD_PATH}`,
+          reason: 'no admin key or console session',
+          status: 401,
+          origin: originOf(request),
+        });
         await reply
           .status(401)
           .header('cache-control', 'no-store')

@@ -111,6 +111,14 @@ export class AuditBrokenEntryResponse {
   problem!: string;
 }
 
+export class AuditHeadResponse {
+  @ApiProperty({ ...INTEGER, minimum: 1, maximum: Number.MAX_SAFE_INTEGER, format: 'int64' })
+  seq!: number;
+
+  @ApiProperty({ type: String, pattern: '^[0-9a-f]{64}$', maxLength: 64 })
+  hash!: string;
+}
+
 export class AuditVerificationResponse {
   @ApiProperty({ description: 'True when every row is as it was written, in its place' })
   ok!: boolean;
@@ -122,6 +130,14 @@ export class AuditVerificationResponse {
     description: 'Rows checked before the first broken one (all of them when ok)',
   })
   checked!: number;
+
+  @ApiProperty({
+    type: AuditHeadResponse,
+    nullable: true,
+    description:
+      'The last row read: keep it outside the database and give it as seq and hash to a later check, which then finds rows removed from the end or a chain rewritten whole',
+  })
+  head!: AuditHeadResponse | null;
 
   @ApiProperty({ type: AuditBrokenEntryResponse, required: false })
   first_broken?: AuditBrokenEntryResponse;

@@ -4,7 +4,7 @@ import { ApiKeyIdentity } from '../../http/api-keys';
 import { AdminKeyGuard, auditActorOf, CallerKey } from '../../http/api-key.guards';
 import { OriginRequest, originOf } from '../../http/request-origin';
 import { AuditTrail } from '../audit-trail';
-import { AuditQuery } from './audit.dto';
+import { AuditQuery, AuditVerifyQuery } from './audit.dto';
 import { AuditListService } from './audit-list.service';
 import { AuditPageResponse, AuditVerificationResponse } from './audit-responses';
 
@@ -48,8 +48,16 @@ export class AuditController {
   })
   @ApiOkResponse({ type: AuditVerificationResponse })
   @Header('Cache-Control', 'no-store')
-  async verify(@CallerKey() caller: ApiKeyIdentity, @Req() request: OriginRequest) {
-    const verification = await this.trail.verify();
+  async verify(
+    @Query() query: AuditVerifyQuery,
+    @CallerKey() caller: ApiKeyIdentity,
+    @Req() request: OriginRequest,
+  ) {
+    const anchor =
+      query.seq !== undefined && query.hash !== undefined
+        ? { seq: query.seq, hash: query.hash }
+        : undefined;
+    const verification = await this.trail.verify(anchor);
     await this.trail.record({
       actor: auditActorOf(caller),
       action: 'audit.verified',

@@ -1,5 +1,15 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 import { CursorPageQuery, ISO_DATE_TIME_MAX_LENGTH } from '../../http/page-query';
 
 export class AuditQuery extends CursorPageQuery {
@@ -32,4 +42,20 @@ export class AuditQuery extends CursorPageQuery {
   @MaxLength(ISO_DATE_TIME_MAX_LENGTH)
   @IsISO8601()
   to?: string;
+}
+
+/** A head kept from an earlier verification (both or neither). */
+export class AuditVerifyQuery {
+  @ApiPropertyOptional({ description: "the kept head's seq", minimum: 1, example: 1042 })
+  @ValidateIf((query: AuditVerifyQuery) => query.seq !== undefined || query.hash !== undefined)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  seq?: number;
+
+  @ApiPropertyOptional({ description: "the kept head's hash", pattern: '^[0-9a-f]{64}$' })
+  @ValidateIf((query: AuditVerifyQuery) => query.seq !== undefined || query.hash !== undefined)
+  @IsString()
+  @Matches(/^[0-9a-f]{64}$/)
+  hash?: string;
 }
