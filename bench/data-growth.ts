@@ -199,8 +199,9 @@ async function main(): Promise<void> {
         large_ms: round(big),
         ratio: round(big / probe.ms),
         after_retention_ms: round(afterRetention[i].ms),
-        within_target:
-          big <= allowed && (!probe.name.startsWith(OVERVIEW) || big < OVERVIEW_TARGET_MS),
+        // The overview's windows are empty on the small database and full on the grown one: its
+        // target is an absolute bound (the console's), not a ratio.
+        within_target: probe.name.startsWith(OVERVIEW) ? big < OVERVIEW_TARGET_MS : big <= allowed,
       };
     });
     Object.assign(results, {

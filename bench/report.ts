@@ -139,10 +139,11 @@ function dataSection(result: Json | null): string[] {
     "merchant events and refunds, each copy another customer's order dated over the year before, as",
     'the worker would have left it (unpaid ones expired, accepted refunds reversed). Each call is the',
     'median of repeated calls on the small database and on the grown one; the target is at most',
-    'twice the small median or 25 ms, whichever is larger; the overview (`admin overview`) must also',
-    'answer in under 100 ms. Before the grown database is measured, its history is summed into the',
-    "overview's hourly totals as on a database migrated with a year in it (the worker's minute job,",
-    'from the oldest order). Then retention runs with its defaults.',
+    'twice the small median or 25 ms, whichever is larger; the overview (`admin overview`), whose',
+    'windows are empty on the small database and full on the grown one, must answer in under',
+    "100 ms. Before the grown database is measured, its history is summed into the overview's",
+    "hourly totals as on a database migrated with a year in it (the worker's minute job, from the",
+    'oldest order). Then retention runs with its defaults.',
     '',
   );
   if (!result) return [...lines, 'No run recorded yet.', ''];
