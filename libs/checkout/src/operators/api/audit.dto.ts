@@ -6,6 +6,7 @@ import {
   IsOptional,
   IsString,
   Matches,
+  Max,
   MaxLength,
   Min,
   ValidateIf,
@@ -51,11 +52,13 @@ export class AuditVerifyQuery {
   @Type(() => Number)
   @IsInt()
   @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
   seq?: number;
 
   @ApiPropertyOptional({ description: "the kept head's hash", pattern: '^[0-9a-f]{64}$' })
   @ValidateIf((query: AuditVerifyQuery) => query.seq !== undefined || query.hash !== undefined)
   @IsString()
+  @MaxLength(64)
   @Matches(/^[0-9a-f]{64}$/)
   hash?: string;
 }
