@@ -29,6 +29,9 @@ export class AuditTrail1796000000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX "idx_audit_events_target" ON "audit_events" ("target", "at", "id")`,
     );
+    await queryRunner.query(
+      `CREATE INDEX "idx_audit_events_request" ON "audit_events" ("request_id", "at", "id")`,
+    );
     await queryRunner.query(`
       CREATE FUNCTION audit_event_digest(e audit_events) RETURNS character(64)
       LANGUAGE sql IMMUTABLE AS $$

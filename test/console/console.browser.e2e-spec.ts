@@ -123,6 +123,13 @@ describeInBrowser('the console in Chromium', () => {
       const actions = await page.locator('#audit tbody tr td:nth-child(3)').allTextContents();
       return (actions.length > 0 && actions.every((a) => a === 'request.refused')) || null;
     });
+    // Other suites refuse requests meanwhile: this one is found by its request id.
+    await page.fill('#audit-request', requestId);
+    await page.click('form[role=search] button[type=submit]');
+    await waitFor(
+      'the one refusal',
+      async () => (await page.locator('#audit tbody tr').count()) === 1 || null,
+    );
     // This test's refusal, with its request id and the key's name only.
     const row = page.locator('#audit tbody tr', { hasText: requestId });
     expect(await row.count()).toBe(1);

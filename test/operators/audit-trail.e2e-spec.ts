@@ -105,9 +105,13 @@ describe('audit trail (api + Postgres)', () => {
     expect(second.body.next_cursor).toBeNull();
     const byActor = await admin('/v1/admin/audit?actor=shop:test-shop');
     expect(byActor.body.items).toHaveLength(1);
+    const byRequest = await admin('/v1/admin/audit?request_id=req-unknown-key');
+    expect(byRequest.body.items.map((e: { reason: string }) => e.reason)).toEqual([
+      'an unknown key',
+    ]);
 
     const reads = await rows('audit.read');
-    expect(reads).toHaveLength(3);
+    expect(reads).toHaveLength(4);
     expect(reads[0]).toMatchObject({
       actor_kind: 'bootstrap_key',
       actor_id: 'test-admin',

@@ -34,6 +34,7 @@ export interface AuditFilter {
   actor?: string;
   action?: string;
   target?: string;
+  request_id?: string;
 }
 export interface FinanceRange {
   from: string;

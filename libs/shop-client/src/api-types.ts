@@ -504,7 +504,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The audit trail, newest first (actor, action, target, from, to) */
+        /** The audit trail, newest first (actor, action, target, request id, from, to) */
         get: operations["AuditController_list"];
         put?: never;
         post?: never;
@@ -4692,6 +4692,8 @@ export interface operations {
                 action?: string;
                 /** @description what was acted on: an order's reference, an id, a route */
                 target?: string;
+                /** @description the request id (X-Request-Id) a log line names */
+                request_id?: string;
                 /** @description at or after (ISO 8601) */
                 from?: string;
                 /** @description before (ISO 8601) */

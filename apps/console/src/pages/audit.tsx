@@ -18,6 +18,7 @@ export function AuditPage({ onRefused }: { onRefused: () => void }) {
   const [filter, setFilter] = useState<AuditFilter>({});
   const [action, setAction] = useState('');
   const [actor, setActor] = useState('');
+  const [requestId, setRequestId] = useState('');
   const [checking, setChecking] = useState(false);
   const [checked, setChecked] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -27,13 +28,17 @@ export function AuditPage({ onRefused }: { onRefused: () => void }) {
         items: page.items,
         next_cursor: page.next_cursor,
       })),
-    [filter.action, filter.actor],
+    [filter.action, filter.actor, filter.request_id],
     onRefused,
   );
 
   function search(event: Event) {
     event.preventDefault();
-    setFilter({ action: action.trim() || undefined, actor: actor.trim() || undefined });
+    setFilter({
+      action: action.trim() || undefined,
+      actor: actor.trim() || undefined,
+      request_id: requestId.trim() || undefined,
+    });
   }
 
   async function verify() {
@@ -70,6 +75,13 @@ export function AuditPage({ onRefused }: { onRefused: () => void }) {
           maxLength={200}
           value={actor}
           onInput={(event) => setActor((event.target as HTMLInputElement).value)}
+        />
+        <label for="audit-request">Request id</label>
+        <input
+          id="audit-request"
+          maxLength={100}
+          value={requestId}
+          onInput={(event) => setRequestId((event.target as HTMLInputElement).value)}
         />
         <button type="submit">Search</button>
         <button type="button" class="secondary" id="verify" disabled={checking} onClick={verify}>

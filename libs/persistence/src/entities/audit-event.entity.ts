@@ -17,6 +17,7 @@ export type AuditOutcome = 'succeeded' | 'refused' | 'failed';
 @Index('idx_audit_events_actor', ['actorId', 'at', 'id'])
 @Index('idx_audit_events_action', ['action', 'at', 'id'])
 @Index('idx_audit_events_target', ['target', 'at', 'id'])
+@Index('idx_audit_events_request', ['requestId', 'at', 'id'])
 export class AuditEventEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

@@ -41,6 +41,8 @@ export class AuditListService {
     if (query.actor) rows.andWhere('e.actor_id = :actor', { actor: query.actor });
     if (query.action) rows.andWhere('e.action = :action', { action: query.action });
     if (query.target) rows.andWhere('e.target = :target', { target: query.target });
+    if (query.request_id)
+      rows.andWhere('e.request_id = :requestId', { requestId: query.request_id });
     if (query.from) rows.andWhere('e.at >= :from', { from: new Date(query.from) });
     if (query.to) rows.andWhere('e.at < :to', { to: new Date(query.to) });
     const page = await pages.page(

@@ -20,7 +20,9 @@ export class AuditController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'The audit trail, newest first (actor, action, target, from, to)' })
+  @ApiOperation({
+    summary: 'The audit trail, newest first (actor, action, target, request id, from, to)',
+  })
   @ApiOkResponse({ type: AuditPageResponse })
   @Header('Cache-Control', 'no-store')
   async list(

@@ -32,6 +32,12 @@ export class AuditQuery extends CursorPageQuery {
   @MaxLength(200)
   target?: string;
 
+  @ApiPropertyOptional({ description: 'the request id (X-Request-Id) a log line names' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  request_id?: string;
+
   @ApiPropertyOptional({ description: 'at or after (ISO 8601)' })
   @IsOptional()
   @MaxLength(ISO_DATE_TIME_MAX_LENGTH)
