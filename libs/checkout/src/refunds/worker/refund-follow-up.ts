@@ -49,7 +49,10 @@ export class RefundFollowUp {
   private async flagStale(orderId: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const order = await this.orders.lockById(orderId, manager);
-      if (order) await this.journal.flagForReview(manager, order, STALE_REFUND_REASON, 'poll');
+      if (!order) return;
+      // Polling stops with the flag, in its transaction: no reader sees one without the other.
+      order.nextPollAt = null;
+      await this.journal.flagForReview(manager, order, STALE_REFUND_REASON, 'poll');
     });
   }
 }
