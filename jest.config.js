@@ -5,11 +5,15 @@ const moduleNameMapper = {
   '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src',
   '^@app/([a-z-]+)/(.*)$': '<rootDir>/libs/$1/src/$2',
 };
+const ESM_ONLY = '/node_modules/(openid-client|oauth4webapi|jose)/';
 const shared = {
   rootDir: __dirname,
   transform: {
     '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }],
+    // The OpenID client ships as ES modules only: jest (on Node 20) loads it as CommonJS.
+    [`${ESM_ONLY}.+\\.js$`]: ['@swc/jest', { swcrc: false, module: { type: 'commonjs' } }],
   },
+  transformIgnorePatterns: [`/node_modules/(?!${ESM_ONLY.slice('/node_modules/'.length)})`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   testEnvironment: 'node',

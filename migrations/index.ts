@@ -14,6 +14,7 @@ import { BoundedReads1795700000000 } from './1795700000000-BoundedReads';
 import { MoneyMovementIndexes1795800000000 } from './1795800000000-MoneyMovementIndexes';
 import { ActivityTotals1795900000000 } from './1795900000000-ActivityTotals';
 import { AuditTrail1796000000000 } from './1796000000000-AuditTrail';
+import { OperatorsAccess1796100000000 } from './1796100000000-OperatorsAccess';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -32,4 +33,5 @@ export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
   MoneyMovementIndexes1795800000000,
   ActivityTotals1795900000000,
   AuditTrail1796000000000,
+  OperatorsAccess1796100000000,
 ];

@@ -8,7 +8,7 @@ import {
   FinanceModule,
   OverviewModule,
   OperatorsModule,
-  AuditModule,
+  OperatorsApiModule,
   IPN_ROUTES,
   IpnModule,
   MerchantEventsModule,
@@ -33,7 +33,7 @@ import {
     FinanceModule,
     OperatorsModule,
     OverviewModule,
-    AuditModule,
+    OperatorsApiModule,
     MerchantEventsModule,
   ],
 })

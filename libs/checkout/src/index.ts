@@ -14,4 +14,4 @@ export * from './finance/api/finance.module';
 export * from './overview/api/overview.module';
 export * from './overview/worker/overview-worker.module';
 export * from './operators/operators.module';
-export * from './operators/api/audit.module';
+export * from './operators/api/operators-api.module';

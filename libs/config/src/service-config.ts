@@ -1,5 +1,7 @@
-import { webhookSigningKey } from '@app/domain';
+import { isRole, Money, Role, ROLES, webhookSigningKey } from '@app/domain';
 import { ConfigValidationError, Env, EnvReader, VariableRead } from './env-parsers';
+
+const ROLE_NAMES = ROLES.join(', ');
 
 /** Defaults that make a bare `npm start` talk to the built-in sandbox gateway. */
 export const SANDBOX_DEFAULTS = {
@@ -8,6 +10,17 @@ export const SANDBOX_DEFAULTS = {
   consumerKey: 'sandbox-consumer-key',
   consumerSecret: 'sandbox-consumer-secret',
 } as const;
+
+export interface OidcConfig {
+  issuerUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** The ID token or userinfo claim that lists the person's groups. */
+  rolesClaim: string;
+  /** Provider group → the roles it gives. */
+  roleMap: Map<string, Role[]>;
+  scopes: string;
+}
 
 export type QueueBackend = 'redis' | 'postgres';
 export const LOG_FORMATS = ['json', 'pretty'] as const;
@@ -83,6 +96,19 @@ export interface ServiceConfig {
   /** Origins whose pages may read the api's answers (CORS); none unless listed. */
   corsAllowedOrigins: string[];
   adminApiKeys: string[];
+  /**
+   * Keys the hash under which scoped API keys are stored and signs the sign-in's cookie
+   * (ADMIN_AUTH_SECRET): changing it invalidates every scoped key.
+   */
+  adminAuthSecret: string;
+  /** Sign-in with the company's identity provider (OpenID Connect); null when not configured. */
+  oidc: OidcConfig | null;
+  /** A console session ends after this long without a request. */
+  adminSessionIdleMinutes: number;
+  /** …and this long after sign-in, however active. */
+  adminSessionMaxHours: number;
+  /** Refunds above these amounts (per currency, exact decimals) wait for a second person. */
+  refundApprovalThresholds: Map<string, string>;
   defaultReturnUrl: string | undefined;
   pollHorizonHours: number;
   /** Gaps between lookups of a silent order; the last one repeats until the horizon. */
@@ -218,6 +244,11 @@ export function loadServiceConfig(
     shopApiKeys: r.list('SHOP_API_KEYS', production ? [] : ['shop_dev_key']),
     corsAllowedOrigins: r.list('CORS_ALLOWED_ORIGINS', []),
     adminApiKeys: r.list('ADMIN_API_KEYS', production ? [] : ['admin_dev_key']),
+    adminAuthSecret: r.string('ADMIN_AUTH_SECRET', devDefault('dev-admin-auth-secret')),
+    oidc: null, // below: all of OIDC_ISSUER_URL, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, or none
+    adminSessionIdleMinutes: r.int('ADMIN_SESSION_IDLE_MINUTES', 15, 1, 24 * 60),
+    adminSessionMaxHours: r.int('ADMIN_SESSION_MAX_HOURS', 12, 1, 24 * 30),
+    refundApprovalThresholds: new Map(),
     defaultReturnUrl: r.optionalString('DEFAULT_RETURN_URL'),
     pollHorizonHours: r.int('POLL_HORIZON_HOURS', 72, 1, 24 * 90),
     pollScheduleSeconds: r
@@ -264,6 +295,18 @@ export function loadServiceConfig(
     ? r.url('DATABASE_DIRECT_URL', ['postgres', 'postgresql'], config.databaseUrl)
     : config.databaseUrl;
 
+  config.oidc = readOidc(r);
+  for (const entry of r.list('REFUND_APPROVAL_THRESHOLD', [])) {
+    const [currency, amount] = entry.split(':').map((part) => part.trim());
+    if (!currency || !/^[A-Z]{3}$/.test(currency) || !amount || !Money.isValidDecimal(amount)) {
+      r.problems.push(
+        `REFUND_APPROVAL_THRESHOLD must list CURRENCY:amount, e.g. KES:50000 (got "${entry}")`,
+      );
+      continue;
+    }
+    config.refundApprovalThresholds.set(currency, Money.of(amount, currency).toDecimalString());
+  }
+
   if (config.redisClusterNodes.length > 0 && config.queueBackend !== 'redis') {
     r.problems.push('REDIS_CLUSTER_NODES needs QUEUE_BACKEND=redis');
   }
@@ -274,6 +317,12 @@ export function loadServiceConfig(
       r.problems.push('ADMIN_API_KEYS is required in production');
     if (!config.publicBaseUrl.startsWith('https://'))
       r.problems.push('PUBLIC_BASE_URL must use https in production');
+  }
+  if (production && config.oidc && !config.oidc.issuerUrl.startsWith('https://')) {
+    r.problems.push('OIDC_ISSUER_URL must use https in production');
+  }
+  if (production && config.adminAuthSecret && config.adminAuthSecret.length < 32) {
+    r.problems.push('ADMIN_AUTH_SECRET must be at least 32 characters');
   }
   if (production && config.statusTokenSecret && config.statusTokenSecret.length < 32) {
     r.problems.push('STATUS_TOKEN_SECRET must be at least 32 characters');
@@ -311,6 +360,47 @@ export function loadServiceConfig(
 
   if (r.problems.length > 0) throw new ConfigValidationError(r.problems);
   return config;
+}
+
+/** OIDC_*: all three of issuer, client id and secret, or none (sign-in then needs a key). */
+function readOidc(r: EnvReader): OidcConfig | null {
+  const issuerUrl = r.optionalString('OIDC_ISSUER_URL');
+  const clientId = r.optionalString('OIDC_CLIENT_ID');
+  const clientSecret = r.optionalString('OIDC_CLIENT_SECRET');
+  const rolesClaim = r.string('OIDC_ROLES_CLAIM', 'groups');
+  const scopes = r.string('OIDC_SCOPES', 'openid email profile');
+  const mapEntries = r.list('OIDC_ROLE_MAP', []);
+  const roleMap = new Map<string, Role[]>();
+  for (const entry of mapEntries) {
+    const separator = entry.lastIndexOf('=');
+    const group = entry.slice(0, separator).trim();
+    const role = entry.slice(separator + 1).trim();
+    if (separator <= 0 || !group) {
+      r.problems.push(`OIDC_ROLE_MAP must list group=role pairs (got "${entry}")`);
+    } else if (!isRole(role)) {
+      r.problems.push(
+        `OIDC_ROLE_MAP: "${role}" (for group "${group}") is not a role; roles: ${ROLE_NAMES}`,
+      );
+    } else {
+      roleMap.set(group, [...(roleMap.get(group) ?? []), role]);
+    }
+  }
+  const given = [issuerUrl, clientId, clientSecret].filter((value) => value !== undefined);
+  if (given.length === 0) return null;
+  if (given.length < 3) {
+    r.problems.push('OIDC_ISSUER_URL, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together');
+    return null;
+  }
+  const issuer = r.url('OIDC_ISSUER_URL', ['http', 'https'], undefined);
+  if (!scopes.split(/\s+/).includes('openid')) r.problems.push('OIDC_SCOPES must include openid');
+  return {
+    issuerUrl: issuer,
+    clientId: clientId as string,
+    clientSecret: clientSecret as string,
+    rolesClaim,
+    roleMap,
+    scopes,
+  };
 }
 
 /** Whether `text` is an http(s) origin exactly as a browser sends it in its Origin header. */

@@ -121,8 +121,49 @@ export const SERVICE_VARIABLES: Record<string, VariableNotes> = {
     apps: ['api'],
   },
   ADMIN_API_KEYS: {
-    meaning: 'comma-separated API keys of the admin endpoints; none shared with the shop list',
+    meaning:
+      'comma-separated bootstrap keys of the admin endpoints (`name:key` or `key`): each acts as an `admin`, named in the audit trail as a bootstrap key; none shared with the shop list',
     secret: true,
+    apps: ['api'],
+  },
+  ADMIN_AUTH_SECRET: {
+    meaning:
+      'keys the hash scoped API keys are stored under and signs the sign-in cookie (at least 32 characters in production); changing it invalidates every scoped key',
+    secret: true,
+    apps: ['api'],
+  },
+  OIDC_ISSUER_URL: {
+    meaning:
+      "the identity provider's issuer (OpenID Connect discovery at `<issuer>/.well-known/openid-configuration`); with the client id and secret, `/admin` signs people in there (redirect `<PUBLIC_BASE_URL>/admin/auth/callback`)",
+    apps: ['api'],
+  },
+  OIDC_CLIENT_ID: { meaning: "the console's client id at the identity provider", apps: ['api'] },
+  OIDC_CLIENT_SECRET: {
+    meaning: "the console's client secret at the identity provider",
+    secret: true,
+    apps: ['api'],
+  },
+  OIDC_ROLES_CLAIM: {
+    meaning: "the ID token's (or userinfo's) claim that lists the person's groups",
+    apps: ['api'],
+  },
+  OIDC_ROLE_MAP: {
+    meaning:
+      'groups to roles, `group=role` comma-separated (a group may appear twice), e.g. `payments-admins=admin,finance=refund_approver,support=refund_requester`; roles: viewer, operator, refund_requester, refund_approver, developer, auditor, admin. A person whose groups map to nothing signs in with no role',
+    apps: ['api'],
+  },
+  OIDC_SCOPES: { meaning: 'scopes asked of the identity provider', apps: ['api'] },
+  ADMIN_SESSION_IDLE_MINUTES: {
+    meaning: 'a console session ends after this many minutes without a request',
+    apps: ['api'],
+  },
+  ADMIN_SESSION_MAX_HOURS: {
+    meaning: 'a console session ends this many hours after sign-in, however active',
+    apps: ['api'],
+  },
+  REFUND_APPROVAL_THRESHOLD: {
+    meaning:
+      'refunds above these amounts wait for a second person with `refund_approver` (`CURRENCY:amount` comma-separated, e.g. `KES:50000,UGX:1500000`; other currencies need no approval)',
     apps: ['api'],
   },
   DEFAULT_RETURN_URL: {

@@ -9,3 +9,4 @@ export * from './merchant-event-type';
 export * from './webhook-secret';
 export * from './payment-attempt';
 export * from './bounded-text';
+export * from './operator-permissions';

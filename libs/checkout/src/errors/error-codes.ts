@@ -8,6 +8,9 @@ export const ERROR_CODES = {
   bad_request: 'invalid',
   unauthenticated: 'unauthenticated',
   forbidden: 'forbidden',
+  csrf_token_invalid: 'forbidden',
+  self_approval_refused: 'forbidden',
+  sign_in_failed: 'invalid',
   // Something named in the request does not exist.
   order_not_found: 'not_found',
   refund_not_found: 'not_found',
@@ -17,6 +20,8 @@ export const ERROR_CODES = {
   queue_not_found: 'not_found',
   reconciliation_report_not_found: 'not_found',
   webhook_endpoint_not_found: 'not_found',
+  api_key_not_found: 'not_found',
+  refund_approval_not_found: 'not_found',
   // The request conflicts with the state of what it names.
   reference_in_use: 'conflict',
   checkout_outcome_unknown: 'conflict',
@@ -31,6 +36,9 @@ export const ERROR_CODES = {
   order_not_refundable: 'conflict',
   refund_already_requested: 'conflict',
   refund_transition_not_allowed: 'conflict',
+  refund_approval_not_pending: 'conflict',
+  refund_approval_expired: 'conflict',
+  api_key_revoked: 'conflict',
   job_not_failed: 'conflict',
   webhook_endpoint_managed_by_environment: 'conflict',
   webhook_endpoint_disabled: 'conflict',

@@ -3,84 +3,119 @@ import {
   ExecutionContext,
   Inject,
   Injectable,
+  SetMetadata,
   createParamDecorator,
 } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { Permission } from '@app/domain';
 import { ApiKeyIdentity, ApiKeyRing, bearerKey } from './api-keys';
 import { CheckoutError } from '../errors/checkout-error';
-import { AuditActor, AuditTrail } from '../operators/audit-trail';
-import { OriginRequest, originOf, routeOf } from './request-origin';
+import { ApiKeyRegistry } from '../operators/api-key-registry';
+import { Operator, operatorLabel } from '../operators/operator';
+import { AccessRequest, OperatorAccess } from '../operators/operator-access';
 
-interface KeyedRequest extends OriginRequest {
+interface KeyedRequest extends AccessRequest {
   apiKey?: ApiKeyIdentity;
+  operator?: Operator;
+  /** An admin route's act (OperatorActInterceptor writes what it did to the audit trail). */
+  adminRoute?: boolean;
 }
 
-/** Shop routes: a key from SHOP_API_KEYS. */
+const PERMISSION = 'checkout:permission';
+
+/**
+ * The permission a route needs (on the class, or on a method to override it). Every route behind
+ * AdminAccessGuard declares one; the guard refuses a route that does not.
+ */
+export const Requires = (permission: Permission) => SetMetadata(PERMISSION, permission);
+
+/** Any operator at all, whatever they hold (who am I, signing out). */
+const ANY_OPERATOR = 'any';
+export const AnyOperator = () => SetMetadata(PERMISSION, ANY_OPERATOR);
+
+function neededBy(
+  reflector: Reflector,
+  context: ExecutionContext,
+): Permission | typeof ANY_OPERATOR | undefined {
+  return reflector.getAllAndOverride<Permission | undefined>(PERMISSION, [
+    context.getHandler(),
+    context.getClass(),
+  ]);
+}
+
+/**
+ * Shop routes: a bootstrap key from SHOP_API_KEYS (any shop route), or a scoped API key holding
+ * the route's permission (checkout:write, orders:read).
+ */
 @Injectable()
 export class ShopKeyGuard implements CanActivate {
   private readonly shopKeys: ApiKeyRing;
 
-  constructor(@Inject(SERVICE_CONFIG) config: ServiceConfig) {
+  constructor(
+    @Inject(SERVICE_CONFIG) config: ServiceConfig,
+    private readonly reflector: Reflector,
+    private readonly keys: ApiKeyRegistry,
+  ) {
     this.shopKeys = new ApiKeyRing(config.shopApiKeys);
   }
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<KeyedRequest>();
     const presented = bearerKey(request.headers.authorization);
     if (!presented) throw CheckoutError.unauthenticated();
     const identity = this.shopKeys.identify(presented);
-    if (!identity) throw CheckoutError.unauthenticated();
-    request.apiKey = identity;
+    if (identity) {
+      request.apiKey = identity;
+      return true;
+    }
+    const scoped = this.keys.looksLikeScopedKey(presented)
+      ? await this.keys.identify(presented)
+      : null;
+    if (!scoped) throw CheckoutError.unauthenticated();
+    const declared = neededBy(this.reflector, context);
+    const needed =
+      declared === undefined || declared === ANY_OPERATOR ? 'checkout:write' : declared;
+    if (!scoped.permissions.has(needed)) {
+      throw new CheckoutError('forbidden', `this key lacks the scope ${needed}`, {
+        permission: needed,
+      });
+    }
+    request.operator = scoped;
+    // The key's id scopes idempotency keys and orders, as a bootstrap key's fingerprint does.
+    request.apiKey = { name: operatorLabel(scoped), fingerprint: `key:${scoped.id}` };
     return true;
   }
 }
 
 /**
- * Admin routes: a key from ADMIN_API_KEYS; a valid shop key is known but not allowed (403). Every
- * refusal is written to the audit trail (the route, never the key presented), behind the answer.
+ * Admin routes: a person's console session, a scoped API key or a bootstrap admin key, holding
+ * the permission the route declares (@Requires). Refusals are written to the audit trail.
  */
 @Injectable()
-export class AdminKeyGuard implements CanActivate {
-  private readonly adminKeys: ApiKeyRing;
-  private readonly shopKeys: ApiKeyRing;
-
+export class AdminAccessGuard implements CanActivate {
   constructor(
-    @Inject(SERVICE_CONFIG) config: ServiceConfig,
-    private readonly audit: AuditTrail,
-  ) {
-    this.adminKeys = new ApiKeyRing(config.adminApiKeys);
-    this.shopKeys = new ApiKeyRing(config.shopApiKeys);
-  }
+    private readonly reflector: Reflector,
+    private readonly access: OperatorAccess,
+  ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<KeyedRequest>();
-    const presented = bearerKey(request.headers.authorization);
-    const identity = presented ? this.adminKeys.identify(presented) : null;
-    if (identity) {
-      request.apiKey = identity;
-      return true;
-    }
-    const shop = presented ? this.shopKeys.identify(presented) : null;
-    const refusal = shop
-      ? CheckoutError.forbidden('an admin key is required')
-      : CheckoutError.unauthenticated();
-    this.audit.recordRefusal({
-      actor: shop
-        ? { kind: 'bootstrap_key', id: `shop:${shop.name}` }
-        : { kind: 'anonymous', id: null },
-      action: 'request.refused',
-      target: routeOf(request),
-      reason: shop ? 'a shop key on an admin route' : presented ? 'an unknown key' : 'no key',
-      status: shop ? 403 : 401,
-      origin: originOf(request),
-    });
-    throw refusal;
+    const needed = neededBy(this.reflector, context);
+    // A route that names no permission is a mistake: closed, never open.
+    if (!needed) throw new Error(`${context.getClass().name} declares no permission`);
+    const operator =
+      needed === ANY_OPERATOR
+        ? await this.access.authenticate(request)
+        : await this.access.admit(request, needed);
+    request.operator = operator;
+    request.adminRoute = true;
+    request.apiKey = {
+      name: operatorLabel(operator),
+      fingerprint: `${operator.kind}:${operator.id}`,
+    };
+    return true;
   }
-}
-
-/** The audit trail's name for the caller of an admin route (a bootstrap key until people sign in). */
-export function auditActorOf(key: ApiKeyIdentity): AuditActor {
-  return { kind: 'bootstrap_key', id: key.name, roles: ['admin'] };
 }
 
 /** The identity a guard attached to the request: name for audit, fingerprint for scoping. */
@@ -89,5 +124,14 @@ export const CallerKey = createParamDecorator(
     const request = context.switchToHttp().getRequest<KeyedRequest>();
     if (!request.apiKey) throw new Error('CallerKey used on a route without a key guard');
     return request.apiKey;
+  },
+);
+
+/** The operator an admin route's guard admitted. */
+export const CallerOperator = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): Operator => {
+    const request = context.switchToHttp().getRequest<KeyedRequest>();
+    if (!request.operator) throw new Error('CallerOperator used on a route without an operator');
+    return request.operator;
   },
 );

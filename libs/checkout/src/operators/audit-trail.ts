@@ -3,6 +3,8 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { activeTraceId, counter } from '@app/common';
 import { AuditActorKind, AuditOutcome } from '@app/persistence';
+import { currentAct } from './operator-act';
+import { auditActorOf } from './operator';
 
 /** Who acted, as the trail names them (never a secret: a key's name or id, a person's subject). */
 export interface AuditActor {
@@ -122,31 +124,7 @@ export class AuditTrail implements OnModuleDestroy {
   }
 
   async record(entry: AuditEntry, manager?: EntityManager): Promise<void> {
-    const runner = manager ?? this.dataSource.manager;
-    const origin = entry.origin ?? {};
-    await runner.query(
-      `INSERT INTO audit_events (actor_kind, actor_id, actor_email, roles, action, target, before,
-                                 after, reason, outcome, status, ip, user_agent, request_id,
-                                 trace_id, seq, hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 0, '')`,
-      [
-        entry.actor.kind,
-        cutText(entry.actor.id, 200),
-        cutText(entry.actor.email, 254),
-        entry.actor.roles ?? [],
-        entry.action,
-        cutText(entry.target, 200),
-        entry.before ?? null,
-        entry.after ?? null,
-        cutText(entry.reason, 1000),
-        entry.outcome,
-        entry.status ?? null,
-        cutText(origin.ip, 64),
-        cutText(origin.userAgent, 300),
-        cutText(origin.requestId, 100),
-        activeTraceId() ?? null,
-      ],
-    );
+    await insertAuditRow(manager ?? this.dataSource.manager, entry);
   }
 
   /**
@@ -210,4 +188,51 @@ export class AuditTrail implements OnModuleDestroy {
       head: lastHash === null ? null : { seq: lastSeq, hash: lastHash },
     };
   }
+}
+
+/** What an act's row says beyond its operator and origin. */
+export type ActEntry = Pick<AuditEntry, 'action' | 'target' | 'before' | 'after' | 'reason'> &
+  Partial<Pick<AuditEntry, 'outcome' | 'status'>>;
+
+/**
+ * The current admin act's row (its operator and origin), in the change's own transaction;
+ * nothing when no operator acts (the shop, the gateway, the worker).
+ */
+export async function recordCurrentAct(manager: EntityManager, entry: ActEntry): Promise<void> {
+  const act = currentAct();
+  if (!act) return;
+  await insertAuditRow(manager, {
+    actor: auditActorOf(act.operator),
+    outcome: 'succeeded',
+    origin: act.origin,
+    ...entry,
+  });
+  act.recorded = true;
+}
+
+async function insertAuditRow(runner: EntityManager, entry: AuditEntry): Promise<void> {
+  const origin = entry.origin ?? {};
+  await runner.query(
+    `INSERT INTO audit_events (actor_kind, actor_id, actor_email, roles, action, target, before,
+                               after, reason, outcome, status, ip, user_agent, request_id,
+                               trace_id, seq, hash)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 0, '')`,
+    [
+      entry.actor.kind,
+      cutText(entry.actor.id, 200),
+      cutText(entry.actor.email, 254),
+      entry.actor.roles ?? [],
+      entry.action,
+      cutText(entry.target, 200),
+      entry.before ?? null,
+      entry.after ?? null,
+      cutText(entry.reason, 1000),
+      entry.outcome,
+      entry.status ?? null,
+      cutText(origin.ip, 64),
+      cutText(origin.userAgent, 300),
+      cutText(origin.requestId, 100),
+      activeTraceId() ?? null,
+    ],
+  );
 }

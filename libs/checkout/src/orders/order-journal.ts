@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { cutText, MerchantEventType } from '@app/domain';
 import { EventSource, OrderEntity, RefundEntity } from '@app/persistence';
+import { recordCurrentAct } from '../operators/audit-trail';
 import { REVIEW_REASON_MAX_LENGTH, toOrderView } from './order-view';
 
 export interface JournalEntry {
@@ -163,6 +164,14 @@ export class OrderJournal {
       order.id,
       ...journalParams({ attempt: order.attemptNumber, ...entry }, announced),
     ]);
+    // An operator's change to an order is their act in the audit trail, in the same transaction.
+    if (entry.source === 'admin') {
+      await recordCurrentAct(manager, {
+        action: `order.${entry.type}`,
+        target: `order:${order.merchantReference}`,
+        after: entry.details ?? null,
+      });
+    }
   }
 
   /** A merchant event without a timeline event of its own. */

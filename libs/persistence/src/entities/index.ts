@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import { ActivityRollupEntity, ActivityTotalEntity } from './activity-total.entity';
+import { ApiKeyEntity } from './api-key.entity';
 import { AuditEventEntity } from './audit-event.entity';
 import { GatewayTokenEntity } from './gateway-token.entity';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
@@ -8,10 +9,12 @@ import { IpnRegistrationEntity } from './ipn-registration.entity';
 import { LookupReservationEntity } from './lookup-reservation.entity';
 import { OrderEventEntity } from './order-event.entity';
 import { OrderEntity } from './order.entity';
+import { OperatorSessionEntity } from './operator-session.entity';
 import { OutboxEventEntity } from './outbox-event.entity';
 import { PaymentAttemptEntity } from './payment-attempt.entity';
 import { RateLimitWindowEntity } from './rate-limit-window.entity';
 import { ReconciliationReportEntity } from './reconciliation-report.entity';
+import { RefundApprovalEntity } from './refund-approval.entity';
 import { RefundEntity } from './refund.entity';
 import { SubscriptionChargeEntity } from './subscription-charge.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -30,6 +33,9 @@ export * from './outbox-event.entity';
 export * from './payment-attempt.entity';
 export * from './activity-total.entity';
 export * from './audit-event.entity';
+export * from './api-key.entity';
+export * from './operator-session.entity';
+export * from './refund-approval.entity';
 export * from './rate-limit-window.entity';
 export * from './reconciliation-report.entity';
 export * from './refund.entity';
@@ -62,4 +68,7 @@ export const ENTITIES: EntityTarget[] = [
   ActivityTotalEntity,
   ActivityRollupEntity,
   AuditEventEntity,
+  ApiKeyEntity,
+  OperatorSessionEntity,
+  RefundApprovalEntity,
 ];

@@ -13,7 +13,7 @@ import {
 import { QUEUE_NAMES } from '@app/queues';
 import { text, URL_MAX_LENGTH, UUID } from '../../http/documented-schemas';
 import { ApiKeyIdentity } from '../../http/api-keys';
-import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
+import { AdminAccessGuard, CallerKey, Requires } from '../../http/api-key.guards';
 import { IpnRegistrationService, loggableIpnUrl } from '../../ipn/ipn-registration.service';
 import { DeadLettersQuery, ListNotificationsQuery, ReconcileBody } from './admin.dto';
 import {
@@ -41,7 +41,8 @@ const JOB_ID_PARAM = { name: 'jobId', ...text(JOB_ID_MAX_LENGTH), example: '42' 
 /** The plumbing an operator inspects: IPN URLs, the notification inbox, dead jobs, reconciliation. */
 @ApiTags('admin: operations')
 @ApiBearerAuth()
-@UseGuards(AdminKeyGuard)
+@UseGuards(AdminAccessGuard)
+@Requires('admin:read')
 @Controller('v1/admin')
 export class AdminOperationsController {
   constructor(
@@ -91,6 +92,7 @@ export class AdminOperationsController {
   }
 
   @Post('notifications/:id/replay')
+  @Requires('operations:write')
   @HttpCode(202)
   @ApiOperation({ summary: 'Send a stored notification through verification again' })
   @ApiParam(NOTIFICATION_ID_PARAM)
@@ -117,6 +119,7 @@ export class AdminOperationsController {
   }
 
   @Post('dead-letters/:queue/:jobId/replay')
+  @Requires('operations:write')
   @HttpCode(202)
   @ApiOperation({ summary: 'Retry a dead job, its attempts reset' })
   @ApiParam(QUEUE_PARAM)
@@ -129,6 +132,7 @@ export class AdminOperationsController {
 
   /** Runs a reconciliation now and answers its report (also stored). Changes nothing. */
   @Post('reconcile')
+  @Requires('operations:write')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Compare recent orders with the gateway now and check the invariants; repairs nothing',

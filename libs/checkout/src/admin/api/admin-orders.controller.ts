@@ -21,7 +21,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiKeyIdentity } from '../../http/api-keys';
-import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
+import { AdminAccessGuard, CallerKey, Requires } from '../../http/api-key.guards';
 import { REVIEW_REASON_MAX_LENGTH } from '../../orders/order-view';
 import { OrderCancelService } from '../../orders/order-cancel.service';
 import { OrderSyncService } from '../../orders/order-sync.service';
@@ -61,7 +61,8 @@ const ApiGatewayErrors = () =>
 
 @ApiTags('admin: orders')
 @ApiBearerAuth()
-@UseGuards(AdminKeyGuard)
+@UseGuards(AdminAccessGuard)
+@Requires('admin:read')
 @Controller('v1/admin/orders')
 export class AdminOrdersController {
   constructor(
@@ -99,6 +100,7 @@ export class AdminOrdersController {
 
   /** Looks the order up at the gateway now and applies the answer (source 'admin'). */
   @Post(':reference/sync')
+  @Requires('operations:write')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Look the order up at the gateway now and apply the answer, as a notification would',
@@ -120,6 +122,7 @@ export class AdminOrdersController {
   }
 
   @Post(':reference/cancel')
+  @Requires('operations:write')
   @HttpCode(200)
   @ApiOperation({ summary: 'Cancel an unpaid order at the gateway (audited with the note)' })
   @ApiParam(REFERENCE_PARAM)

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyReply } from 'fastify';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { AdminKeyGuard } from '../../http/api-key.guards';
+import { AdminAccessGuard, Requires } from '../../http/api-key.guards';
 import { AdminSessions, SESSION_COOKIE, sessionCookieOptions } from './admin-session';
 import { consoleFiles } from './console-files';
 
@@ -64,7 +64,8 @@ export class AdminPageController {
    * browser open the queue dashboard (a navigation cannot carry an Authorization header).
    */
   @Post('session')
-  @UseGuards(AdminKeyGuard)
+  @Requires('operations:write')
+  @UseGuards(AdminAccessGuard)
   @HttpCode(204)
   signIn(@Res() reply: FastifyReply) {
     const key = /^Bearer\s+(\S+)/i.exec(String(reply.request.headers.authorization))?.[1] ?? '';

@@ -6,8 +6,8 @@ import { FastifyAdapter as BullBoardFastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { JobProducer } from '@app/queues';
-import { originOf } from '../../http/request-origin';
-import { AuditTrail } from '../../operators/audit-trail';
+import { CheckoutError } from '../../errors/checkout-error';
+import { OperatorAccess } from '../../operators/operator-access';
 import { AdminSessions } from './admin-session';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
@@ -15,7 +15,7 @@ export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 /**
  * bull-board under /admin/queues, in its own Fastify scope whose first hook demands an admin key:
  * a Bearer header (scripts) or the session cookie the console sets (browsers, which cannot
- * add headers to a navigation).
+ * add headers to a navigation), or a person's console session with operations:write.
  */
 @Injectable()
 export class QueueDashboard implements OnModuleInit {
@@ -25,7 +25,7 @@ export class QueueDashboard implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly jobs: JobProducer,
-    private readonly audit: AuditTrail,
+    private readonly access: OperatorAccess,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {
     this.sessions = new AdminSessions(config.adminApiKeys);
@@ -44,22 +44,25 @@ export class QueueDashboard implements OnModuleInit {
     void fastify.register(async (scope) => {
       scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
         if (this.sessions.authenticate(request)) return;
-        this.audit.recordRefusal({
-          actor: { kind: 'anonymous', id: null },
-          action: 'request.refused',
-          target: `${request.method} ${QUEUE_DASHBOARD_PATH}`,
-          reason: 'no admin key or console session',
-          status: 401,
-          origin: originOf(request),
-        });
+        // A person's console session (or a scoped key) that may operate the queues; the
+        // refusal, if any, is written to the audit trail by the check itself.
+        const refusal = await this.access.admit(request, 'operations:write').then(
+          () => null,
+          (error: unknown) => error,
+        );
+        if (!refusal) return;
+        const status =
+          refusal instanceof CheckoutError && refusal.category === 'forbidden' ? 403 : 401;
         await reply
-          .status(401)
+          .status(status)
           .header('cache-control', 'no-store')
           .send({
             error: {
-              code: 'unauthenticated',
+              code: refusal instanceof CheckoutError ? refusal.code : 'unauthenticated',
               message:
-                'an admin key is required: Authorization: Bearer <key>, or sign in at /admin',
+                status === 403
+                  ? (refusal as Error).message
+                  : 'an admin key is required: Authorization: Bearer <key>, or sign in at /admin',
             },
           });
       });

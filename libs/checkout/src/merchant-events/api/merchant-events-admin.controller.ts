@@ -9,7 +9,7 @@ import {
 } from '@nestjs/swagger';
 import { UUID } from '../../http/documented-schemas';
 import { ApiKeyIdentity } from '../../http/api-keys';
-import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
+import { AdminAccessGuard, CallerKey, Requires } from '../../http/api-key.guards';
 import { ListMerchantEventsQuery } from './merchant-events.dto';
 import { MerchantEventsAdminService } from './merchant-events-admin.service';
 import {
@@ -24,7 +24,8 @@ const EventIdParam = ApiParam({ name: 'id', ...UUID, description: "The event's i
 
 @ApiTags('admin: merchant events')
 @ApiBearerAuth()
-@UseGuards(AdminKeyGuard)
+@UseGuards(AdminAccessGuard)
+@Requires('admin:read')
 @Controller('v1/admin/events')
 export class MerchantEventsAdminController {
   constructor(private readonly events: MerchantEventsAdminService) {}
@@ -56,6 +57,7 @@ export class MerchantEventsAdminController {
   }
 
   @Post(':id/redeliver')
+  @Requires('webhooks:manage')
   @EventIdParam
   @HttpCode(202)
   @ApiOperation({

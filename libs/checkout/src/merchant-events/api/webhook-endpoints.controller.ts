@@ -22,7 +22,7 @@ import {
 } from '@nestjs/swagger';
 import { UUID } from '../../http/documented-schemas';
 import { ApiKeyIdentity } from '../../http/api-keys';
-import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
+import { AdminAccessGuard, CallerKey, Requires } from '../../http/api-key.guards';
 import {
   CreateWebhookEndpointBody,
   ReplayBody,
@@ -46,12 +46,14 @@ const EndpointIdParam = ApiParam({ name: 'id', ...UUID, description: "The endpoi
 
 @ApiTags('admin: webhook endpoints')
 @ApiBearerAuth()
-@UseGuards(AdminKeyGuard)
+@UseGuards(AdminAccessGuard)
+@Requires('webhooks:manage')
 @Controller('v1/admin/webhook-endpoints')
 export class WebhookEndpointsController {
   constructor(private readonly endpoints: WebhookEndpointsService) {}
 
   @Get()
+  @Requires('admin:read')
   @ApiOperation({ summary: 'The shop’s webhook endpoints, oldest first (never their secrets)' })
   @ApiOkResponse({ type: WebhookEndpointListResponse, description: 'Every endpoint' })
   list() {
@@ -73,6 +75,7 @@ export class WebhookEndpointsController {
   }
 
   @Get(':id')
+  @Requires('admin:read')
   @EndpointIdParam
   @ApiOperation({ summary: 'One endpoint' })
   @ApiOkResponse({ type: WebhookEndpointResponse, description: 'The endpoint' })

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiKeyIdentity } from '../../http/api-keys';
-import { AdminKeyGuard, auditActorOf, CallerKey } from '../../http/api-key.guards';
+import { AdminAccessGuard, CallerOperator, Requires } from '../../http/api-key.guards';
+import { auditActorOf, Operator } from '../operator';
 import { OriginRequest, originOf } from '../../http/request-origin';
 import { AuditTrail } from '../audit-trail';
 import { AuditQuery, AuditVerifyQuery } from './audit.dto';
@@ -11,7 +11,8 @@ import { AuditPageResponse, AuditVerificationResponse } from './audit-responses'
 /** The audit trail, read-only; every read of it is itself written to it. */
 @ApiTags('admin: audit')
 @ApiBearerAuth()
-@UseGuards(AdminKeyGuard)
+@UseGuards(AdminAccessGuard)
+@Requires('audit:read')
 @Controller('v1/admin/audit')
 export class AuditController {
   constructor(
@@ -27,7 +28,7 @@ export class AuditController {
   @Header('Cache-Control', 'no-store')
   async list(
     @Query() query: AuditQuery,
-    @CallerKey() caller: ApiKeyIdentity,
+    @CallerOperator() caller: Operator,
     @Req() request: OriginRequest,
   ) {
     const page = await this.entries.list(query);
@@ -52,7 +53,7 @@ export class AuditController {
   @Header('Cache-Control', 'no-store')
   async verify(
     @Query() query: AuditVerifyQuery,
-    @CallerKey() caller: ApiKeyIdentity,
+    @CallerOperator() caller: Operator,
     @Req() request: OriginRequest,
   ) {
     const anchor =

@@ -15,7 +15,7 @@ import {
   ApiBadGatewayResponse,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { CallerKey, ShopKeyGuard } from '../../http/api-key.guards';
+import { CallerKey, Requires, ShopKeyGuard } from '../../http/api-key.guards';
 import type { ApiKeyIdentity } from '../../http/api-keys';
 import { CheckoutResult, CheckoutService } from './checkout.service';
 import { CreateCheckoutDto, CreateMobileMoneyCheckoutDto } from './dto/create-checkout.dto';
@@ -47,6 +47,7 @@ const IDEMPOTENCY_HEADER = {
 @ApiBadGatewayResponse({ type: ErrorResponse, description: "The gateway's code and messages" })
 @ApiGatewayTimeoutResponse({ type: ErrorResponse, description: 'Order kept; reconciled later' })
 @UseGuards(ShopKeyGuard)
+@Requires('checkout:write')
 @Controller('v1/checkouts')
 export class CheckoutsController {
   constructor(

@@ -16,7 +16,7 @@ import {
   ApiExtraModels,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { CallerKey, ShopKeyGuard } from '../../http/api-key.guards';
+import { CallerKey, Requires, ShopKeyGuard } from '../../http/api-key.guards';
 import type { ApiKeyIdentity } from '../../http/api-keys';
 import {
   ErrorResponse,
@@ -48,6 +48,7 @@ const REFERENCE_PARAM = {
 @ApiUnauthorizedResponse({ type: ErrorResponse })
 @ApiNotFoundResponse({ type: ErrorResponse })
 @UseGuards(ShopKeyGuard)
+@Requires('checkout:write')
 @Controller('v1/orders')
 export class OrdersController {
   constructor(
@@ -59,6 +60,7 @@ export class OrdersController {
   ) {}
 
   @Get(':reference')
+  @Requires('orders:read')
   @ApiOperation({ summary: 'The order, its payment, refund and timeline' })
   @ApiOkResponse({ type: OrderResponse })
   find(@Param('reference') reference: string): Promise<OrderWithTimeline> {

@@ -1,13 +1,14 @@
 import { Controller, Get, Header, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminKeyGuard } from '../../http/api-key.guards';
+import { AdminAccessGuard, Requires } from '../../http/api-key.guards';
 import { OverviewQuery } from './overview.dto';
 import { OverviewResponse } from './overview-responses';
 import { OverviewService } from './overview.service';
 
 @ApiTags('admin: overview')
 @ApiBearerAuth()
-@UseGuards(AdminKeyGuard)
+@UseGuards(AdminAccessGuard)
+@Requires('admin:read')
 @Controller('v1/admin')
 export class OverviewController {
   constructor(private readonly overviews: OverviewService) {}

@@ -22,7 +22,7 @@ import {
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { INTEGER, UUID } from '../../http/documented-schemas';
 import { ATTEMPTS_PER_ORDER_LIMIT } from '../../orders/order-view';
-import { AdminKeyGuard, CallerKey } from '../../http/api-key.guards';
+import { AdminAccessGuard, CallerKey, Requires } from '../../http/api-key.guards';
 import { DoublePaymentRefunds } from '../double-payment-refunds';
 import {
   CreateRefundDto,
@@ -54,7 +54,8 @@ const REFERENCE_PARAM = {
 
 @ApiTags('admin: refunds')
 @ApiBearerAuth()
-@UseGuards(AdminKeyGuard)
+@UseGuards(AdminAccessGuard)
+@Requires('admin:read')
 @Controller('v1/admin')
 export class RefundsController {
   constructor(
@@ -65,6 +66,7 @@ export class RefundsController {
 
   /** 201 with the refund as recorded: accepted, rejected by the gateway, or unknown (timeout). */
   @Post('orders/:reference/refunds')
+  @Requires('refunds:request')
   @ApiOperation({
     summary: "Refund an order's payment: in full, or in part with confirm_partial (cards only)",
   })
@@ -105,6 +107,7 @@ export class RefundsController {
    * already paid) is refunded in full. 201 with its refund: accepted, rejected or unknown.
    */
   @Post('orders/:reference/attempts/:attempt/refund')
+  @Requires('refunds:request')
   @ApiOperation({
     summary:
       "Refund a double payment: the earlier attempt's payment on an order already paid, in full",
@@ -147,6 +150,7 @@ export class RefundsController {
   }
 
   @Post('refunds/:id/resolve')
+  @Requires('refunds:approve')
   @HttpCode(200)
   // A refund's id; anything but a uuid names no refund (404, RefundService.findRefund).
   @ApiParam({ name: 'id', ...UUID })

@@ -1,0 +1,48 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { INSTANT } from './columns';
+
+/**
+ * A scoped API key for a machine, made through the admin API. The secret is shown once, at
+ * creation; only its keyed hash is kept (HMAC-SHA256 under ADMIN_AUTH_SECRET), with its first
+ * characters so that people can tell keys apart. A rolled key stays valid until its expires_at.
+ */
+@Entity({ name: 'api_keys' })
+@Index('idx_api_keys_created', ['createdAt', 'id'])
+export class ApiKeyEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  name!: string;
+
+  /** The secret's first characters (`pck_` and a few more): shown in lists, never enough to use. */
+  @Column({ type: 'varchar', length: 16 })
+  prefix!: string;
+
+  @Index('uq_api_keys_secret_hash', { unique: true })
+  @Column({ name: 'secret_hash', type: 'char', length: 64 })
+  secretHash!: string;
+
+  @Column({ type: 'text', array: true })
+  scopes!: string[];
+
+  /** Who made it, as the audit trail names them. */
+  @Column({ name: 'created_by', type: 'varchar', length: 200 })
+  createdBy!: string;
+
+  @Column({ name: 'created_at', type: INSTANT, default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column({ name: 'expires_at', type: INSTANT, nullable: true })
+  expiresAt!: Date | null;
+
+  @Column({ name: 'revoked_at', type: INSTANT, nullable: true })
+  revokedAt!: Date | null;
+
+  @Column({ name: 'last_used_at', type: INSTANT, nullable: true })
+  lastUsedAt!: Date | null;
+
+  /** The key that replaced it when it was rolled. */
+  @Column({ name: 'rolled_to', type: 'uuid', nullable: true })
+  rolledTo!: string | null;
+}

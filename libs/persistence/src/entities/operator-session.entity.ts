@@ -1,0 +1,45 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { INSTANT } from './columns';
+
+/**
+ * A person signed in to the console through the identity provider. The browser holds a random
+ * token in an HttpOnly cookie; only its SHA-256 is kept, so a copy of this table signs nobody in.
+ * A session ends when revoked, idle for ADMIN_SESSION_IDLE_MINUTES, or at expires_at.
+ */
+@Entity({ name: 'operator_sessions' })
+@Index('idx_operator_sessions_subject', ['subject'])
+export class OperatorSessionEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Index('uq_operator_sessions_token_hash', { unique: true })
+  @Column({ name: 'token_hash', type: 'char', length: 64 })
+  tokenHash!: string;
+
+  /** The provider's `sub` for the person. */
+  @Column({ type: 'varchar', length: 200 })
+  subject!: string;
+
+  @Column({ type: 'varchar', length: 254, nullable: true })
+  email!: string | null;
+
+  @Column({ name: 'display_name', type: 'varchar', length: 200, nullable: true })
+  displayName!: string | null;
+
+  /** Roles mapped from the provider's groups at sign-in. */
+  @Column({ type: 'text', array: true })
+  roles!: string[];
+
+  @Column({ name: 'created_at', type: INSTANT, default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column({ name: 'last_seen_at', type: INSTANT, default: () => 'now()' })
+  lastSeenAt!: Date;
+
+  /** The absolute limit, however active the session. */
+  @Column({ name: 'expires_at', type: INSTANT })
+  expiresAt!: Date;
+
+  @Column({ name: 'revoked_at', type: INSTANT, nullable: true })
+  revokedAt!: Date | null;
+}
