@@ -388,7 +388,7 @@ async function main(): Promise<void> {
     const requestRefund = (reference: string, reason: string) =>
       call(`${api}/v1/admin/orders/${reference}/refunds`, 'POST', {
         headers: admin,
-        body: { amount: '1500.00', reason, requested_by: 'chaos' },
+        body: { amount: '1500.00', reason },
         timeoutMs: 30_000,
       });
 

@@ -156,7 +156,6 @@ async function refund(reference: string): Promise<void> {
     {
       amount: '1500.00',
       reason: 'Customer returned the coffee',
-      requested_by: 'demo',
     },
   );
   if (answer.status === 404 && !('refund' in answer.body)) {

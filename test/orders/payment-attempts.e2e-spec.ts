@@ -191,7 +191,7 @@ describe('payment attempts: the customer tries again on the same order', () => {
       request(service.apiUrl)
         .post(`/v1/admin/orders/${reference}/attempts/1/refund`)
         .set(service.adminAuth)
-        .send({ reason: 'paid twice', requested_by: 'ops' });
+        .send({ reason: 'paid twice' });
     const refunded = await refundDouble();
     expect(refunded.status).toBe(201);
     expect(refunded.body.refund).toMatchObject({
@@ -210,7 +210,7 @@ describe('payment attempts: the customer tries again on the same order', () => {
     const current = await request(service.apiUrl)
       .post(`/v1/admin/orders/${reference}/attempts/2/refund`)
       .set(service.adminAuth)
-      .send({ reason: 'no', requested_by: 'ops' });
+      .send({ reason: 'no' });
     expect([current.status, current.body.error.code]).toEqual([409, 'order_not_refundable']);
     const after = (await getOrder(service, reference)).body;
     expect(after).toMatchObject({ status: 'completed', needs_review: false });
@@ -242,7 +242,7 @@ describe('payment attempts: the customer tries again on the same order', () => {
     const refund = await request(service.apiUrl)
       .post(`/v1/admin/orders/${reference}/refunds`)
       .set(service.adminAuth)
-      .send({ amount: order.amount, reason: 'attempts e2e', requested_by: 'test' });
+      .send({ amount: order.amount, reason: 'attempts e2e' });
     expect(refund.status).toBe(201);
   });
 

@@ -99,8 +99,9 @@ export class AdminDoublePaymentRefund implements DoublePaymentRefundView {
 }
 
 /** POST /v1/admin/orders/{reference}/attempts/{attempt}/refund. */
-export class AdminDoublePaymentRefundResult implements Answer<
-  RefundsController['refundDoublePayment']
+export class AdminDoublePaymentRefundResult implements Extract<
+  Answer<RefundsController['refundDoublePayment']>,
+  { refund: unknown }
 > {
   @ApiProperty({ type: AdminDoublePaymentRefund })
   refund!: AdminDoublePaymentRefund;

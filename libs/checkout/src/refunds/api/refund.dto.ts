@@ -9,29 +9,39 @@ import {
   MaxLength,
 } from 'class-validator';
 import { REFUND_STATUSES, RefundStatus } from '@app/domain';
-import { PageQuery } from '../../http/page-query';
-import {
-  REFUND_REASON_MAX_LENGTH,
-  REQUESTED_BY_MAX_LENGTH,
-  RESOLUTION_NOTE_MAX_LENGTH,
-} from '../refund-admin-view';
+import { CursorPageQuery, PageQuery } from '../../http/page-query';
+import { RefundApprovalStatus } from '@app/persistence';
+import { REFUND_REASON_MAX_LENGTH, RESOLUTION_NOTE_MAX_LENGTH } from '../refund-admin-view';
+import { APPROVAL_STATUSES } from './refund-approvals';
 
 /** A decimal amount as numeric(15,2) holds it: 13 digits, a point, 2 decimals. */
 const AMOUNT_TEXT_MAX_LENGTH = 16;
 
-/** Why and who: all a full refund of a double payment's second payment needs. */
+/**
+ * Why: all a full refund of a double payment's second payment needs. Who asks is the caller's
+ * identity (sent to the gateway as username), never a field of the request.
+ */
 export class RefundDoublePaymentDto {
   @ApiProperty({ description: 'Why; sent to the gateway as remarks' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(REFUND_REASON_MAX_LENGTH)
   reason!: string;
+}
 
-  @ApiProperty({ description: 'Who authorised it; sent to the gateway as username' })
+export class DeclineRefundApprovalDto {
+  @ApiProperty({ description: 'Why it is declined', maxLength: REFUND_REASON_MAX_LENGTH })
   @IsString()
-  @IsNotEmpty()
-  @MaxLength(REQUESTED_BY_MAX_LENGTH)
-  requested_by!: string;
+  @Matches(/\S/, { message: 'reason must not be blank' })
+  @MaxLength(REFUND_REASON_MAX_LENGTH)
+  reason!: string;
+}
+
+export class ListRefundApprovalsQuery extends CursorPageQuery {
+  @ApiPropertyOptional({ enum: APPROVAL_STATUSES, description: 'pending unless given' })
+  @IsOptional()
+  @IsIn(APPROVAL_STATUSES)
+  status?: RefundApprovalStatus;
 }
 
 export class CreateRefundDto extends RefundDoublePaymentDto {

@@ -10,20 +10,32 @@ import {
   RefundStatus,
 } from '@app/domain';
 import { GatewayClient } from '@app/gateway-client';
-import { isUniqueViolation, OrderEntity, OrderRepository, RefundEntity } from '@app/persistence';
-import { ApiKeyIdentity } from '../../http/api-keys';
+import {
+  isUniqueViolation,
+  OrderEntity,
+  OrderRepository,
+  PaymentAttemptEntity,
+  RefundApprovalEntity,
+  RefundEntity,
+} from '@app/persistence';
 import { CheckoutError } from '../../errors/checkout-error';
+import { Operator, operatorLabel } from '../../operators/operator';
 import { announcement, OrderJournal } from '../../orders/order-journal';
+import { DoublePaymentRefunds, DoublePaymentRefundView } from '../double-payment-refunds';
 import { AdminRefundView, toAdminRefundView } from '../refund-admin-view';
 import { checkRefund } from '../refund-policy';
 import { askForRefund, RefundVerdict } from '../refund-verdict';
+import { approvalView, RefundApprovals, RefundApprovalView } from './refund-approvals';
 
 export interface RefundInput {
   amount: string;
   reason: string;
-  requestedBy: string;
   confirmPartial: boolean;
 }
+
+/** A refund made at once, or (above the approval threshold) a request waiting for a second person. */
+export type RefundRequestResult =
+  { refund: AdminRefundView } | { refund_approval: RefundApprovalView };
 
 type GatewayVerdict = RefundVerdict;
 
@@ -49,17 +61,171 @@ export class RefundService {
     private readonly orders: OrderRepository,
     private readonly journal: OrderJournal,
     private readonly gateway: GatewayClient,
+    private readonly approvals: RefundApprovals,
+    private readonly doublePayments: DoublePaymentRefunds,
   ) {}
 
   async request(
     reference: string,
     input: RefundInput,
-    caller: ApiKeyIdentity,
+    operator: Operator,
+  ): Promise<RefundRequestResult> {
+    const recorded = await this.record(reference, input, operator);
+    if ('approval' in recorded) return { refund_approval: recorded.approval };
+    return { refund: await this.send(recorded.order, recorded.refund, operator) };
+  }
+
+  /**
+   * A double payment's second payment, refunded in full: at once, or (above the threshold) as a
+   * request waiting for a second person.
+   */
+  async requestDoublePayment(
+    reference: string,
+    attempt: number,
+    reason: string,
+    operator: Operator,
+  ): Promise<{ refund: DoublePaymentRefundView } | { refund_approval: RefundApprovalView }> {
+    const found = await this.orders.findByAnyReference(reference);
+    if (!found) throw CheckoutError.notFound('order', reference);
+    const paid = await this.dataSource
+      .getRepository(PaymentAttemptEntity)
+      .findOneBy({ orderId: found.id, number: attempt });
+    const amount =
+      paid?.paidAmount && paid.status === 'completed'
+        ? Money.of(paid.paidAmount, found.currency)
+        : null;
+    if (amount && this.approvals.needsApproval(amount)) {
+      const approval = await this.dataSource.transaction(async (manager) => {
+        const order = await this.orders.lockById(found.id, manager);
+        if (!order) throw CheckoutError.notFound('order', reference);
+        await this.refuseIfPending(order, manager);
+        return this.approvals.open(
+          manager,
+          order,
+          { amount, partial: false, attempt, reason },
+          operator,
+        );
+      });
+      return { refund_approval: approval };
+    }
+    const refund = await this.doublePayments.refund(
+      reference,
+      attempt,
+      { reason, requestedBy: operatorLabel(operator) },
+      operatorLabel(operator),
+    );
+    return { refund };
+  }
+
+  /**
+   * A second person approves a waiting request: the refund is recorded (taking the request's id)
+   * in the approval's transaction, then sent to the gateway once.
+   */
+  async approve(
+    approvalId: string,
+    operator: Operator,
+  ): Promise<{ refund: AdminRefundView } | { refund: DoublePaymentRefundView }> {
+    const forAttempt = await this.dataSource
+      .getRepository(RefundApprovalEntity)
+      .findOneBy({ id: isUuid(approvalId) ? approvalId : undefined });
+    if (forAttempt?.attemptNumber != null) {
+      // A double payment's refund: approved, then made as an admin's would be (its own checks).
+      const { order, approval } = await this.decided(
+        approvalId,
+        operator,
+        true,
+        async (manager, locked) => {
+          const order = await this.orders.lockById(locked.orderId, manager);
+          if (!order) throw CheckoutError.notFound('order', locked.orderId);
+          await this.approvals.decide(manager, locked, order, 'approved', operator, null);
+          return { order, approval: locked };
+        },
+      );
+      const refund = await this.doublePayments.refund(
+        order.merchantReference,
+        approval.attemptNumber as number,
+        { reason: approval.reason, requestedBy: approval.requestedBy },
+        operatorLabel(operator),
+      );
+      return { refund };
+    }
+    const { order, refund } = await this.decided(
+      approvalId,
+      operator,
+      true,
+      async (manager, approval) => {
+        const order = await this.orders.lockById(approval.orderId, manager);
+        if (!order) throw CheckoutError.notFound('order', approval.orderId);
+        await this.refuseIfExists(order, manager);
+        // The payment may have changed in the day it waited (a reversal, a resolved refund).
+        checkRefund(order, { amount: approval.amount, confirmPartial: approval.isPartial });
+        await this.approvals.decide(manager, approval, order, 'approved', operator, null);
+        const refunds = manager.getRepository(RefundEntity);
+        const refund = await refunds.save(
+          refunds.create({
+            id: approval.id,
+            orderId: order.id,
+            confirmationCode: order.confirmationCode as string,
+            amount: approval.amount,
+            currency: approval.currency,
+            isPartial: approval.isPartial,
+            reason: approval.reason,
+            requestedBy: approval.requestedBy.slice(0, 100),
+            adminKeyName: operatorLabel(operator).slice(0, 100),
+            status: 'requested',
+          }),
+        );
+        return { order, refund };
+      },
+    );
+    return { refund: await this.send(order, refund, operator) };
+  }
+
+  /** The request is declined (by anyone holding refunds:approve, its requester included). */
+  async decline(
+    approvalId: string,
+    operator: Operator,
+    reason: string,
+  ): Promise<RefundApprovalView> {
+    return this.decided(approvalId, operator, false, async (manager, approval) => {
+      const order = await this.orders.lockById(approval.orderId, manager);
+      if (!order) throw CheckoutError.notFound('order', approval.orderId);
+      return this.approvals.decide(manager, approval, order, 'declined', operator, reason);
+    });
+  }
+
+  private async decided<T>(
+    approvalId: string,
+    operator: Operator,
+    approving: boolean,
+    decide: (manager: EntityManager, approval: RefundApprovalEntity) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        const approval = await this.approvals.lockForDecision(
+          manager,
+          approvalId,
+          operator,
+          approving,
+        );
+        return decide(manager, approval);
+      });
+    } catch (error) {
+      if (error instanceof CheckoutError && error.code === 'refund_approval_expired') {
+        await this.approvals.markExpired(approvalId);
+      }
+      throw error;
+    }
+  }
+
+  private async send(
+    order: OrderEntity,
+    refund: RefundEntity,
+    operator: Operator,
   ): Promise<AdminRefundView> {
-    const { order, refund } = await this.record(reference, input, caller);
     const verdict = await this.ask(refund);
     serviceMetrics.refunds.inc({ result: verdict.status });
-    const settled = await this.settle(order.id, refund.id, verdict, caller.name);
+    const settled = await this.settle(order.id, refund.id, verdict, operatorLabel(operator));
     return toAdminRefundView(settled, order);
   }
 
@@ -68,7 +234,7 @@ export class RefundService {
     refundId: string,
     to: 'accepted' | 'rejected' | 'reversed',
     note: string,
-    caller: ApiKeyIdentity,
+    operator: Operator,
   ): Promise<AdminRefundView> {
     const found = await this.findRefund(refundId);
     return this.dataSource.transaction(async (manager) => {
@@ -85,7 +251,7 @@ export class RefundService {
       const from = refund.status;
       this.stamp(refund, to, new Date());
       refund.resolutionNote = note;
-      refund.resolvedBy = caller.name;
+      refund.resolvedBy = operatorLabel(operator).slice(0, 100);
       await manager.getRepository(RefundEntity).save(refund);
       await this.journal.record(
         manager,
@@ -93,7 +259,7 @@ export class RefundService {
         {
           type: `refund_${to}`,
           source: 'admin',
-          actor: caller.name,
+          actor: operatorLabel(operator),
           details: { refund_id: refund.id, from, to, note, resolved_manually: true },
         },
         announcement(EVENT_OF[to], order, refund),
@@ -115,8 +281,8 @@ export class RefundService {
   private async record(
     reference: string,
     input: RefundInput,
-    caller: ApiKeyIdentity,
-  ): Promise<{ order: OrderEntity; refund: RefundEntity }> {
+    operator: Operator,
+  ): Promise<{ order: OrderEntity; refund: RefundEntity } | { approval: RefundApprovalView }> {
     const found = await this.orders.findByAnyReference(reference);
     if (!found) throw CheckoutError.notFound('order', reference);
     try {
@@ -128,6 +294,21 @@ export class RefundService {
           amount: input.amount,
           confirmPartial: input.confirmPartial,
         });
+        if (this.approvals.needsApproval(allowed.amount)) {
+          const approval = await this.approvals.open(
+            manager,
+            order,
+            {
+              amount: allowed.amount,
+              partial: allowed.partial,
+              attempt: null,
+              reason: input.reason,
+            },
+            operator,
+          );
+          return { approval };
+        }
+        const requestedBy = operatorLabel(operator).slice(0, 100);
         const refunds = manager.getRepository(RefundEntity);
         const refund = await refunds.save(
           refunds.create({
@@ -137,15 +318,15 @@ export class RefundService {
             currency: allowed.amount.currency,
             isPartial: allowed.partial,
             reason: input.reason,
-            requestedBy: input.requestedBy,
-            adminKeyName: caller.name,
+            requestedBy,
+            adminKeyName: requestedBy,
             status: 'requested',
           }),
         );
         await this.journal.record(manager, order, {
           type: 'refund_requested',
           source: 'admin',
-          actor: caller.name,
+          actor: requestedBy,
           details: {
             refund_id: refund.id,
             amount: refund.amount,
@@ -164,7 +345,20 @@ export class RefundService {
     }
   }
 
+  /** One open request per payment: a request waiting for approval holds the order. */
+  private async refuseIfPending(order: OrderEntity, manager: EntityManager): Promise<void> {
+    const pending = await this.approvals.pendingFor(manager, order.id);
+    if (pending) {
+      throw new CheckoutError(
+        'refund_already_requested',
+        'this payment already has a refund request waiting for approval',
+        { refund_approval: approvalView(pending, order) },
+      );
+    }
+  }
+
   private async refuseIfExists(order: OrderEntity, manager?: EntityManager): Promise<void> {
+    if (manager) await this.refuseIfPending(order, manager);
     // A rejected attempt is no refund at the gateway: a new one may follow it.
     const existing = await this.orders.refundFor(order.id, manager);
     if (!existing || existing.status === 'rejected') return;

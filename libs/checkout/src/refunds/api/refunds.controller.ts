@@ -7,25 +7,32 @@ import {
   ParseIntPipe,
   Post,
   Query,
+  Res,
   UseGuards,
 } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import {
   ApiBearerAuth,
   ApiConflictResponse,
+  ApiAcceptedResponse,
   ApiCreatedResponse,
+  ApiExtraModels,
+  ApiForbiddenResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
   ApiTags,
   ApiUnprocessableEntityResponse,
+  getSchemaPath,
 } from '@nestjs/swagger';
-import { ApiKeyIdentity } from '../../http/api-keys';
 import { INTEGER, UUID } from '../../http/documented-schemas';
 import { ATTEMPTS_PER_ORDER_LIMIT } from '../../orders/order-view';
-import { AdminAccessGuard, CallerKey, Requires } from '../../http/api-key.guards';
-import { DoublePaymentRefunds } from '../double-payment-refunds';
+import { AdminAccessGuard, CallerOperator, Requires } from '../../http/api-key.guards';
+import { Operator } from '../../operators/operator';
 import {
   CreateRefundDto,
+  DeclineRefundApprovalDto,
+  ListRefundApprovalsQuery,
   ListRefundsQuery,
   RefundDoublePaymentDto,
   ResolveRefundDto,
@@ -37,6 +44,13 @@ import {
   AdminRefundResult,
 } from './refund-responses';
 import { RefundService } from './refund.service';
+import { RefundApprovalPage, RefundApprovalResult, RefundApprovals } from './refund-approvals';
+
+/** 201 for a refund made, 202 for a request waiting for a second person. */
+function answered<T extends object>(reply: FastifyReply, result: T): T {
+  void reply.status('refund_approval' in result ? 202 : 201);
+  return result;
+}
 
 /**
  * Any name an order is found by (OrderRepository.findByAnyReference), as orders' ORDER_NAME: the
@@ -61,7 +75,7 @@ export class RefundsController {
   constructor(
     private readonly refunds: RefundService,
     private readonly listing: RefundListService,
-    private readonly doublePayments: DoublePaymentRefunds,
+    private readonly approvals: RefundApprovals,
   ) {}
 
   /** 201 with the refund as recorded: accepted, rejected by the gateway, or unknown (timeout). */
@@ -71,6 +85,11 @@ export class RefundsController {
     summary: "Refund an order's payment: in full, or in part with confirm_partial (cards only)",
   })
   @ApiParam(REFERENCE_PARAM)
+  @ApiAcceptedResponse({
+    type: RefundApprovalResult,
+    description:
+      'Above REFUND_APPROVAL_THRESHOLD: recorded as a request waiting for a second person; nothing is sent to the gateway yet',
+  })
   @ApiCreatedResponse({
     type: AdminRefundResult,
     description:
@@ -87,19 +106,15 @@ export class RefundsController {
   async request(
     @Param('reference') reference: string,
     @Body() body: CreateRefundDto,
-    @CallerKey() caller: ApiKeyIdentity,
+    @CallerOperator() caller: Operator,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const refund = await this.refunds.request(
+    const result = await this.refunds.request(
       reference,
-      {
-        amount: body.amount,
-        reason: body.reason,
-        requestedBy: body.requested_by,
-        confirmPartial: body.confirm_partial === true,
-      },
+      { amount: body.amount, reason: body.reason, confirmPartial: body.confirm_partial === true },
       caller,
     );
-    return { refund };
+    return answered(reply, result);
   }
 
   /**
@@ -119,6 +134,10 @@ export class RefundsController {
     schema: { ...INTEGER, minimum: 1, maximum: ATTEMPTS_PER_ORDER_LIMIT, example: 1 },
     description: 'The attempt that paid second',
   })
+  @ApiAcceptedResponse({
+    type: RefundApprovalResult,
+    description: 'Above REFUND_APPROVAL_THRESHOLD: a request waiting for a second person',
+  })
   @ApiCreatedResponse({
     type: AdminDoublePaymentRefundResult,
     description: 'The refund as recorded: accepted, rejected, or unknown',
@@ -131,15 +150,63 @@ export class RefundsController {
     @Param('reference') reference: string,
     @Param('attempt', ParseIntPipe) attempt: number,
     @Body() body: RefundDoublePaymentDto,
-    @CallerKey() caller: ApiKeyIdentity,
+    @CallerOperator() caller: Operator,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const refund = await this.doublePayments.refund(
-      reference,
-      attempt,
-      { reason: body.reason, requestedBy: body.requested_by },
-      caller.name,
+    return answered(
+      reply,
+      await this.refunds.requestDoublePayment(reference, attempt, body.reason, caller),
     );
-    return { refund };
+  }
+
+  @Get('refund-approvals')
+  @ApiOperation({
+    summary: 'Refund requests waiting for a second person (or approved, declined, expired)',
+  })
+  @ApiOkResponse({ type: RefundApprovalPage })
+  listApprovals(@Query() query: ListRefundApprovalsQuery) {
+    return this.approvals.list(query);
+  }
+
+  @Post('refunds/:id/approve')
+  @Requires('refunds:approve')
+  @HttpCode(201)
+  @ApiParam({ name: 'id', ...UUID, description: "The waiting request's id (the refund takes it)" })
+  @ApiOperation({
+    summary: "Approve another person's refund request: the refund is made and sent once",
+  })
+  @ApiExtraModels(AdminRefundResult, AdminDoublePaymentRefundResult)
+  @ApiCreatedResponse({
+    description: "The refund made (a double payment's, when the request named an attempt)",
+    schema: {
+      oneOf: [
+        { $ref: getSchemaPath(AdminRefundResult) },
+        { $ref: getSchemaPath(AdminDoublePaymentRefundResult) },
+      ],
+    },
+  })
+  @ApiForbiddenResponse({ description: 'self_approval_refused: the requester cannot approve' })
+  @ApiConflictResponse({
+    description:
+      'refund_approval_not_pending, refund_approval_expired, or refund_already_requested',
+  })
+  approve(@Param('id') id: string, @CallerOperator() caller: Operator) {
+    return this.refunds.approve(id, caller);
+  }
+
+  @Post('refunds/:id/reject')
+  @Requires('refunds:approve')
+  @HttpCode(200)
+  @ApiParam({ name: 'id', ...UUID })
+  @ApiOperation({ summary: 'Decline a refund request, with the reason' })
+  @ApiOkResponse({ type: RefundApprovalResult })
+  @ApiConflictResponse({ description: 'refund_approval_not_pending or refund_approval_expired' })
+  async reject(
+    @Param('id') id: string,
+    @Body() body: DeclineRefundApprovalDto,
+    @CallerOperator() caller: Operator,
+  ) {
+    return { refund_approval: await this.refunds.decline(id, caller, body.reason.trim()) };
   }
 
   @Get('refunds')
@@ -165,7 +232,7 @@ export class RefundsController {
   async resolve(
     @Param('id') id: string,
     @Body() body: ResolveRefundDto,
-    @CallerKey() caller: ApiKeyIdentity,
+    @CallerOperator() caller: Operator,
   ) {
     return { refund: await this.refunds.resolve(id, body.status, body.note, caller) };
   }
