@@ -29,6 +29,8 @@ export interface ServiceOptions {
   worker?: boolean;
   /** Extra or overriding environment variables (applied last), e.g. { PESAPAL_TIMEOUT_MS: '800' }. */
   env?: Record<string, string>;
+  /** The api's port, when something must know its URL before it starts (an identity provider). */
+  port?: number;
   /** Sandbox overrides, passed to startSandbox (e.g. { pushDelayMs: 50 }). */
   sandbox?: Partial<SandboxConfig>;
 }
@@ -87,7 +89,7 @@ export function freePort(): Promise<number> {
 
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const sandbox = await startSandbox(options.sandbox);
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const apiUrl = `http://127.0.0.1:${port}`;
   const shopKey = `shop_test_${randomBytes(12).toString('hex')}`;
   const adminKey = `admin_test_${randomBytes(12).toString('hex')}`;

@@ -140,6 +140,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/refund-approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Refund requests waiting for a second person (or approved, declined, expired) */
+        get: operations["RefundsController_listApprovals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/refunds/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve another person's refund request: the refund is made and sent once */
+        post: operations["RefundsController_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/refunds/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline a refund request, with the reason */
+        post: operations["RefundsController_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/refunds": {
         parameters: {
             query?: never;
@@ -525,6 +576,109 @@ export interface paths {
         get: operations["AuditController_verify"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The keys, newest first (prefix, scopes, last use; never a secret) */
+        get: operations["ApiKeysController_list"];
+        put?: never;
+        /** Make a scoped key: its secret is in this answer only */
+        post: operations["ApiKeysController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/api-keys/{id}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new secret for the key; the old one keeps working for grace_minutes */
+        post: operations["ApiKeysController_roll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a key: refused from the next request on */
+        delete: operations["ApiKeysController_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who is calling: their roles and permissions, and a person’s session and CSRF token */
+        get: operations["SessionController_whoAmI"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/session/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End this console session */
+        post: operations["SessionController_signOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/session/sign-out-everywhere": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End every console session of the signed-in person */
+        post: operations["SessionController_signOutEverywhere"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1110,8 +1264,6 @@ export interface components {
         CreateRefundDto: {
             /** @description Why; sent to the gateway as remarks */
             reason: string;
-            /** @description Who authorised it; sent to the gateway as username */
-            requested_by: string;
             /**
              * @description Exact decimal string, at most the paid amount
              * @example 1500.00
@@ -1206,11 +1358,47 @@ export interface components {
         AdminRefundResult: {
             refund: components["schemas"]["AdminRefundResponse"];
         };
+        RefundApprovalResponse: {
+            /**
+             * Format: uuid
+             * @description Also the id of the refund made when it is approved
+             */
+            id: string;
+            /** @example ORDER-2041 */
+            order_reference: string | null;
+            /**
+             * Format: int32
+             * @description The attempt whose payment is refunded, for a double payment's refund
+             */
+            attempt: number | null;
+            /** @example 1500.00 */
+            amount: string;
+            /** @example KES */
+            currency: string;
+            partial: boolean;
+            reason: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "declined" | "expired";
+            /** @description The signed-in person (or key) who asked */
+            requested_by: string;
+            /** Format: date-time */
+            requested_at: string;
+            /**
+             * Format: date-time
+             * @description A day after the request
+             */
+            expires_at: string;
+            decided_by: string | null;
+            /** Format: date-time */
+            decided_at: string | null;
+            decision_reason: string | null;
+        };
+        RefundApprovalResult: {
+            refund_approval: components["schemas"]["RefundApprovalResponse"];
+        };
         RefundDoublePaymentDto: {
             /** @description Why; sent to the gateway as remarks */
             reason: string;
-            /** @description Who authorised it; sent to the gateway as username */
-            requested_by: string;
         };
         AdminDoublePaymentRefund: {
             /**
@@ -1249,6 +1437,20 @@ export interface components {
         };
         AdminDoublePaymentRefundResult: {
             refund: components["schemas"]["AdminDoublePaymentRefund"];
+        };
+        RefundApprovalPage: {
+            items: components["schemas"]["RefundApprovalResponse"][];
+            /** Format: int32 */
+            limit: number;
+            /**
+             * @description Give it as `cursor` for the next page; null on the last page
+             * @example null
+             */
+            next_cursor: string | null;
+        };
+        DeclineRefundApprovalDto: {
+            /** @description Why it is declined */
+            reason: string;
         };
         AdminRefundPage: {
             items: components["schemas"]["AdminRefundResponse"][];
@@ -2489,6 +2691,134 @@ export interface components {
             head: components["schemas"]["AuditHeadResponse"] | null;
             first_broken?: components["schemas"]["AuditBrokenEntryResponse"];
         };
+        CreateApiKeyBody: {
+            /**
+             * @description what the key is for, as people read it
+             * @example shop-backend
+             */
+            name: string;
+            /**
+             * @description what the key may do (only scopes the creator holds)
+             * @example [
+             *       "checkout:write",
+             *       "orders:read"
+             *     ]
+             */
+            scopes: ("checkout:write" | "orders:read" | "admin:read" | "operations:write" | "refunds:request" | "refunds:approve" | "finance:export" | "webhooks:manage" | "api_keys:manage" | "audit:read")[];
+            /**
+             * @description when the key stops working (an instant with its offset); never when left out
+             * @example 2027-06-30T00:00:00Z
+             */
+            expires_at?: string;
+        };
+        ApiKeyResponse: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * @description The secret's first characters
+             * @example pck_Ab3dE9xQ
+             */
+            prefix: string;
+            scopes: ("checkout:write" | "orders:read" | "admin:read" | "operations:write" | "refunds:request" | "refunds:approve" | "finance:export" | "webhooks:manage" | "api_keys:manage" | "audit:read")[];
+            /** @enum {string} */
+            state: "active" | "expired" | "revoked";
+            /** @description Who made it, as the audit trail names them */
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /**
+             * Format: date-time
+             * @description Written at most once a minute
+             */
+            last_used_at: string | null;
+            /**
+             * Format: uuid
+             * @description The key that replaced it when rolled
+             */
+            rolled_to: string | null;
+        };
+        ApiKeyCreatedResponse: {
+            api_key: components["schemas"]["ApiKeyResponse"];
+            /**
+             * @description The key itself, shown this once: keep it in a secret store
+             * @example pck_Ab3dE9xQ...
+             */
+            secret: string;
+        };
+        ApiKeyPageResponse: {
+            items: components["schemas"]["ApiKeyResponse"][];
+            /** Format: int32 */
+            limit: number;
+            /**
+             * @description Give it as `cursor` for the next page; null on the last page
+             * @example null
+             */
+            next_cursor: string | null;
+        };
+        RollApiKeyBody: {
+            /**
+             * Format: int32
+             * @description how long the old key keeps working beside the new one, in minutes (default 60)
+             * @example 60
+             */
+            grace_minutes?: number;
+        };
+        ApiKeyRolledResponse: {
+            api_key: components["schemas"]["ApiKeyResponse"];
+            /**
+             * @description The key itself, shown this once: keep it in a secret store
+             * @example pck_Ab3dE9xQ...
+             */
+            secret: string;
+            /** @description The old key, valid until its expires_at */
+            previous: components["schemas"]["ApiKeyResponse"];
+        };
+        ApiKeyRevokedResponse: {
+            api_key: components["schemas"]["ApiKeyResponse"];
+        };
+        ConsoleSessionResponse: {
+            /** Format: date-time */
+            signed_in_at: string;
+            /**
+             * Format: date-time
+             * @description When it ends unless used before
+             */
+            idle_expires_at: string;
+            /**
+             * Format: date-time
+             * @description When it ends however active
+             */
+            expires_at: string;
+            /** @description Send it in X-CSRF-Token with every request that changes something */
+            csrf_token: string;
+        };
+        OperatorResponse: {
+            /** @enum {string} */
+            kind: "person" | "api_key" | "bootstrap_key";
+            /** @description A person's subject, a key's id or name */
+            id: string;
+            email: string | null;
+            name: string;
+            roles: ("viewer" | "operator" | "refund_requester" | "refund_approver" | "developer" | "auditor" | "admin")[];
+            /** @description What the roles (or the key’s scopes) allow */
+            permissions: ("checkout:write" | "orders:read" | "admin:read" | "operations:write" | "refunds:request" | "refunds:approve" | "finance:export" | "webhooks:manage" | "api_keys:manage" | "audit:read")[];
+        };
+        WhoAmIResponse: {
+            operator: components["schemas"]["OperatorResponse"];
+            session: components["schemas"]["ConsoleSessionResponse"] | (never | null);
+        };
+        SignedOutResponse: {
+            /**
+             * Format: int32
+             * @description Sessions ended
+             */
+            sessions_ended: number;
+        };
         MerchantEventResponse: {
             /**
              * Format: uuid
@@ -2897,7 +3227,7 @@ export interface components {
                  * @description Stable: branch on it
                  * @enum {string}
                  */
-                code: "bad_request" | "validation_failed";
+                code: "bad_request" | "sign_in_failed" | "validation_failed";
                 /** @description For people; may change */
                 message: string;
                 /** @description Every failing field, with its reason */
@@ -2919,13 +3249,26 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        Error403: {
+            error: {
+                /**
+                 * @description Stable: branch on it
+                 * @enum {string}
+                 */
+                code: "csrf_token_invalid" | "forbidden" | "self_approval_refused";
+                /** @description For people; may change */
+                message: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
         Error409: {
             error: {
                 /**
                  * @description Stable: branch on it
                  * @enum {string}
                  */
-                code: "attempt_still_payable" | "attempts_exhausted" | "cancel_refused" | "checkout_outcome_unknown" | "idempotency_request_in_progress" | "job_not_failed" | "order_closed" | "order_not_cancellable" | "order_not_refundable" | "order_not_submitted" | "order_paid" | "reference_in_use" | "refund_already_requested" | "refund_transition_not_allowed" | "webhook_endpoint_disabled" | "webhook_endpoint_managed_by_environment" | "webhook_endpoints_limit_reached";
+                code: "api_key_revoked" | "attempt_still_payable" | "attempts_exhausted" | "cancel_refused" | "checkout_outcome_unknown" | "idempotency_request_in_progress" | "job_not_failed" | "order_closed" | "order_not_cancellable" | "order_not_refundable" | "order_not_submitted" | "order_paid" | "reference_in_use" | "refund_already_requested" | "refund_approval_expired" | "refund_approval_not_pending" | "refund_transition_not_allowed" | "webhook_endpoint_disabled" | "webhook_endpoint_managed_by_environment" | "webhook_endpoints_limit_reached";
                 /** @description For people; may change */
                 message: string;
             } & {
@@ -3043,20 +3386,7 @@ export interface components {
                  * @description Stable: branch on it
                  * @enum {string}
                  */
-                code: "event_not_found" | "job_not_found" | "not_found" | "notification_not_found" | "order_not_found" | "queue_not_found" | "reconciliation_report_not_found" | "refund_not_found" | "webhook_endpoint_not_found";
-                /** @description For people; may change */
-                message: string;
-            } & {
-                [key: string]: unknown;
-            };
-        };
-        Error403: {
-            error: {
-                /**
-                 * @description Stable: branch on it
-                 * @enum {string}
-                 */
-                code: "forbidden";
+                code: "api_key_not_found" | "event_not_found" | "job_not_found" | "not_found" | "notification_not_found" | "order_not_found" | "queue_not_found" | "reconciliation_report_not_found" | "refund_approval_not_found" | "refund_not_found" | "webhook_endpoint_not_found";
                 /** @description For people; may change */
                 message: string;
             } & {
@@ -3272,6 +3602,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
+            /** @description forbidden: a scoped API key without the route's scope (error.permission) */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
             /** @description Reference used for another amount */
             409: {
                 headers: {
@@ -3398,6 +3741,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
+            /** @description forbidden: a scoped API key without the route's scope (error.permission) */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
             /** @description Reference used for another amount */
             409: {
                 headers: {
@@ -3483,6 +3839,19 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            /** @description forbidden: a scoped API key without the route's scope (error.permission) */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
@@ -3515,6 +3884,19 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            /** @description forbidden: a scoped API key without the route's scope (error.permission) */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
             404: components["responses"]["Error404"];
             /** @description The order is paid */
             409: {
@@ -3596,6 +3978,19 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            /** @description forbidden: a scoped API key without the route's scope (error.permission) */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
             404: components["responses"]["Error404"];
             /** @description order_paid, order_closed (cancelled, expired, reversed), attempt_still_payable (a hosted page still open, or a prompt the gateway would not cancel), order_not_submitted, attempts_exhausted (20 attempts: start a new order) */
             409: {
@@ -3724,6 +4119,19 @@ export interface operations {
                     "application/json": components["schemas"]["AdminRefundResult"];
                 };
             };
+            /** @description Above REFUND_APPROVAL_THRESHOLD: recorded as a request waiting for a second person; nothing is sent to the gateway yet */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundApprovalResult"];
+                };
+            };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -3792,11 +4200,171 @@ export interface operations {
                     "application/json": components["schemas"]["AdminDoublePaymentRefundResult"];
                 };
             };
+            /** @description Above REFUND_APPROVAL_THRESHOLD: a request waiting for a second person */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundApprovalResult"];
+                };
+            };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             /** @description order_not_refundable (the attempt is not a second payment of the paid order), or refund_already_requested (error.refund is the existing one) */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    RefundsController_listApprovals: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description pending unless given */
+                status?: "pending" | "approved" | "declined" | "expired";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundApprovalPage"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    RefundsController_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The waiting request's id (the refund takes it) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund made (a double payment's, when the request named an attempt) */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRefundResult"] | components["schemas"]["AdminDoublePaymentRefundResult"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            /** @description self_approval_refused: the requester cannot approve */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            404: components["responses"]["Error404"];
+            /** @description refund_approval_not_pending, refund_approval_expired, or refund_already_requested */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    RefundsController_reject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclineRefundApprovalDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundApprovalResult"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            /** @description refund_approval_not_pending or refund_approval_expired */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4754,6 +5322,246 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    ApiKeysController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyPageResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    ApiKeysController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreatedResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            /** @description forbidden: a scope the caller does not hold */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    ApiKeysController_roll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RollApiKeyBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyRolledResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    ApiKeysController_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyRevokedResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    SessionController_whoAmI: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WhoAmIResponse"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    SessionController_signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedOutResponse"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    SessionController_signOutEverywhere: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedOutResponse"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];

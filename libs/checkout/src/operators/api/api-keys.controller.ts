@@ -54,7 +54,6 @@ export class ApiKeysController {
   }
 
   @Get()
-  @Requires('admin:read')
   @ApiOperation({ summary: 'The keys, newest first (prefix, scopes, last use; never a secret)' })
   @ApiOkResponse({ type: ApiKeyPageResponse })
   list(@Query() query: ListApiKeysQuery) {

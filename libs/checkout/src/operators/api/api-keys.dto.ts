@@ -39,7 +39,12 @@ export class CreateApiKeyBody {
   @ArrayUnique()
   @IsIn(PERMISSIONS, {
     each: true,
-    message: `each scope must be one of: ${PERMISSIONS.join(', ')}`,
+    message: ({ value }) =>
+      `each scope must be one of: ${PERMISSIONS.join(', ')} (unknown: ${[value]
+        .flat()
+        .filter((scope) => !(PERMISSIONS as readonly unknown[]).includes(scope))
+        .map(String)
+        .join(', ')})`,
   })
   scopes!: Permission[];
 

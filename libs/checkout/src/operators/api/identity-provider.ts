@@ -57,6 +57,14 @@ export class IdentityProvider {
 
   /** The person the provider's answer names; throws (with the reason) on any failed check. */
   async finish(query: string, checks: SignInChecks): Promise<SignedInPerson> {
+    try {
+      return await this.exchange(query, checks);
+    } catch (error) {
+      throw new Error(failureOf(error));
+    }
+  }
+
+  private async exchange(query: string, checks: SignInChecks): Promise<SignedInPerson> {
     const configuration = await this.configuration();
     const settings = this.required();
     const currentUrl = new URL(`${this.redirectUri}${query}`);
@@ -106,7 +114,13 @@ export class IdentityProvider {
         settings.clientSecret,
         undefined,
         // A provider on plain http is for development and tests only (production needs https).
-        settings.issuerUrl.startsWith('http://') ? { execute: [oidc.allowInsecureRequests] } : {},
+        {
+          // The ID token's signature is checked against the provider's keys, not only trusted
+          // for having come over the token endpoint's connection.
+          execute: settings.issuerUrl.startsWith('http://')
+            ? [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks]
+            : [oidc.enableNonRepudiationChecks],
+        },
       )
       .catch((error: Error) => {
         this.discovered = null;
@@ -120,4 +134,25 @@ export class IdentityProvider {
 /** The roles a person's groups map to (OIDC_ROLE_MAP), each once, in the catalogue's order. */
 export function rolesOf(groups: string[], roleMap: Map<string, Role[]>): Role[] {
   return [...new Set(groups.flatMap((group) => roleMap.get(group) ?? []))];
+}
+
+/**
+ * The reason the library found, from the innermost error that says one (its outer errors say
+ * only "invalid response encountered"), with the claim it is about; never a value it compared.
+ */
+function failureOf(error: unknown): string {
+  const chain: Record<string, unknown>[] = [];
+  for (let at: unknown = error; at && typeof at === 'object' && chain.length < 5;) {
+    chain.push(at as Record<string, unknown>);
+    at = (at as { cause?: unknown }).cause;
+  }
+  const last = (key: string) =>
+    chain
+      .map((link) => link[key])
+      .filter((value): value is string => typeof value === 'string')
+      .pop();
+  const claim = last('claim');
+  const described = last('error_description');
+  const about = claim ? ` (the ID token's "${claim}" claim)` : '';
+  return `${last('message') ?? String(error)}${about}${described ? `: ${described}` : ''}`;
 }

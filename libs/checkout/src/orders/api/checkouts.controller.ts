@@ -10,6 +10,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiTags,
+  ApiForbiddenResponse,
   ApiUnauthorizedResponse,
   ApiUnprocessableEntityResponse,
   ApiBadGatewayResponse,
@@ -42,6 +43,10 @@ const IDEMPOTENCY_HEADER = {
 @ApiHeader(IDEMPOTENCY_HEADER)
 @ApiBadRequestResponse({ type: ErrorResponse, description: 'Every failing field, with a reason' })
 @ApiUnauthorizedResponse({ type: ErrorResponse, description: 'Missing key, or not a shop key' })
+@ApiForbiddenResponse({
+  type: ErrorResponse,
+  description: "forbidden: a scoped API key without the route's scope (error.permission)",
+})
 @ApiConflictResponse({ type: ErrorResponse, description: 'Reference used for another amount' })
 @ApiUnprocessableEntityResponse({ type: ErrorResponse, description: 'Idempotency-Key re-used' })
 @ApiBadGatewayResponse({ type: ErrorResponse, description: "The gateway's code and messages" })

@@ -12,6 +12,7 @@ import {
   ApiOperation,
   ApiParam,
   ApiTags,
+  ApiForbiddenResponse,
   ApiUnauthorizedResponse,
   ApiExtraModels,
   getSchemaPath,
@@ -46,6 +47,10 @@ const REFERENCE_PARAM = {
 @ApiExtraModels(HostedCheckoutResponse, MobileMoneyCheckoutResponse)
 @ApiParam(REFERENCE_PARAM)
 @ApiUnauthorizedResponse({ type: ErrorResponse })
+@ApiForbiddenResponse({
+  type: ErrorResponse,
+  description: "forbidden: a scoped API key without the route's scope (error.permission)",
+})
 @ApiNotFoundResponse({ type: ErrorResponse })
 @UseGuards(ShopKeyGuard)
 @Requires('checkout:write')

@@ -156,7 +156,7 @@ export class RefundService {
       async (manager, approval) => {
         const order = await this.orders.lockById(approval.orderId, manager);
         if (!order) throw CheckoutError.notFound('order', approval.orderId);
-        await this.refuseIfExists(order, manager);
+        await this.refuseIfRefunded(order, manager);
         // The payment may have changed in the day it waited (a reversal, a resolved refund).
         checkRefund(order, { amount: approval.amount, confirmPartial: approval.isPartial });
         await this.approvals.decide(manager, approval, order, 'approved', operator, null);
@@ -359,6 +359,10 @@ export class RefundService {
 
   private async refuseIfExists(order: OrderEntity, manager?: EntityManager): Promise<void> {
     if (manager) await this.refuseIfPending(order, manager);
+    await this.refuseIfRefunded(order, manager);
+  }
+
+  private async refuseIfRefunded(order: OrderEntity, manager?: EntityManager): Promise<void> {
     // A rejected attempt is no refund at the gateway: a new one may follow it.
     const existing = await this.orders.refundFor(order.id, manager);
     if (!existing || existing.status === 'rejected') return;

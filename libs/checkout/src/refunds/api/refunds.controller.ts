@@ -179,7 +179,7 @@ export class RefundsController {
   @ApiCreatedResponse({
     description: "The refund made (a double payment's, when the request named an attempt)",
     schema: {
-      oneOf: [
+      anyOf: [
         { $ref: getSchemaPath(AdminRefundResult) },
         { $ref: getSchemaPath(AdminDoublePaymentRefundResult) },
       ],
