@@ -139,6 +139,7 @@ describe('loadServiceConfig', () => {
         PESAPAL_CONSUMER_SECRET: 's',
         IPN_PATH_SECRET: 'ipn-path-secret',
         STATUS_TOKEN_SECRET: 'a-status-token-secret-of-32-chars!!',
+        ADMIN_AUTH_SECRET: 'an-admin-auth-secret-of-32-chars!!',
       });
       expect(production.webhookAllowPrivate).toBe(false);
     });
@@ -223,5 +224,55 @@ describe('loadServiceConfig', () => {
     expect(problemsOf({ SHOP_API_KEYS: 'k1', ADMIN_API_KEYS: 'k1' })).toEqual([
       'SHOP_API_KEYS and ADMIN_API_KEYS must not share a key',
     ]);
+  });
+
+  describe('operators', () => {
+    it('reads the identity provider, the role map and the approval thresholds', () => {
+      const config = loadServiceConfig({
+        OIDC_ISSUER_URL: 'https://login.example.com/realms/pay',
+        OIDC_CLIENT_ID: 'console',
+        OIDC_CLIENT_SECRET: 'secret',
+        OIDC_ROLE_MAP: 'payments-admins=admin, finance=refund_approver,finance=viewer',
+        REFUND_APPROVAL_THRESHOLD: 'KES:50000,UGX:1500000.5',
+      });
+      expect(config.oidc).toMatchObject({
+        issuerUrl: 'https://login.example.com/realms/pay',
+        rolesClaim: 'groups',
+        scopes: 'openid email profile',
+      });
+      expect([...(config.oidc?.roleMap ?? [])]).toEqual([
+        ['payments-admins', ['admin']],
+        ['finance', ['refund_approver', 'viewer']],
+      ]);
+      expect([...config.refundApprovalThresholds]).toEqual([
+        ['KES', '50000.00'],
+        ['UGX', '1500000.50'],
+      ]);
+      expect(loadServiceConfig({}).oidc).toBeNull();
+    });
+
+    it('refuses an unknown role, a half-configured provider and a malformed threshold, naming each', () => {
+      expect(() =>
+        loadServiceConfig({
+          OIDC_ISSUER_URL: 'https://login.example.com',
+          OIDC_ROLE_MAP: 'finance=refund_approvr',
+          REFUND_APPROVAL_THRESHOLD: 'KES=50000',
+        }),
+      ).toThrow(
+        expect.objectContaining({
+          problems: expect.arrayContaining([
+            expect.stringContaining('"refund_approvr" (for group "finance") is not a role'),
+            'OIDC_ISSUER_URL, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together',
+            expect.stringContaining('REFUND_APPROVAL_THRESHOLD must list CURRENCY:amount'),
+          ]),
+        }),
+      );
+    });
+
+    it('asks for ADMIN_AUTH_SECRET in production', () => {
+      expect(() => loadServiceConfig({ NODE_ENV: 'production' })).toThrow(
+        /ADMIN_AUTH_SECRET is required/,
+      );
+    });
   });
 });
