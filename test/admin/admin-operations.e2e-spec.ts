@@ -297,8 +297,9 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
 
   it('keeps the queue dashboard behind the admin key (Bearer or session cookie)', async () => {
     expect((await request(service.apiUrl).get('/admin/queues')).status).toBe(401);
+    // A shop key is known, and not allowed here (as on every admin route).
     expect((await request(service.apiUrl).get('/admin/queues').set(service.shopAuth)).status).toBe(
-      401,
+      403,
     );
     const withBearer = await request(service.apiUrl).get('/admin/queues').set(service.adminAuth);
     expect(withBearer.status).toBe(200);

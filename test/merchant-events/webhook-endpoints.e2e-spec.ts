@@ -676,6 +676,7 @@ describe('webhook endpoints in production mode', () => {
       PESAPAL_CONSUMER_SECRET: 'production-test-secret',
       IPN_PATH_SECRET: 'production-test-ipn-path',
       STATUS_TOKEN_SECRET: 'production-test-status-token-secret-0123456789',
+      ADMIN_AUTH_SECRET: 'production-test-admin-auth-secret-0123456789',
       LOG_LEVEL: 'silent',
     });
     delete process.env.WEBHOOK_ALLOW_PRIVATE;

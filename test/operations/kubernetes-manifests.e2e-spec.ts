@@ -168,6 +168,8 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
       'STATUS_TOKEN_SECRET',
       'SHOP_API_KEYS',
       'ADMIN_API_KEYS',
+      'ADMIN_AUTH_SECRET',
+      'OIDC_CLIENT_SECRET',
       'ORDER_WEBHOOK_SECRET',
       'METRICS_TOKEN',
     ]) {

@@ -8,7 +8,7 @@ export type OrderDetail = Schemas['AdminOrderDetail'];
 export type OrderStatus = Schemas['AdminOrderResponse']['status'];
 export type SyncResult = Schemas['AdminOrderSyncResult'];
 export type RefundResult = Schemas['AdminRefundResult'];
-export type RefundRequest = Schemas['CreateRefundDto'];
+export type DoublePaymentRefundResult = Schemas['AdminDoublePaymentRefundResult'];
 export type RefundPage = Schemas['AdminRefundPage'];
 export type RefundStatus = Schemas['AdminRefundResponse']['status'];
 export type WebhookEndpoint = Schemas['WebhookEndpointResponse'];
@@ -43,6 +43,104 @@ export interface FinanceRange {
   currency?: string;
 }
 
+/*
+ * The operators' routes (who is signed in, refunds asked for and approved, API keys), written by
+ * hand from the server's documentation classes (operators-responses.ts, refund-approvals.ts) so
+ * that the console does not wait on api-types.ts being generated again. Once it describes these
+ * routes, they become Schemas[...] and typed calls like the others.
+ */
+
+/** GET /admin/auth/methods: whether people sign in with the company's identity provider. */
+export interface AuthMethods {
+  identity_provider: boolean;
+  login: string;
+}
+export interface Operator {
+  kind: 'person' | 'api_key' | 'bootstrap_key';
+  /** A person's subject, a scoped key's id, a bootstrap key's name. */
+  id: string;
+  email: string | null;
+  name: string;
+  roles: string[];
+  permissions: string[];
+}
+export interface ConsoleSession {
+  signed_in_at: string;
+  idle_expires_at: string;
+  expires_at: string;
+  csrf_token: string;
+}
+/** GET /v1/admin/session: who is calling, what they may do, and a person's console session. */
+export interface WhoAmI {
+  operator: Operator;
+  session: ConsoleSession | null;
+}
+/** A refund; the requester is the signed-in operator (no longer a field of the request). */
+export interface RefundRequest {
+  amount: string;
+  reason: string;
+  confirm_partial?: boolean;
+}
+export type RefundApprovalStatus = 'pending' | 'approved' | 'declined' | 'expired';
+/** A refund above the approval threshold, waiting for a second person (202). */
+export interface RefundApproval {
+  id: string;
+  order_reference: string | null;
+  attempt: number | null;
+  amount: string;
+  currency: string;
+  partial: boolean;
+  reason: string;
+  status: RefundApprovalStatus;
+  requested_by: string;
+  requested_at: string;
+  expires_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  decision_reason: string | null;
+}
+export interface RefundApprovalPage {
+  items: RefundApproval[];
+  limit: number;
+  next_cursor: string | null;
+}
+/** A refund asked for: made at once (201), or a request waiting for an approver (202). */
+export type Refunded<R> = R | { refund_approval: RefundApproval };
+/** The refund an approval made: an order's, or a double payment's second payment's. */
+export interface ApprovedRefund {
+  refund: { status: string | null; gateway_message?: string | null };
+}
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  state: 'active' | 'expired' | 'revoked';
+  created_by: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  rolled_to: string | null;
+}
+export interface ApiKeyPage {
+  items: ApiKey[];
+  limit: number;
+  next_cursor: string | null;
+}
+export interface NewApiKey {
+  name: string;
+  scopes: string[];
+  expires_at?: string;
+}
+/** A key made or rolled: its secret is in this answer only. */
+export interface ApiKeyWithSecret {
+  api_key: ApiKey;
+  secret: string;
+  /** Rolled: the old key, valid until its expires_at. */
+  previous?: ApiKey;
+}
+
 const KEY = 'pesapal-console.admin-key';
 
 /** A refusal of the API: its status, stable code and message, as the page shows them. */
@@ -57,20 +155,56 @@ export class ApiRefusal extends Error {
 }
 
 /**
- * The admin key lives in this tab's sessionStorage only and travels in the Authorization header
- * of same-origin calls; closing the tab forgets it.
+ * A person's console session: its cookie is HttpOnly (the browser sends it with same-origin
+ * calls); its CSRF token lives in this page's memory only, never in storage.
+ */
+let csrfToken: string | null = null;
+
+/**
+ * How this tab calls the API. An admin key (bootstrap or scoped) lives in this tab's
+ * sessionStorage only and travels in the Authorization header; closing the tab forgets it. A
+ * person signed in with the identity provider sends no key: their session cookie travels by
+ * itself, and every call that changes something carries the session's CSRF token.
  */
 export const session = {
   key: (): string | null => sessionStorage.getItem(KEY),
-  signIn: (key: string) => sessionStorage.setItem(KEY, key.trim()),
+  signIn: (key: string) => {
+    csrfToken = null;
+    sessionStorage.setItem(KEY, key.trim());
+  },
+  /** Signed in by the session cookie: no key, the CSRF token kept in memory. */
+  followCookie: (token: string | null) => {
+    sessionStorage.removeItem(KEY);
+    csrfToken = token;
+  },
   signOut: () => {
     sessionStorage.removeItem(KEY);
+    csrfToken = null;
     // The queue view's cookie goes too: signing out closes every admin page of this browser.
     void fetch('/admin/session', { method: 'DELETE' }).catch(() => undefined);
   },
 };
 
+/** Methods that change nothing: the server asks no CSRF token of them. */
+const READING = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The headers that say who calls: the key, or (a session) the CSRF token on a change. */
+function credentials(method: string): Record<string, string> {
+  const key = session.key();
+  if (key) return { Authorization: `Bearer ${key}` };
+  if (csrfToken && !READING.has(method.toUpperCase())) return { 'X-CSRF-Token': csrfToken };
+  return {};
+}
+
 const http = createClient<paths>({ baseUrl: '' });
+http.use({
+  onRequest({ request }) {
+    for (const [name, value] of Object.entries(credentials(request.method))) {
+      request.headers.set(name, value);
+    }
+    return request;
+  },
+});
 
 /** The refusal an answer's status and error body (`{"error": {code, message}}`) describe. */
 function refusalOf(response: Response, body: unknown): ApiRefusal {
@@ -89,13 +223,49 @@ async function answer<T>(
   try {
     result = await call;
   } catch {
-    throw new ApiRefusal(0, 'unreachable', 'the service did not answer; try again');
+    throw unreachable();
   }
   if (result.data !== undefined && result.response.ok) return result.data;
   throw refusalOf(result.response, result.error);
 }
 
-const auth = () => ({ Authorization: `Bearer ${session.key() ?? ''}` });
+const unreachable = () => new ApiRefusal(0, 'unreachable', 'the service did not answer; try again');
+
+/**
+ * A call of a route the generated types do not describe yet (see above): JSON in and out, with
+ * the same credentials and refusals as the typed calls.
+ */
+async function call<T>(
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  options: { query?: Record<string, string | number | undefined>; body?: unknown } = {},
+): Promise<T> {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined && value !== '') query.set(name, String(value));
+  }
+  const search = query.toString();
+  const url = search ? `${path}?${search}` : path;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      credentials: 'same-origin',
+      headers: {
+        ...credentials(method),
+        ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    });
+  } catch {
+    throw unreachable();
+  }
+  const body: unknown = await response.json().catch(() => null);
+  if (response.ok && body !== null) return body as T;
+  throw refusalOf(response, body);
+}
+
+const segment = (value: string | number) => encodeURIComponent(String(value));
 
 export interface OrderFilter {
   q?: string;
@@ -108,17 +278,41 @@ export interface OrderFilter {
 
 /** Calls of the admin API the console makes, each typed by the document. */
 export const adminApi = {
+  /** How people sign in here (asked before any key or session). */
+  authMethods: (): Promise<AuthMethods> => call('GET', '/admin/auth/methods'),
+  /** Who the key or the session cookie is: 401 when neither. */
+  whoAmI: (): Promise<WhoAmI> => call('GET', '/v1/admin/session'),
+  /** Ends this console session, or every one of the person's. */
+  endSession: (everywhere: boolean): Promise<{ sessions_ended: number }> =>
+    call(
+      'POST',
+      everywhere ? '/v1/admin/session/sign-out-everywhere' : '/v1/admin/session/sign-out',
+    ),
+  approvals: (status: RefundApprovalStatus, cursor?: string): Promise<RefundApprovalPage> =>
+    call('GET', '/v1/admin/refund-approvals', { query: { status, limit: 50, cursor } }),
+  approve: (id: string): Promise<ApprovedRefund> =>
+    call('POST', `/v1/admin/refunds/${segment(id)}/approve`),
+  decline: (id: string, reason: string): Promise<{ refund_approval: RefundApproval }> =>
+    call('POST', `/v1/admin/refunds/${segment(id)}/reject`, { body: { reason } }),
+  apiKeys: (cursor?: string): Promise<ApiKeyPage> =>
+    call('GET', '/v1/admin/api-keys', { query: { limit: 50, cursor } }),
+  createApiKey: (body: NewApiKey): Promise<ApiKeyWithSecret> =>
+    call('POST', '/v1/admin/api-keys', { body }),
+  rollApiKey: (id: string, graceMinutes: number): Promise<ApiKeyWithSecret> =>
+    call('POST', `/v1/admin/api-keys/${segment(id)}/roll`, {
+      body: { grace_minutes: graceMinutes },
+    }),
+  revokeApiKey: (id: string): Promise<{ api_key: ApiKey }> =>
+    call('DELETE', `/v1/admin/api-keys/${segment(id)}`),
   audit: (filter: AuditFilter, cursor?: string): Promise<AuditPage> =>
     answer(
       http.GET('/v1/admin/audit', {
         params: { query: { limit: 50, ...filter, ...(cursor ? { cursor } : {}) } },
-        headers: auth(),
       }),
     ),
-  verifyAudit: (): Promise<AuditVerification> =>
-    answer(http.GET('/v1/admin/audit/verify', { headers: auth() })),
+  verifyAudit: (): Promise<AuditVerification> => answer(http.GET('/v1/admin/audit/verify')),
   overview: (window: OverviewWindow): Promise<Overview> =>
-    answer(http.GET('/v1/admin/overview', { params: { query: { window } }, headers: auth() })),
+    answer(http.GET('/v1/admin/overview', { params: { query: { window } } })),
   orders: (filter: OrderFilter): Promise<OrderPage> =>
     answer(
       http.GET('/v1/admin/orders', {
@@ -132,14 +326,12 @@ export const adminApi = {
             ...(filter.cursor ? { cursor: filter.cursor } : {}),
           },
         },
-        headers: auth(),
       }),
     ),
   order: (reference: string): Promise<OrderDetail> =>
     answer(
       http.GET('/v1/admin/orders/{reference}', {
         params: { path: { reference } },
-        headers: auth(),
       }),
     ),
   refunds: (status: RefundStatus | undefined, cursor?: string): Promise<RefundPage> =>
@@ -148,19 +340,17 @@ export const adminApi = {
         params: {
           query: { limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) },
         },
-        headers: auth(),
       }),
     ),
   endpoints: (): Promise<{ data: WebhookEndpoint[] }> =>
-    answer(http.GET('/v1/admin/webhook-endpoints', { headers: auth() })),
+    answer(http.GET('/v1/admin/webhook-endpoints')),
   addEndpoint: (body: NewWebhookEndpoint): Promise<WebhookEndpointWithSecret> =>
-    answer(http.POST('/v1/admin/webhook-endpoints', { body, headers: auth() })),
+    answer(http.POST('/v1/admin/webhook-endpoints', { body })),
   changeEndpoint: (id: string, change: WebhookEndpointChange): Promise<WebhookEndpoint> =>
     answer(
       http.PATCH('/v1/admin/webhook-endpoints/{id}', {
         params: { path: { id } },
         body: change,
-        headers: auth(),
       }),
     ),
   setEndpointEnabled: (id: string, enabled: boolean): Promise<WebhookEndpoint> =>
@@ -168,13 +358,11 @@ export const adminApi = {
       http.PATCH('/v1/admin/webhook-endpoints/{id}', {
         params: { path: { id } },
         body: { enabled },
-        headers: auth(),
       }),
     ),
   deleteEndpoint: async (id: string): Promise<void> => {
     const { response, error } = await http.DELETE('/v1/admin/webhook-endpoints/{id}', {
       params: { path: { id } },
-      headers: auth(),
     });
     if (!response.ok) throw refusalOf(response, error);
   },
@@ -183,7 +371,6 @@ export const adminApi = {
       http.POST('/v1/admin/webhook-endpoints/{id}/replay', {
         params: { path: { id } },
         body: { since, include_delivered: false },
-        headers: auth(),
       }),
     ),
   rotateSecret: (id: string): Promise<WebhookEndpointWithSecret> =>
@@ -192,14 +379,12 @@ export const adminApi = {
         params: { path: { id } },
         // The old secret keeps signing for a day, while the shop puts the new one in place.
         body: { overlap_seconds: 86_400 },
-        headers: auth(),
       }),
     ),
   sendTest: (id: string): Promise<{ event_id: string }> =>
     answer(
       http.POST('/v1/admin/webhook-endpoints/{id}/test', {
         params: { path: { id } },
-        headers: auth(),
       }),
     ),
   /** Merchant events, newest first (as `items`, like the other lists). */
@@ -212,28 +397,23 @@ export const adminApi = {
         params: {
           query: { limit: 20, ...(cursor ? { cursor } : {}), ...(order ? { order } : {}) },
         },
-        headers: auth(),
       }),
     );
     return { items: page.data, next_cursor: page.next_cursor };
   },
   deliveries: (id: string): Promise<EventDeliveries> =>
-    answer(
-      http.GET('/v1/admin/events/{id}/deliveries', { params: { path: { id } }, headers: auth() }),
-    ),
+    answer(http.GET('/v1/admin/events/{id}/deliveries', { params: { path: { id } } })),
   redeliver: (id: string): Promise<{ endpoints: string[] }> =>
     answer(
       http.POST('/v1/admin/events/{id}/redeliver', {
         params: { path: { id } },
         body: {},
-        headers: auth(),
       }),
     ),
   stuck: (minutes: number, cursor?: string): Promise<StuckPage> =>
     answer(
       http.GET('/v1/admin/orders/stuck', {
         params: { query: { pending_minutes: minutes, limit: 50, ...(cursor ? { cursor } : {}) } },
-        headers: auth(),
       }),
     ),
   notifications: (
@@ -245,44 +425,37 @@ export const adminApi = {
         params: {
           query: { limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) },
         },
-        headers: auth(),
       }),
     ),
   replayNotification: (id: string) =>
     answer(
       http.POST('/v1/admin/notifications/{id}/replay', {
         params: { path: { id } },
-        headers: auth(),
       }),
     ),
   deadLetters: (): Promise<DeadLetterPage> =>
-    answer(
-      http.GET('/v1/admin/dead-letters', { params: { query: { limit: 50 } }, headers: auth() }),
-    ),
+    answer(http.GET('/v1/admin/dead-letters', { params: { query: { limit: 50 } } })),
   replayDeadLetter: (queue: DeadLetter['queue'], jobId: string) =>
     answer(
       http.POST('/v1/admin/dead-letters/{queue}/{jobId}/replay', {
         params: { path: { queue, jobId } },
-        headers: auth(),
       }),
     ),
   reconcile: (sinceHours: number): Promise<ReconciliationReport> =>
-    answer(
-      http.POST('/v1/admin/reconcile', { body: { since_hours: sinceHours }, headers: auth() }),
-    ),
+    answer(http.POST('/v1/admin/reconcile', { body: { since_hours: sinceHours } })),
   reports: (): Promise<{ items: ReconciliationReport[] }> =>
-    answer(http.GET('/v1/admin/reconciliation-reports', { headers: auth() })),
+    answer(http.GET('/v1/admin/reconciliation-reports')),
   daily: (range: FinanceRange): Promise<DailyReport> =>
-    answer(http.GET('/v1/admin/reports/daily', { params: { query: range }, headers: auth() })),
+    answer(http.GET('/v1/admin/reports/daily', { params: { query: range } })),
   /** A CSV file of the admin API, fetched with the key and handed to the browser as a download. */
   download: async (path: string, query: Record<string, string>): Promise<string> => {
     let response: Response;
     try {
       response = await fetch(`${path}?${new URLSearchParams(query).toString()}`, {
-        headers: auth(),
+        headers: credentials('GET'),
       });
     } catch {
-      throw new ApiRefusal(0, 'unreachable', 'the service did not answer; try again');
+      throw unreachable();
     }
     if (!response.ok) throw refusalOf(response, await response.json().catch(() => null));
     const name =
@@ -298,28 +471,34 @@ export const adminApi = {
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
     return name;
   },
-  refundSecondPayment: (reference: string, attempt: number, requestedBy: string) =>
-    answer(
-      http.POST('/v1/admin/orders/{reference}/attempts/{attempt}/refund', {
-        params: { path: { reference, attempt } },
-        body: {
-          reason: `double payment: attempt ${attempt} paid an order already paid`,
-          requested_by: requestedBy,
-        },
-        headers: auth(),
-      }),
-    ),
-  /** The queue view is a page of its own: its session cookie is asked for with the key first. */
+  /** The requester is the signed-in operator; above the threshold it waits for an approver. */
+  refundSecondPayment: (
+    reference: string,
+    attempt: number,
+  ): Promise<Refunded<DoublePaymentRefundResult>> =>
+    call('POST', `/v1/admin/orders/${segment(reference)}/attempts/${segment(attempt)}/refund`, {
+      body: { reason: `double payment: attempt ${attempt} paid an order already paid` },
+    }),
+  /**
+   * The queue view is a page of its own. With a key, its cookie is asked for with the key first;
+   * a person's console session opens it by itself.
+   */
   openQueues: async (): Promise<void> => {
-    const response = await fetch('/admin/session', { method: 'POST', headers: auth() });
-    if (!response.ok) throw new ApiRefusal(response.status, `http_${response.status}`, 'refused');
+    if (session.key()) {
+      const response = await fetch('/admin/session', {
+        method: 'POST',
+        headers: credentials('POST'),
+      });
+      if (!response.ok) {
+        throw new ApiRefusal(response.status, `http_${response.status}`, 'refused');
+      }
+    }
     location.href = '/admin/queues';
   },
   sync: (reference: string): Promise<SyncResult> =>
     answer(
       http.POST('/v1/admin/orders/{reference}/sync', {
         params: { path: { reference } },
-        headers: auth(),
       }),
     ),
   cancel: (reference: string, note: string): Promise<OrderDetail> =>
@@ -327,15 +506,9 @@ export const adminApi = {
       http.POST('/v1/admin/orders/{reference}/cancel', {
         params: { path: { reference } },
         body: note ? { note } : {},
-        headers: auth(),
       }),
     ),
-  refund: (reference: string, request: RefundRequest): Promise<RefundResult> =>
-    answer(
-      http.POST('/v1/admin/orders/{reference}/refunds', {
-        params: { path: { reference } },
-        body: request,
-        headers: auth(),
-      }),
-    ),
+  /** The requester is the signed-in operator; above the threshold it waits for an approver. */
+  refund: (reference: string, request: RefundRequest): Promise<Refunded<RefundResult>> =>
+    call('POST', `/v1/admin/orders/${segment(reference)}/refunds`, { body: request }),
 };

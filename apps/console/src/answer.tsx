@@ -6,13 +6,21 @@ import { refusalText } from './format';
 export const problemOf = (error: unknown): string =>
   error instanceof ApiRefusal ? refusalText(error) : String(error);
 
+/**
+ * Whether a refusal says the key or the session is no longer good (401): the console signs out.
+ * A permission refused (403) is shown like any refusal: the operator stays signed in.
+ */
+export const isSignedOut = (error: unknown): boolean =>
+  error instanceof ApiRefusal && error.status === 401;
+
 /** Where one call of the API stands: the page shows each state (loading, failed, ready). */
 export type Answer<T> =
   { state: 'loading' } | { state: 'failed'; problem: string } | { state: 'ready'; data: T };
 
 /**
- * Calls `load` whenever `inputs` change and follows its answer; a refused key (401, 403) signs the
- * operator out rather than showing pages of refusals. A stale answer never overwrites a newer one.
+ * Calls `load` whenever `inputs` change and follows its answer; a key or session refused (401)
+ * signs the operator out rather than showing pages of refusals. A stale answer never overwrites
+ * a newer one.
  */
 export function useAnswer<T>(
   load: () => Promise<T>,
@@ -27,7 +35,7 @@ export function useAnswer<T>(
       (data) => current && setAnswer({ state: 'ready', data }),
       (error: unknown) => {
         if (!current) return;
-        if (error instanceof ApiRefusal && (error.status === 401 || error.status === 403)) {
+        if (isSignedOut(error)) {
           onRefused();
           return;
         }
@@ -90,8 +98,8 @@ export function useCursorList<P extends { items: unknown[]; next_cursor: string 
         of: first.data,
       });
     } catch (error) {
-      // A refused key signs out here too, as on the first page.
-      if (error instanceof ApiRefusal && (error.status === 401 || error.status === 403)) {
+      // A refused key or session signs out here too, as on the first page.
+      if (isSignedOut(error)) {
         onRefused();
         return;
       }

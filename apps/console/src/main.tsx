@@ -1,7 +1,16 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { adminApi, ApiRefusal, session } from './admin-api';
-import { problemOf } from './answer';
+import { adminApi, ApiRefusal, AuthMethods, session, WhoAmI } from './admin-api';
+import { isSignedOut, Loading, problemOf } from './answer';
+import {
+  isConsoleOperator,
+  operatorLabel,
+  Permission,
+  rolesText,
+  SignedIn,
+  useCan,
+} from './operator';
+import { AccessPage } from './pages/access';
 import { AttentionPage } from './pages/attention';
 import { AuditPage } from './pages/audit';
 import { FinancePage } from './pages/finance';
@@ -13,17 +22,82 @@ import { RefundsPage } from './pages/refunds';
 import { WebhooksPage } from './pages/webhooks';
 import { PAGES, Place, placeOf } from './places';
 
-function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+/** The permission each page reads with (the Access page: anyone signed in). */
+const PAGE_NEEDS: Record<Place['page'], Permission | null> = {
+  overview: 'admin:read',
+  orders: 'admin:read',
+  order: 'admin:read',
+  attention: 'admin:read',
+  refunds: 'admin:read',
+  webhooks: 'admin:read',
+  reconciliation: 'admin:read',
+  finance: 'finance:export',
+  audit: 'audit:read',
+  access: null,
+};
+
+/**
+ * Where the operator stands: being checked, signed out (with what to say, and whether checking
+ * again may help: the service did not answer), or signed in as someone.
+ */
+type Access =
+  | { state: 'checking' }
+  | { state: 'signed-out'; said: string | null; retry?: boolean }
+  | { state: 'signed-in'; who: WhoAmI };
+
+/**
+ * Who this tab is, on start: the key it holds, else a person's session cookie (the browser sends
+ * it by itself). A refusal (401) is simply not signed in.
+ */
+async function start(): Promise<Access> {
+  const key = session.key();
+  try {
+    const who = await adminApi.whoAmI();
+    if (!key) session.followCookie(who.session?.csrf_token ?? null);
+    return { state: 'signed-in', who };
+  } catch (error) {
+    const refused = error instanceof ApiRefusal && (error.status === 401 || error.status === 403);
+    if (refused && key) session.signOut();
+    if (refused) return { state: 'signed-out', said: null };
+    return { state: 'signed-out', said: problemOf(error), retry: true };
+  }
+}
+
+/** The identity provider's sign-in, coming back to the place asked for (the console by default). */
+function loginUrl(login: string): string {
+  const path = login.startsWith('/') && !login.startsWith('//') ? login : '/admin/auth/login';
+  const back = location.hash.length > 2 ? encodeURIComponent(`/admin${location.hash}`) : '/admin';
+  return `${path}?return_to=${back}`;
+}
+
+function SignIn({
+  methods,
+  said,
+  onSignedIn,
+  onRetry,
+}: {
+  methods: AuthMethods | null;
+  said: string | null;
+  onSignedIn: (who: WhoAmI) => void;
+  /** Offered when the check on start failed for want of an answer. */
+  onRetry?: () => void;
+}) {
   const [key, setKey] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(said);
   const [busy, setBusy] = useState(false);
   async function submit(event: Event) {
     event.preventDefault();
     setBusy(true);
     session.signIn(key);
     try {
-      await adminApi.orders({});
-      onSignedIn();
+      const who = await adminApi.whoAmI();
+      // A shop's key (bootstrap or scoped) is refused here: the console is for admin keys.
+      if (!isConsoleOperator(who.operator)) {
+        session.signOut();
+        setProblem('That key is not an admin key.');
+        return;
+      }
+      onSignedIn(who);
     } catch (error) {
       session.signOut();
       setProblem(
@@ -38,6 +112,21 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   return (
     <main id="main" class="sign-in">
       <h1>Sign in</h1>
+      {methods?.identity_provider && (
+        <>
+          <p>
+            <button
+              type="button"
+              id="sign-in-sso"
+              onClick={() => location.assign(loginUrl(methods.login))}
+            >
+              Sign in with your company account
+            </button>
+          </p>
+          <h2>Or with an API key</h2>
+          <p class="hint">An admin key of the service's environment, or a scoped API key.</p>
+        </>
+      )}
       <form onSubmit={submit}>
         <label for="admin-key">Admin API key</label>
         <input
@@ -57,23 +146,135 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
           {problem}
         </p>
       )}
+      {onRetry && (
+        <button type="button" id="sign-in-retry" class="secondary" onClick={onRetry}>
+          Try again
+        </button>
+      )}
       <p class="hint">The key stays in this tab only and is forgotten when the tab closes.</p>
     </main>
   );
 }
 
+/** Who is signed in, with their roles, and the ways to sign out. */
+function SignedInAs({ who, onSignOut }: { who: WhoAmI; onSignOut: (everywhere: boolean) => void }) {
+  const operator = who.operator;
+  const name = operatorLabel(operator);
+  return (
+    <div class="who">
+      <span id="signed-in-as">
+        Signed in as <strong>{name}</strong> <span class="muted">({rolesText(operator)})</span>
+      </span>
+      <button type="button" id="sign-out" onClick={() => onSignOut(false)}>
+        Sign out
+      </button>
+      {operator.kind === 'person' && (
+        <button
+          type="button"
+          id="sign-out-everywhere"
+          class="secondary"
+          onClick={() => onSignOut(true)}
+        >
+          Sign out everywhere
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** A page the operator may not read: what it needs, and where to see what they may do. */
+function NotAllowed({ title, permission }: { title: string; permission: Permission }) {
+  return (
+    <main id="main">
+      <h1>{title}</h1>
+      <p id="not-allowed">
+        This page needs the permission <code>{permission}</code>, which you do not hold.{' '}
+        <a href="#/access">See what you may do</a>.
+      </p>
+    </main>
+  );
+}
+
+function Page({ place, onRefused }: { place: Place; onRefused: () => void }) {
+  const can = useCan();
+  const needs = PAGE_NEEDS[place.page];
+  if (needs && !can(needs)) {
+    const title = PAGES.find(([name]) => name === place.page)?.[1] ?? 'Order';
+    return <NotAllowed title={title} permission={needs} />;
+  }
+  switch (place.page) {
+    case 'order':
+      return <OrderPage key={place.reference} reference={place.reference} onRefused={onRefused} />;
+    case 'refunds':
+      return <RefundsPage onRefused={onRefused} />;
+    case 'webhooks':
+      return <WebhooksPage onRefused={onRefused} />;
+    case 'attention':
+      return <AttentionPage onRefused={onRefused} />;
+    case 'reconciliation':
+      return <ReconciliationPage onRefused={onRefused} />;
+    case 'finance':
+      return <FinancePage />;
+    case 'audit':
+      return <AuditPage onRefused={onRefused} />;
+    case 'access':
+      return <AccessPage onRefused={onRefused} />;
+    case 'orders':
+      return <OrdersPage onRefused={onRefused} />;
+    default:
+      return <OverviewPage onRefused={onRefused} />;
+  }
+}
+
 function Console() {
-  const [signedIn, setSignedIn] = useState(session.key() !== null);
+  const [access, setAccess] = useState<Access>({ state: 'checking' });
+  const [methods, setMethods] = useState<AuthMethods | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
   const [place, setPlace] = useState<Place>(placeOf(location.hash));
+  const check = () => {
+    setAccess({ state: 'checking' });
+    void start().then(setAccess);
+  };
   useEffect(() => {
+    // Whether people sign in with the company's identity provider, asked beside who we are.
+    adminApi.authMethods().then(setMethods, () => setMethods(null));
+    check();
     const follow = () => setPlace(placeOf(location.hash));
     addEventListener('hashchange', follow);
     return () => removeEventListener('hashchange', follow);
   }, []);
-  const signOut = () => {
+
+  const who = access.state === 'signed-in' ? access.who : null;
+  const can = (permission: Permission) => who?.operator.permissions.includes(permission) ?? false;
+
+  /** The key or the session refused (401): back to signing in, as when signing out. */
+  const signedOut = () => {
+    const hadSession = Boolean(who?.session);
     session.signOut();
-    setSignedIn(false);
+    setProblem(null);
+    setAccess({
+      state: 'signed-out',
+      said: hadSession ? 'Your session has ended: sign in again.' : null,
+    });
   };
+
+  /** A person's session is ended at the server first (one, or all of theirs); a key is forgotten. */
+  async function signOut(everywhere: boolean) {
+    setProblem(null);
+    if (who?.session || who?.operator.kind === 'person') {
+      try {
+        await adminApi.endSession(everywhere);
+      } catch (error) {
+        if (!isSignedOut(error)) {
+          setProblem(problemOf(error));
+          return;
+        }
+      }
+    }
+    session.signOut();
+    setAccess({ state: 'signed-out', said: null });
+  }
+
   return (
     <>
       <a class="skip" href="#main">
@@ -81,47 +282,60 @@ function Console() {
       </a>
       <header>
         <span class="brand">pesapal-checkout</span>
-        {signedIn && (
-          <nav aria-label="Console">
-            {PAGES.map(([name, title]) => (
-              <a href={`#/${name}`} aria-current={place.page === name ? 'page' : undefined}>
-                {title}
-              </a>
-            ))}
-            <button
-              type="button"
-              id="queues"
-              class="secondary"
-              onClick={() => void adminApi.openQueues().catch(() => signOut())}
-            >
-              Queues
-            </button>
-            <button type="button" id="sign-out" onClick={signOut}>
-              Sign out
-            </button>
-          </nav>
+        {who && (
+          <>
+            <nav aria-label="Console">
+              {PAGES.filter(([name]) => {
+                const needs = PAGE_NEEDS[name];
+                return needs === null || can(needs);
+              }).map(([name, title]) => (
+                <a href={`#/${name}`} aria-current={place.page === name ? 'page' : undefined}>
+                  {title}
+                </a>
+              ))}
+              {/* The queue view is opened by a navigation: a bootstrap key's cookie, or a
+                  person's session (a scoped key cannot go with a navigation). */}
+              {can('operations:write') && who.operator.kind !== 'api_key' && (
+                <button
+                  type="button"
+                  id="queues"
+                  class="secondary"
+                  onClick={() =>
+                    void adminApi.openQueues().catch((error: unknown) => {
+                      if (isSignedOut(error)) signedOut();
+                      else setProblem(problemOf(error));
+                    })
+                  }
+                >
+                  Queues
+                </button>
+              )}
+            </nav>
+            <SignedInAs who={who} onSignOut={(everywhere) => void signOut(everywhere)} />
+          </>
         )}
       </header>
-      {!signedIn ? (
-        <SignIn onSignedIn={() => setSignedIn(true)} />
-      ) : place.page === 'order' ? (
-        <OrderPage key={place.reference} reference={place.reference} onRefused={signOut} />
-      ) : place.page === 'refunds' ? (
-        <RefundsPage onRefused={signOut} />
-      ) : place.page === 'webhooks' ? (
-        <WebhooksPage onRefused={signOut} />
-      ) : place.page === 'attention' ? (
-        <AttentionPage onRefused={signOut} />
-      ) : place.page === 'reconciliation' ? (
-        <ReconciliationPage onRefused={signOut} />
-      ) : place.page === 'finance' ? (
-        <FinancePage />
-      ) : place.page === 'audit' ? (
-        <AuditPage onRefused={signOut} />
-      ) : place.page === 'orders' ? (
-        <OrdersPage onRefused={signOut} />
+      {problem && (
+        <p id="console-problem" class="problem banner" role="alert">
+          {problem}
+        </p>
+      )}
+      {access.state === 'checking' ? (
+        <main id="main">
+          <Loading what="who you are" />
+        </main>
+      ) : access.state === 'signed-out' ? (
+        <SignIn
+          key={access.said ?? ''}
+          methods={methods}
+          said={access.said}
+          onSignedIn={(signedIn) => setAccess({ state: 'signed-in', who: signedIn })}
+          onRetry={access.retry ? check : undefined}
+        />
       ) : (
-        <OverviewPage onRefused={signOut} />
+        <SignedIn.Provider value={access.who}>
+          <Page place={place} onRefused={signedOut} />
+        </SignedIn.Provider>
       )}
     </>
   );

@@ -5,6 +5,7 @@ describe('the console places in the URL hash', () => {
     expect(placeOf('')).toEqual({ page: 'overview' });
     expect(placeOf('#/nowhere')).toEqual({ page: 'overview' });
     expect(placeOf('#/finance')).toEqual({ page: 'finance' });
+    expect(placeOf('#/access')).toEqual({ page: 'access' });
   });
 
   it('opens an order by its reference, decoded, and the orders for a malformed one', () => {

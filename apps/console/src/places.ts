@@ -1,4 +1,4 @@
-/** The console's places, in the URL's hash (the overview without one): #/orders, #/orders/<reference>, #/refunds, ... */
+/** The console's places, in the URL's hash (the overview without one): #/orders, #/orders/<reference>, #/refunds, #/access, ... */
 export type Place =
   | { page: 'overview' }
   | { page: 'orders' }
@@ -8,7 +8,8 @@ export type Place =
   | { page: 'attention' }
   | { page: 'reconciliation' }
   | { page: 'finance' }
-  | { page: 'audit' };
+  | { page: 'audit' }
+  | { page: 'access' };
 
 /** The pages of the navigation, in its order. */
 export const PAGES = [
@@ -20,6 +21,7 @@ export const PAGES = [
   ['reconciliation', 'Reconciliation'],
   ['finance', 'Finance'],
   ['audit', 'Audit trail'],
+  ['access', 'Access'],
 ] as const;
 
 export function placeOf(hash: string): Place {

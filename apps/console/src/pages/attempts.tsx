@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { adminApi, OrderDetail, Schemas } from '../admin-api';
 import { instant, label, money } from '../format';
 import { problemOf } from '../answer';
+import { useCan } from '../operator';
 
 type Attempt = Schemas['AdminOrderAttempt'];
 
@@ -30,10 +31,11 @@ export function Attempts({
   onChanged: (said: string) => void;
 }) {
   const [reviewing, setReviewing] = useState<Attempt | null>(null);
-  const [requestedBy, setRequestedBy] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const order = detail.order;
+  // The refund is asked for as the signed-in operator, who needs refunds:request.
+  const request = useCan()('refunds:request');
 
   async function refund(attempt: Attempt) {
     // One refund per click: the button is disabled while it is on its way.
@@ -41,13 +43,13 @@ export function Attempts({
     setSending(true);
     setProblem(null);
     try {
-      const result = await adminApi.refundSecondPayment(
-        order.reference,
-        attempt.number,
-        requestedBy.trim(),
-      );
+      const result = await adminApi.refundSecondPayment(order.reference, attempt.number);
       setReviewing(null);
-      onChanged(`Second payment refund ${result.refund.status}`);
+      onChanged(
+        'refund_approval' in result
+          ? `Second payment refund request waiting for a second person's approval (until ${instant(result.refund_approval.expires_at)})`
+          : `Second payment refund ${result.refund.status}`,
+      );
     } catch (error) {
       setProblem(problemOf(error));
     } finally {
@@ -92,7 +94,7 @@ export function Attempts({
                       {label(attempt.refund_status)}
                     </span>
                   )}
-                  {isSecondPayment(detail, attempt) && (
+                  {request && isSecondPayment(detail, attempt) && (
                     <button
                       type="button"
                       class="second-payment"
@@ -118,16 +120,9 @@ export function Attempts({
           <p id="second-payment-summary">
             Refund {money(order.amount, order.currency)} (in full) paid by attempt{' '}
             {reviewing.number} (receipt {reviewing.confirmation_code}), the second payment of order{' '}
-            {order.reference}? The gateway takes one refund per payment; this cannot be undone.
+            {order.reference}? The gateway takes one refund per payment; this cannot be undone. You
+            are its requester; above the approval threshold it waits for a second person.
           </p>
-          <label for="second-payment-by">Authorised by</label>
-          <input
-            id="second-payment-by"
-            required
-            maxLength={100}
-            value={requestedBy}
-            onInput={(event) => setRequestedBy((event.target as HTMLInputElement).value)}
-          />
           <button type="submit" id="second-payment-submit" disabled={sending}>
             Send the refund
           </button>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { adminApi, NotificationStatus } from '../admin-api';
 import { Loading, Problem, problemOf, useAnswer, useCursorList } from '../answer';
 import { ago, label, money } from '../format';
+import { Needs, useCan } from '../operator';
 
 const NOTIFICATION_STATUSES: NotificationStatus[] = [
   'received',
@@ -30,6 +31,8 @@ export function AttentionPage({ onRefused }: { onRefused: () => void }) {
     onRefused,
   );
   const dead = useAnswer(() => adminApi.deadLetters(), [version], onRefused);
+  // Verifying again and retrying change things: operations:write.
+  const operate = useCan()('operations:write');
 
   function act(work: () => Promise<string>) {
     setSaid(null);
@@ -55,6 +58,12 @@ export function AttentionPage({ onRefused }: { onRefused: () => void }) {
         <p id="attention-problem" class="problem" role="alert">
           {problem}
         </p>
+      )}
+      {!operate && (
+        <Needs
+          what="Verifying a notification again or retrying a job"
+          permission="operations:write"
+        />
       )}
 
       <h2>Stuck orders</h2>
@@ -151,7 +160,7 @@ export function AttentionPage({ onRefused }: { onRefused: () => void }) {
                   <th scope="col">Order</th>
                   <th scope="col">Attempts</th>
                   <th scope="col">Last error</th>
-                  <th scope="col">Actions</th>
+                  {operate && <th scope="col">Actions</th>}
                 </tr>
               </thead>
               <tbody>
@@ -168,20 +177,22 @@ export function AttentionPage({ onRefused }: { onRefused: () => void }) {
                     </td>
                     <td>{notification.attempts}</td>
                     <td class="reason">{notification.last_error ?? '—'}</td>
-                    <td>
-                      <button
-                        type="button"
-                        class="replay secondary"
-                        onClick={() =>
-                          act(async () => {
-                            await adminApi.replayNotification(notification.id);
-                            return 'Notification sent through verification again';
-                          })
-                        }
-                      >
-                        Verify again
-                      </button>
-                    </td>
+                    {operate && (
+                      <td>
+                        <button
+                          type="button"
+                          class="replay secondary"
+                          onClick={() =>
+                            act(async () => {
+                              await adminApi.replayNotification(notification.id);
+                              return 'Notification sent through verification again';
+                            })
+                          }
+                        >
+                          Verify again
+                        </button>
+                      </td>
+                    )}
                   </tr>
                 ))}
               </tbody>
@@ -218,7 +229,7 @@ export function AttentionPage({ onRefused }: { onRefused: () => void }) {
                     <th scope="col">Queue</th>
                     <th scope="col">Job</th>
                     <th scope="col">Why</th>
-                    <th scope="col">Actions</th>
+                    {operate && <th scope="col">Actions</th>}
                   </tr>
                 </thead>
                 <tbody>
@@ -228,20 +239,22 @@ export function AttentionPage({ onRefused }: { onRefused: () => void }) {
                       <td>{label(job.queue)}</td>
                       <td>{label(job.name)}</td>
                       <td class="reason">{job.failed_reason ?? '—'}</td>
-                      <td>
-                        <button
-                          type="button"
-                          class="replay secondary"
-                          onClick={() =>
-                            act(async () => {
-                              await adminApi.replayDeadLetter(job.queue, job.id);
-                              return `Job ${job.id} retried`;
-                            })
-                          }
-                        >
-                          Retry
-                        </button>
-                      </td>
+                      {operate && (
+                        <td>
+                          <button
+                            type="button"
+                            class="replay secondary"
+                            onClick={() =>
+                              act(async () => {
+                                await adminApi.replayDeadLetter(job.queue, job.id);
+                                return `Job ${job.id} retried`;
+                              })
+                            }
+                          >
+                            Retry
+                          </button>
+                        </td>
+                      )}
                     </tr>
                   ))}
                 </tbody>

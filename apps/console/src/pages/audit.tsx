@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { adminApi, ApiRefusal, AuditFilter, AuditVerification } from '../admin-api';
-import { Loading, Problem, problemOf, useCursorList } from '../answer';
+import { adminApi, AuditFilter, AuditVerification } from '../admin-api';
+import { isSignedOut, Loading, Problem, problemOf, useCursorList } from '../answer';
 import { instant, label } from '../format';
 
 /** What a verification found, in a sentence. */
@@ -47,7 +47,7 @@ export function AuditPage({ onRefused }: { onRefused: () => void }) {
     try {
       setChecked(verdict(await adminApi.verifyAudit()));
     } catch (error) {
-      if (error instanceof ApiRefusal && (error.status === 401 || error.status === 403)) {
+      if (isSignedOut(error)) {
         onRefused();
         return;
       }

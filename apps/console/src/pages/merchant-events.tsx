@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { adminApi, EventDeliveries } from '../admin-api';
 import { Loading, Problem, problemOf, useCursorList } from '../answer';
 import { ago, instant, label } from '../format';
+import { useCan } from '../operator';
 
 function Deliveries({ deliveries }: { deliveries: EventDeliveries }) {
   return (
@@ -63,6 +64,8 @@ export function MerchantEvents({
   );
   const [opened, setOpened] = useState<{ id: string; deliveries: EventDeliveries } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  // Sending an event again is managing webhooks.
+  const manage = useCan()('webhooks:manage');
   // The attempts of the event asked for last: an earlier, slower answer is dropped.
   const asked = useRef<string | null>(null);
   async function open(id: string) {
@@ -114,19 +117,21 @@ export function MerchantEvents({
                       >
                         Attempts
                       </button>
-                      <button
-                        type="button"
-                        class="redeliver secondary"
-                        onClick={() =>
-                          confirm(`Send ${event.type} again to its endpoints?`) &&
-                          act(async () => {
-                            const sent = await adminApi.redeliver(event.id);
-                            return `Handed again to ${sent.endpoints.length} endpoint(s)`;
-                          })
-                        }
-                      >
-                        Send again
-                      </button>
+                      {manage && (
+                        <button
+                          type="button"
+                          class="redeliver secondary"
+                          onClick={() =>
+                            confirm(`Send ${event.type} again to its endpoints?`) &&
+                            act(async () => {
+                              const sent = await adminApi.redeliver(event.id);
+                              return `Handed again to ${sent.endpoints.length} endpoint(s)`;
+                            })
+                          }
+                        >
+                          Send again
+                        </button>
+                      )}
                     </td>
                   </tr>
                 ))}

@@ -1,11 +1,15 @@
 import { useState } from 'preact/hooks';
 import { adminApi, OrderDetail } from '../admin-api';
-import { money } from '../format';
+import { instant, money } from '../format';
 import { problemOf } from '../answer';
+import { Needs, useCan } from '../operator';
 
 type Step = 'idle' | 'cancel' | 'refund' | 'refund-review' | 'busy';
 
-/** What the operator may do to the order: sync, cancel an unpaid one, refund a paid one. */
+/**
+ * What the operator may do to the order: sync, cancel an unpaid one (operations:write), refund a
+ * paid one (refunds:request; above the approval threshold the refund waits for a second person).
+ */
 export function OrderActions({
   detail,
   onChanged,
@@ -19,13 +23,15 @@ export function OrderActions({
   const [note, setNote] = useState('');
   const [amount, setAmount] = useState(order.paid_amount ?? order.amount);
   const [reason, setReason] = useState('');
-  const [requestedBy, setRequestedBy] = useState('');
   const [partialConfirmed, setPartialConfirmed] = useState(false);
   const refundable =
     order.status === 'completed' && (!order.refund || order.refund.status === 'rejected');
   const cancellable = order.status === 'pending' || order.status === 'failed';
   const full = order.paid_amount ?? order.amount;
   const partial = amount.trim() !== '' && amount.trim() !== full;
+  const can = useCan();
+  const operate = can('operations:write');
+  const request = can('refunds:request');
 
   async function run(work: () => Promise<string>) {
     setProblem(null);
@@ -43,30 +49,34 @@ export function OrderActions({
     <section aria-labelledby="actions-title" class="actions">
       <h2 id="actions-title">Actions</h2>
       <div class="buttons">
-        <button
-          type="button"
-          id="sync"
-          disabled={step === 'busy'}
-          onClick={() =>
-            run(async () => {
-              const synced = await adminApi.sync(order.reference);
-              return `Synced with the gateway: ${synced.result.replace(/_/g, ' ')}${synced.reason ? ` (${synced.reason})` : ''}`;
-            })
-          }
-        >
-          Sync with the gateway
-        </button>
-        {cancellable && step === 'idle' && (
+        {operate && (
+          <button
+            type="button"
+            id="sync"
+            disabled={step === 'busy'}
+            onClick={() =>
+              run(async () => {
+                const synced = await adminApi.sync(order.reference);
+                return `Synced with the gateway: ${synced.result.replace(/_/g, ' ')}${synced.reason ? ` (${synced.reason})` : ''}`;
+              })
+            }
+          >
+            Sync with the gateway
+          </button>
+        )}
+        {operate && cancellable && step === 'idle' && (
           <button type="button" id="cancel" onClick={() => setStep('cancel')}>
             Cancel the order…
           </button>
         )}
-        {refundable && step === 'idle' && (
+        {request && refundable && step === 'idle' && (
           <button type="button" id="refund" onClick={() => setStep('refund')}>
             Refund…
           </button>
         )}
       </div>
+      {!operate && <Needs what="Syncing or cancelling an order" permission="operations:write" />}
+      {!request && refundable && <Needs what="Refunding" permission="refunds:request" />}
 
       {step === 'cancel' && (
         <form
@@ -122,14 +132,6 @@ export function OrderActions({
             value={reason}
             onInput={(event) => setReason((event.target as HTMLInputElement).value)}
           />
-          <label for="refund-requested-by">Authorised by</label>
-          <input
-            id="refund-requested-by"
-            required
-            maxLength={100}
-            value={requestedBy}
-            onInput={(event) => setRequestedBy((event.target as HTMLInputElement).value)}
-          />
           {partial && (
             <label class="check">
               <input
@@ -154,8 +156,9 @@ export function OrderActions({
         <div id="refund-review" role="group" aria-labelledby="refund-review-title">
           <p id="refund-review-title">
             Refund <strong>{money(amount.trim(), order.paid_currency ?? order.currency)}</strong> of
-            order <strong>{order.reference}</strong> to the customer, because “{reason.trim()}”,
-            authorised by {requestedBy.trim()}? This sends money back and cannot be undone.
+            order <strong>{order.reference}</strong> to the customer, because “{reason.trim()}”?
+            This sends money back and cannot be undone. You are its requester; a refund above the
+            approval threshold waits for a second person's approval.
           </p>
           <button
             type="button"
@@ -165,9 +168,11 @@ export function OrderActions({
                 const result = await adminApi.refund(order.reference, {
                   amount: amount.trim(),
                   reason: reason.trim(),
-                  requested_by: requestedBy.trim(),
                   confirm_partial: partial && partialConfirmed,
                 });
+                if ('refund_approval' in result) {
+                  return `Refund request waiting for a second person's approval (until ${instant(result.refund_approval.expires_at)})`;
+                }
                 return `Refund ${result.refund.status}${result.refund.gateway_message ? `: ${result.refund.gateway_message}` : ''}`;
               })
             }

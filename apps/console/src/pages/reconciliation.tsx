@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { adminApi, ReconciliationReport } from '../admin-api';
 import { Loading, Problem, problemOf, useAnswer } from '../answer';
 import { instant, label } from '../format';
+import { Needs, useCan } from '../operator';
 
 function Report({ report }: { report: ReconciliationReport }) {
   const violations = Object.entries(report.invariant_violations).filter(
@@ -58,6 +59,7 @@ export function ReconciliationPage({ onRefused }: { onRefused: () => void }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [shown, setShown] = useState<ReconciliationReport | null>(null);
   const reports = useAnswer(() => adminApi.reports(), [version], onRefused);
+  const operate = useCan()('operations:write');
 
   async function run(event: Event) {
     event.preventDefault();
@@ -76,21 +78,24 @@ export function ReconciliationPage({ onRefused }: { onRefused: () => void }) {
   return (
     <main id="main">
       <h1>Reconciliation</h1>
-      <form id="reconcile-form" onSubmit={run}>
-        <label for="reconcile-hours">Orders created or changed in the last (hours)</label>
-        <input
-          id="reconcile-hours"
-          type="number"
-          min={1}
-          max={2160}
-          required
-          value={hours}
-          onInput={(event) => setHours((event.target as HTMLInputElement).value)}
-        />
-        <button type="submit" disabled={running}>
-          {running ? 'Comparing…' : 'Compare with the gateway now'}
-        </button>
-      </form>
+      {!operate && <Needs what="Comparing with the gateway" permission="operations:write" />}
+      {operate && (
+        <form id="reconcile-form" onSubmit={run}>
+          <label for="reconcile-hours">Orders created or changed in the last (hours)</label>
+          <input
+            id="reconcile-hours"
+            type="number"
+            min={1}
+            max={2160}
+            required
+            value={hours}
+            onInput={(event) => setHours((event.target as HTMLInputElement).value)}
+          />
+          <button type="submit" disabled={running}>
+            {running ? 'Comparing…' : 'Compare with the gateway now'}
+          </button>
+        </form>
+      )}
       <p class="hint">It only reports: nothing is repaired.</p>
       {problem && <Problem text={problem} />}
       {shown && <Report report={shown} />}

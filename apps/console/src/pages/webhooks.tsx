@@ -3,6 +3,7 @@ import { adminApi, WebhookEndpoint } from '../admin-api';
 import { Loading, Problem, problemOf, useAnswer } from '../answer';
 import { MerchantEvents } from './merchant-events';
 import { label } from '../format';
+import { Needs, useCan } from '../operator';
 
 /** A signing secret, shown once: the operator copies it into the shop, then it is gone. */
 function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) {
@@ -33,11 +34,14 @@ function EndpointRow({
   act,
   onEdit,
   locked,
+  manage,
 }: {
   endpoint: WebhookEndpoint;
   act: (work: () => Promise<string | { secret: string }>) => void;
   onEdit: (endpoint: WebhookEndpoint) => void;
   locked: boolean;
+  /** Whether the operator holds webhooks:manage: without it, the row offers no action. */
+  manage: boolean;
 }) {
   const managed = endpoint.source === 'environment';
   const disabled = endpoint.state === 'disabled';
@@ -52,20 +56,22 @@ function EndpointRow({
       </td>
       <td class="types">{endpoint.event_types ? endpoint.event_types.join(', ') : 'every type'}</td>
       <td class="row-actions">
-        <button
-          type="button"
-          class="test"
-          disabled={locked}
-          onClick={() =>
-            act(async () => {
-              const sent = await adminApi.sendTest(endpoint.id);
-              return `Test event ${sent.event_id} sent to ${endpoint.url}`;
-            })
-          }
-        >
-          Send a test
-        </button>
-        {!managed && (
+        {manage && (
+          <button
+            type="button"
+            class="test"
+            disabled={locked}
+            onClick={() =>
+              act(async () => {
+                const sent = await adminApi.sendTest(endpoint.id);
+                return `Test event ${sent.event_id} sent to ${endpoint.url}`;
+              })
+            }
+          >
+            Send a test
+          </button>
+        )}
+        {manage && !managed && (
           <>
             <button
               type="button"
@@ -156,6 +162,7 @@ export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
     description: string;
   } | null>(null);
   const endpoints = useAnswer(() => adminApi.endpoints(), [version], onRefused);
+  const manage = useCan()('webhooks:manage');
 
   // One action at a time, and none while a secret waits to be kept: a secret shown once must not
   // be replaced by the next one, and a double click must not add an endpoint twice.
@@ -213,6 +220,12 @@ export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
         </p>
       )}
       {secret && <SecretOnce secret={secret} onDone={() => setSecret(null)} />}
+      {!manage && (
+        <Needs
+          what="Adding, changing, testing or sending to endpoints"
+          permission="webhooks:manage"
+        />
+      )}
 
       <h2>Endpoints</h2>
       {endpoints.state === 'loading' && <Loading what="the endpoints" />}
@@ -240,6 +253,7 @@ export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
                     endpoint={endpoint}
                     act={act}
                     locked={locked}
+                    manage={manage}
                     onEdit={(chosen) =>
                       setEditing({
                         endpoint: chosen,
@@ -310,34 +324,36 @@ export function WebhooksPage({ onRefused }: { onRefused: () => void }) {
         </form>
       )}
 
-      <form id="endpoint-form" onSubmit={add}>
-        <h3>Add an endpoint</h3>
-        <label for="endpoint-url">URL</label>
-        <input
-          id="endpoint-url"
-          type="url"
-          required
-          maxLength={2048}
-          value={url}
-          onInput={(event) => setUrl((event.target as HTMLInputElement).value)}
-        />
-        <label for="endpoint-types">Event types, comma-separated (empty: every type)</label>
-        <input
-          id="endpoint-types"
-          value={types}
-          onInput={(event) => setTypes((event.target as HTMLInputElement).value)}
-        />
-        <label for="endpoint-description">Description</label>
-        <input
-          id="endpoint-description"
-          maxLength={200}
-          value={description}
-          onInput={(event) => setDescription((event.target as HTMLInputElement).value)}
-        />
-        <button type="submit" disabled={locked}>
-          Add
-        </button>
-      </form>
+      {manage && (
+        <form id="endpoint-form" onSubmit={add}>
+          <h3>Add an endpoint</h3>
+          <label for="endpoint-url">URL</label>
+          <input
+            id="endpoint-url"
+            type="url"
+            required
+            maxLength={2048}
+            value={url}
+            onInput={(event) => setUrl((event.target as HTMLInputElement).value)}
+          />
+          <label for="endpoint-types">Event types, comma-separated (empty: every type)</label>
+          <input
+            id="endpoint-types"
+            value={types}
+            onInput={(event) => setTypes((event.target as HTMLInputElement).value)}
+          />
+          <label for="endpoint-description">Description</label>
+          <input
+            id="endpoint-description"
+            maxLength={200}
+            value={description}
+            onInput={(event) => setDescription((event.target as HTMLInputElement).value)}
+          />
+          <button type="submit" disabled={locked}>
+            Add
+          </button>
+        </form>
+      )}
 
       <h2>Recent events</h2>
       <MerchantEvents version={version} onRefused={onRefused} act={act} />
