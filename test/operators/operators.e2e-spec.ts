@@ -482,4 +482,27 @@ describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Po
       }),
     ]);
   });
+
+  it("writes a webhook endpoint's changes with their operator, in the change's transaction, never its secret", async () => {
+    const made = await post('dev', '/v1/admin/webhook-endpoints', {
+      url: 'http://127.0.0.1:9/hooks',
+      description: 'audited',
+    });
+    expect(made.status).toBe(201);
+    const id = made.body.id as string;
+    const rotated = await post('dev', `/v1/admin/webhook-endpoints/${id}/rotate-secret`, {});
+    expect(rotated.status).toBe(201);
+    const acts = await trail(`target = $1`, [`webhook_endpoint:${id}`]);
+    expect(acts.map((a) => [a.action, a.actor_id])).toEqual([
+      ['webhook_endpoint.created', 'dev'],
+      ['webhook_endpoint.secret_rotated', 'dev'],
+    ]);
+    const written = JSON.stringify(
+      await dataSource.query(`SELECT before, after FROM audit_events WHERE target = $1`, [
+        `webhook_endpoint:${id}`,
+      ]),
+    );
+    expect(written).not.toContain(made.body.secret);
+    expect(written).not.toContain(rotated.body.secret);
+  });
 });

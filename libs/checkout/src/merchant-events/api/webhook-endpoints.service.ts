@@ -6,6 +6,7 @@ import { isUuid, webhookSecretFrom } from '@app/domain';
 import { WebhookEndpointEntity } from '@app/persistence';
 import { endpointEventInsert } from '../../orders/order-journal';
 import { CheckoutError } from '../../errors/checkout-error';
+import { recordCurrentAct } from '../../operators/audit-trail';
 import { EndpointAddressRules, endpointUrlProblem } from '../endpoint-address';
 import { WEBHOOK_ENDPOINTS_LIMIT } from '../delivery-limits';
 import { disableEndpointStatement, REQUEUE_MESSAGE } from '../endpoint-statements';
@@ -70,7 +71,7 @@ export class WebhookEndpointsService {
         );
       }
       const endpoints = manager.getRepository(WebhookEndpointEntity);
-      return endpoints.save(
+      const created = await endpoints.save(
         endpoints.create({
           url: body.url,
           description: body.description ?? '',
@@ -79,6 +80,12 @@ export class WebhookEndpointsService {
           source: 'admin',
         }),
       );
+      await recordCurrentAct(manager, {
+        action: 'webhook_endpoint.created',
+        target: `webhook_endpoint:${created.id}`,
+        after: definitionOf(created),
+      });
+      return created;
     });
     this.logger.log(`webhook endpoint ${saved.id} created by ${actor}`);
     return { ...toEndpointView(saved), secret };
@@ -95,6 +102,7 @@ export class WebhookEndpointsService {
     if (changesDefinition && endpoint.source === 'environment') {
       throw environmentOwned(endpoint, 'its URL and filter come from ORDER_WEBHOOK_URL');
     }
+    const before = definitionOf(endpoint);
     if (body.url !== undefined) {
       await this.checkUrl(body.url);
       endpoint.url = body.url;
@@ -106,11 +114,19 @@ export class WebhookEndpointsService {
       endpoint.disabledReason = null;
       endpoint.failingSince = null;
     }
-    await this.endpoints.save(endpoint);
-    if (body.enabled === false) {
-      const [sql, params] = disableEndpointStatement(id, `disabled by ${actor}`, '', false);
-      await this.dataSource.query(sql, params);
-    }
+    await this.dataSource.transaction(async (manager) => {
+      await manager.getRepository(WebhookEndpointEntity).save(endpoint);
+      if (body.enabled === false) {
+        const [sql, params] = disableEndpointStatement(id, `disabled by ${actor}`, '', false);
+        await manager.query(sql, params);
+      }
+      await recordCurrentAct(manager, {
+        action: 'webhook_endpoint.updated',
+        target: `webhook_endpoint:${id}`,
+        before,
+        after: { ...definitionOf(endpoint), ...(body.enabled === false ? { enabled: false } : {}) },
+      });
+    });
     this.logger.log(`webhook endpoint ${id} updated by ${actor}`);
     return this.get(id);
   }
@@ -121,7 +137,14 @@ export class WebhookEndpointsService {
       throw environmentOwned(endpoint, 'unset ORDER_WEBHOOK_URL to remove it');
     }
     // Its messages go with it; the attempts stay in the events' history, without the endpoint.
-    await this.endpoints.delete({ id });
+    await this.dataSource.transaction(async (manager) => {
+      await manager.getRepository(WebhookEndpointEntity).delete({ id });
+      await recordCurrentAct(manager, {
+        action: 'webhook_endpoint.deleted',
+        target: `webhook_endpoint:${id}`,
+        before: definitionOf(endpoint),
+      });
+    });
     this.logger.log(`webhook endpoint ${id} deleted by ${actor}`);
   }
 
@@ -144,7 +167,18 @@ export class WebhookEndpointsService {
     endpoint.previousSecretExpiresAt =
       overlapSeconds > 0 ? new Date(Date.now() + overlapSeconds * 1000) : null;
     endpoint.secret = secret;
-    const saved = await this.endpoints.save(endpoint);
+    const saved = await this.dataSource.transaction(async (manager) => {
+      const rotated = await manager.getRepository(WebhookEndpointEntity).save(endpoint);
+      // Never a secret: when the old one stops signing.
+      await recordCurrentAct(manager, {
+        action: 'webhook_endpoint.secret_rotated',
+        target: `webhook_endpoint:${id}`,
+        after: {
+          previous_secret_expires_at: endpoint.previousSecretExpiresAt?.toISOString() ?? null,
+        },
+      });
+      return rotated;
+    });
     this.logger.log(
       `webhook endpoint ${id}: secret rotated by ${actor} (overlap ${overlapSeconds} s)`,
     );
@@ -160,18 +194,26 @@ export class WebhookEndpointsService {
         `webhook endpoint ${id} is disabled (${endpoint.disabledReason ?? 'by an admin'}); enable it first`,
       );
     }
-    const [row] = (await this.dataSource.query(
-      `WITH event AS (${endpointEventInsert({
-        type: 'webhook.test',
-        payload: '$2::jsonb',
-        relayed: true,
-        returning: 'id, created_at',
-      })})
+    const [row] = await this.dataSource.transaction(async (manager) => {
+      const sent = (await manager.query(
+        `WITH event AS (${endpointEventInsert({
+          type: 'webhook.test',
+          payload: '$2::jsonb',
+          relayed: true,
+          returning: 'id, created_at',
+        })})
        INSERT INTO webhook_messages (event_id, endpoint_id, order_id, event_created_at)
        SELECT id, $1, NULL, created_at FROM event
        RETURNING event_id`,
-      [id, JSON.stringify({ endpoint: { id }, message: `a test event sent by ${actor}` })],
-    )) as { event_id: string }[];
+        [id, JSON.stringify({ endpoint: { id }, message: `a test event sent by ${actor}` })],
+      )) as { event_id: string }[];
+      await recordCurrentAct(manager, {
+        action: 'webhook_endpoint.test_sent',
+        target: `webhook_endpoint:${id}`,
+        after: { event_id: sent[0]?.event_id ?? null },
+      });
+      return sent;
+    });
     this.logger.log(`webhook endpoint ${id}: test event ${row.event_id} queued by ${actor}`);
     return { event_id: row.event_id };
   }
@@ -179,8 +221,9 @@ export class WebhookEndpointsService {
   /** Every event since a time that this endpoint subscribes to, handed to it again. */
   async replay(id: string, body: ReplayBody, actor: string): Promise<{ queued: number }> {
     const endpoint = await this.find(id);
-    const rows = (await this.dataSource.query(
-      `WITH replayed AS (
+    const rows = await this.dataSource.transaction(async (manager) => {
+      const replayed = (await manager.query(
+        `WITH replayed AS (
          INSERT INTO webhook_messages (event_id, endpoint_id, order_id, event_created_at)
          SELECT e.id, ep.id, e.order_id, e.created_at
            FROM outbox_events e JOIN webhook_endpoints ep ON ep.id = $1
@@ -195,8 +238,19 @@ export class WebhookEndpointsService {
          UPDATE outbox_events e SET delivered_at = NULL, relayed_at = coalesce(e.relayed_at, now())
            FROM replayed r WHERE e.id = r.event_id)
        SELECT count(*)::int AS queued FROM replayed`,
-      [endpoint.id, body.since, body.include_delivered ?? false],
-    )) as { queued: number }[];
+        [endpoint.id, body.since, body.include_delivered ?? false],
+      )) as { queued: number }[];
+      await recordCurrentAct(manager, {
+        action: 'webhook_endpoint.replayed',
+        target: `webhook_endpoint:${id}`,
+        after: {
+          since: body.since.toISOString(),
+          include_delivered: body.include_delivered ?? false,
+          queued: replayed[0]?.queued ?? 0,
+        },
+      });
+      return replayed;
+    });
     const queued = rows[0]?.queued ?? 0;
     this.logger.log(
       `webhook endpoint ${id}: ${queued} event(s) since ${body.since.toISOString()} replayed by ${actor}`,
@@ -225,4 +279,14 @@ function environmentOwned(endpoint: WebhookEndpointEntity, hint: string): Checko
     'webhook_endpoint_managed_by_environment',
     `webhook endpoint ${endpoint.id} is ORDER_WEBHOOK_URL: ${hint}`,
   );
+}
+
+/** What the trail keeps of an endpoint: its definition, never its secret. */
+function definitionOf(endpoint: WebhookEndpointEntity): Record<string, unknown> {
+  return {
+    url: endpoint.url,
+    description: endpoint.description,
+    event_types: endpoint.eventTypes,
+    enabled: !endpoint.disabledAt,
+  };
 }
