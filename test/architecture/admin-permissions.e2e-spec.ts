@@ -1,4 +1,5 @@
 import { GUARDS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { RequestMethod } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import { AdminAccessGuard } from '../../libs/checkout/src/http/api-key.guards';
 import { PERMISSIONS } from '@app/domain';
@@ -47,6 +48,10 @@ describe('every admin route checks a permission', () => {
           if (!guards.includes(AdminAccessGuard)) problems.push(`${route}: no AdminAccessGuard`);
           if (!needed || !(needed === 'any' || (PERMISSIONS as readonly string[]).includes(needed)))
             problems.push(`${route} (${controller.name}.${name}): permission ${String(needed)}`);
+          // A route that changes something needs more than the right to read.
+          const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
+          if (method !== 'GET' && needed === 'admin:read')
+            problems.push(`${method} ${route} (${controller.name}.${name}): only admin:read`);
         }
       }
     }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Browser, Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { AdminFixtures } from '../admin/admin-fixtures';
@@ -12,6 +13,10 @@ import { freePorts, RunningService, startService, waitFor } from '../support/ser
  * person who approves it from the Access page (the gateway asked once), a viewer offered no
  * refund, and an idle session sending the person back to sign in.
  */
+/** Logins of this file's own (`sam.<run>` has sam's groups): other files sign people in too. */
+const RUN = randomBytes(3).toString('hex');
+const person = (name: string) => `${name}.${RUN}`;
+
 describeInBrowser('console sign-in with the identity provider, in Chromium', () => {
   let idp: IdentityProvider;
   let service: RunningService;
@@ -48,7 +53,7 @@ describeInBrowser('console sign-in with the identity provider, in Chromium', () 
     await page.click('#sign-in-sso');
     await page.waitForSelector('input[name=login]');
     expect(page.url()).toContain(idp.issuer);
-    await page.fill('input[name=login]', login);
+    await page.fill('input[name=login]', person(login));
     await page.fill('input[name=password]', 'any password');
     await page.click('button[type=submit]');
     await page.waitForSelector('#signed-in-as');
@@ -61,7 +66,7 @@ describeInBrowser('console sign-in with the identity provider, in Chromium', () 
     const before = await fixtures.refundRequests();
 
     const sam = await signedIn('sam');
-    expect(await sam.textContent('#signed-in-as')).toContain('sam@example.test');
+    expect(await sam.textContent('#signed-in-as')).toContain(`${person('sam')}@example.test`);
     await sam.goto(`${service.apiUrl}/admin#/access`);
     await sam.waitForSelector('#who-roles');
     expect(await sam.textContent('#who-roles')).toContain('refund_requester');
@@ -80,7 +85,7 @@ describeInBrowser('console sign-in with the identity provider, in Chromium', () 
     await fiona.waitForSelector('#approval-list');
     const row = fiona.locator('#approval-list tr', { hasText: paid.merchantReference });
     const id = await row.getAttribute('data-approval');
-    expect(await row.textContent()).toContain('sam@example.test');
+    expect(await row.textContent()).toContain(`${person('sam')}@example.test`);
     await fiona.click(`[data-testid="approve-${id}"]`);
     await fiona.click('#approve-submit');
     await fiona.waitForSelector('#approvals-said');
@@ -90,7 +95,7 @@ describeInBrowser('console sign-in with the identity provider, in Chromium', () 
       `SELECT status, requested_by FROM refunds WHERE id = $1`,
       [id],
     )) as { status: string; requested_by: string }[];
-    expect(refund).toEqual({ status: 'accepted', requested_by: 'sam@example.test' });
+    expect(refund).toEqual({ status: 'accepted', requested_by: `${person('sam')}@example.test` });
     expect(pageErrors).toEqual([]);
   });
 
@@ -118,7 +123,8 @@ describeInBrowser('console sign-in with the identity provider, in Chromium', () 
     const audrey = await signedIn('audrey');
     await dataSource.query(
       `UPDATE operator_sessions SET last_seen_at = now() - interval '16 minutes'
-        WHERE subject = 'audrey' AND revoked_at IS NULL`,
+        WHERE subject = $1 AND revoked_at IS NULL`,
+      [person('audrey')],
     );
     await audrey.reload();
     await waitFor('the sign-in page', async () => (await audrey.$('#sign-in-sso')) ?? null);

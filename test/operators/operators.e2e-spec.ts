@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AdminFixtures } from '../admin/admin-fixtures';
@@ -26,6 +27,10 @@ interface AuditRow {
  * process, its development login): roles from groups, sessions with CSRF, permissions per route,
  * four-eyes refunds, scoped keys (revoked, rolled), every act and refusal in the audit trail.
  */
+/** Logins of this file's own (the provider gives `alice.<run>` alice's groups): other files sign in too. */
+const RUN = randomBytes(3).toString('hex');
+const person = (name: string) => `${name}.${RUN}`;
+
 describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Postgres)', () => {
   let idp: IdentityProvider;
   let service: RunningService;
@@ -59,7 +64,7 @@ describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Po
   async function as(login: string): Promise<{ cookie: string; csrf: string }> {
     const known = sessions.get(login);
     if (known) return known;
-    const attempt = await signInOverHttp(service.apiUrl, login);
+    const attempt = await signInOverHttp(service.apiUrl, person(login));
     expect(attempt.callback.status).toBe(200);
     const cookie = `pc_session=${attempt.session}`;
     const me = await request(service.apiUrl).get('/v1/admin/session').set('Cookie', cookie);
@@ -91,8 +96,8 @@ describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Po
     const admin = await get('alice', '/v1/admin/session');
     expect(admin.body.operator).toMatchObject({
       kind: 'person',
-      id: 'alice',
-      email: 'alice@example.test',
+      id: person('alice'),
+      email: `${person('alice')}@example.test`,
       roles: ['admin'],
     });
     expect(admin.body.operator.permissions).toEqual(
@@ -108,7 +113,9 @@ describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Po
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatchObject({ code: 'forbidden', permission: 'admin:read' });
     expect((await get('vic', '/v1/admin/orders')).status).toBe(200);
-    expect(await trail(`action = 'session.signed_in' AND actor_id = $1`, ['alice'])).toEqual([
+    expect(
+      await trail(`action = 'session.signed_in' AND actor_id = $1`, [person('alice')]),
+    ).toEqual([
       expect.objectContaining({ actor_kind: 'person', roles: ['admin'], outcome: 'succeeded' }),
     ]);
   });
@@ -126,8 +133,9 @@ describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Po
       'the refusal in the trail',
       async () =>
         (
-          await trail(`action = 'request.refused' AND actor_id = 'vic' AND target = $1`, [
+          await trail(`action = 'request.refused' AND actor_id = $2 AND target = $1`, [
             'POST /v1/admin/orders/:reference/refunds',
+            person('vic'),
           ])
         ).length === 1,
     );
@@ -156,10 +164,9 @@ describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Po
       'the CSRF refusals in the trail',
       async () =>
         (
-          await trail(
-            `action = 'request.refused' AND actor_id = 'alice' AND reason LIKE '%CSRF%'`,
-            [],
-          )
+          await trail(`action = 'request.refused' AND actor_id = $1 AND reason LIKE '%CSRF%'`, [
+            person('alice'),
+          ])
         ).length === 2,
     );
   });
@@ -177,7 +184,7 @@ describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Po
       status: 'pending',
       amount: '1500.00',
       currency: 'KES',
-      requested_by: 'alice@example.test',
+      requested_by: `${person('alice')}@example.test`,
       order_reference: paid.merchantReference,
     });
     expect(await fixtures.refundRequests()).toBe(before);
@@ -217,9 +224,9 @@ describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Po
       `order:${paid.merchantReference}`,
     ]);
     expect(acts.map((a) => [a.action, a.actor_id])).toEqual([
-      ['order.refund_approval_requested', 'alice'],
-      ['order.refund_approval_approved', 'fiona'],
-      ['order.refund_accepted', 'fiona'],
+      ['order.refund_approval_requested', person('alice')],
+      ['order.refund_approval_approved', person('fiona')],
+      ['order.refund_accepted', person('fiona')],
     ]);
   });
 
@@ -232,7 +239,7 @@ describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Po
     expect(made.status).toBe(201);
     expect(made.body.refund).toMatchObject({
       status: 'accepted',
-      requested_by: 'sam@example.test',
+      requested_by: `${person('sam')}@example.test`,
     });
 
     const large = await fixtures.paidOrder('card', '2000.00');
@@ -256,7 +263,7 @@ describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Po
     expect(declined.status).toBe(200);
     expect(declined.body.refund_approval).toMatchObject({
       status: 'declined',
-      decided_by: 'fiona@example.test',
+      decided_by: `${person('fiona')}@example.test`,
       decision_reason: 'not eligible',
     });
     const anew = await post('sam', `/v1/admin/orders/${large.merchantReference}/refunds`, {
@@ -292,20 +299,21 @@ describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Po
   });
 
   it('ends a session idle for longer than ADMIN_SESSION_IDLE_MINUTES, and signs out everywhere', async () => {
-    const attempt = await signInOverHttp(service.apiUrl, 'dev');
+    const attempt = await signInOverHttp(service.apiUrl, person('dev'));
     const cookie = `pc_session=${attempt.session}`;
     expect(
       (await request(service.apiUrl).get('/v1/admin/session').set('Cookie', cookie)).status,
     ).toBe(200);
     await dataSource.query(
       `UPDATE operator_sessions SET last_seen_at = now() - interval '16 minutes'
-        WHERE subject = 'dev' AND revoked_at IS NULL`,
+        WHERE subject = $1 AND revoked_at IS NULL`,
+      [person('dev')],
     );
     const idle = await request(service.apiUrl).get('/v1/admin/orders').set('Cookie', cookie);
     expect(idle.status).toBe(401);
 
-    const first = await signInOverHttp(service.apiUrl, 'audrey');
-    const second = await signInOverHttp(service.apiUrl, 'audrey');
+    const first = await signInOverHttp(service.apiUrl, person('audrey'));
+    const second = await signInOverHttp(service.apiUrl, person('audrey'));
     const firstCookie = `pc_session=${first.session}`;
     const me = await request(service.apiUrl).get('/v1/admin/session').set('Cookie', firstCookie);
     const out = await request(service.apiUrl)
@@ -348,7 +356,7 @@ describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Po
       name: 'reporting',
       scopes: ['admin:read'],
       state: 'active',
-      created_by: 'dev@example.test',
+      created_by: `${person('dev')}@example.test`,
       prefix: secret.slice(0, 12),
     });
     const listed = await get('vic', '/v1/admin/api-keys');
@@ -404,8 +412,8 @@ describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Po
 
     const acts = await trail(`target = $1`, [`api_key:${made.body.api_key.id}`]);
     expect(acts.map((a) => [a.action, a.actor_id])).toEqual([
-      ['api_key.created', 'dev'],
-      ['api_key.rolled', 'dev'],
+      ['api_key.created', person('dev')],
+      ['api_key.rolled', person('dev')],
     ]);
     expect(JSON.stringify(await trail(`action LIKE 'api_key.%'`, []))).not.toContain(secret);
   });
@@ -439,7 +447,7 @@ describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Po
     async (mode, why) => {
       await idp.misbehave(mode);
       try {
-        const attempt = await signInOverHttp(service.apiUrl, 'alice');
+        const attempt = await signInOverHttp(service.apiUrl, person('alice'));
         expect(attempt.callback.status).toBe(400);
         const body = JSON.parse(attempt.callbackBody) as {
           error: { code: string; message: string };
@@ -460,7 +468,7 @@ describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Po
   );
 
   it('refuses a callback whose state is not the one sent', async () => {
-    const attempt = await signInOverHttp(service.apiUrl, 'alice', (url) =>
+    const attempt = await signInOverHttp(service.apiUrl, person('alice'), (url) =>
       url.searchParams.set('state', 'a-state-never-sent'),
     );
     expect(attempt.callback.status).toBe(400);
@@ -494,8 +502,8 @@ describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Po
     expect(rotated.status).toBe(201);
     const acts = await trail(`target = $1`, [`webhook_endpoint:${id}`]);
     expect(acts.map((a) => [a.action, a.actor_id])).toEqual([
-      ['webhook_endpoint.created', 'dev'],
-      ['webhook_endpoint.secret_rotated', 'dev'],
+      ['webhook_endpoint.created', person('dev')],
+      ['webhook_endpoint.secret_rotated', person('dev')],
     ]);
     const written = JSON.stringify(
       await dataSource.query(`SELECT before, after FROM audit_events WHERE target = $1`, [
@@ -504,5 +512,42 @@ describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Po
     );
     expect(written).not.toContain(made.body.secret);
     expect(written).not.toContain(rotated.body.secret);
+  });
+
+  it('four eyes follow a key to the person who made it; only people approve; a key lives no longer than the key that made it', async () => {
+    const made = await post('alice', '/v1/admin/api-keys', {
+      name: 'alice-automation',
+      scopes: ['refunds:request', 'refunds:approve', 'api_keys:manage'],
+      expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    const bearer = { Authorization: `Bearer ${made.body.secret as string}` };
+    const paid = await fixtures.paidOrder('card', '1500.00');
+    const asked = await request(service.apiUrl)
+      .post(`/v1/admin/orders/${paid.merchantReference}/refunds`)
+      .set(bearer)
+      .send({ amount: '1500.00', reason: 'by alice, through her key' });
+    expect(asked.status).toBe(202);
+    const id = asked.body.refund_approval.id as string;
+    const byKey = await request(service.apiUrl)
+      .post(`/v1/admin/refunds/${id}/approve`)
+      .set(bearer)
+      .send({});
+    expect(byKey.status).toBe(403);
+    expect(byKey.body.error.message).toMatch(/person/);
+    const byAlice = await post('alice', `/v1/admin/refunds/${id}/approve`);
+    expect(byAlice.status).toBe(403);
+    expect(byAlice.body.error.code).toBe('self_approval_refused');
+
+    const child = await request(service.apiUrl)
+      .post('/v1/admin/api-keys')
+      .set(bearer)
+      .send({ name: 'child', scopes: ['refunds:request'] });
+    expect(child.status).toBe(201);
+    expect(child.body.api_key.expires_at).toBe(made.body.api_key.expires_at);
+
+    const rolled = await post('alice', `/v1/admin/api-keys/${made.body.api_key.id}/roll`, {});
+    expect(rolled.status).toBe(201);
+    const again = await post('alice', `/v1/admin/api-keys/${made.body.api_key.id}/roll`, {});
+    expect(again.status).toBe(409);
   });
 });

@@ -3,7 +3,7 @@
  * development login: any login name and password sign in). Run in a child process by
  * identity-provider.ts, as oidc-provider is an ES module jest does not load.
  *
- * Accounts: the login name picks the person's groups (PEOPLE below). A control route,
+ * Accounts: the login name picks the person's groups (PEOPLE below; `alice.x` has alice's). A control route,
  * POST /_test/id-token {mode}, makes the provider's next token answers misbehave (an ID token for
  * another audience, expired, from another issuer, with another nonce, or signed by another key),
  * re-signed with the provider's own key, so that only the one thing named is wrong.
@@ -59,7 +59,8 @@ async function main(): Promise<void> {
         sub: id,
         email: `${id}@example.test`,
         name: id[0].toUpperCase() + id.slice(1),
-        groups: PEOPLE[id] ?? [],
+        // `alice.<anything>` is alice, with her groups: each test file signs its own people in.
+        groups: PEOPLE[id.split('.')[0]] ?? [],
       }),
     }),
     // First-party console: the grant is given without a consent page.

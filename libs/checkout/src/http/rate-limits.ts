@@ -5,7 +5,6 @@ import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-st
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { RedisConnection } from '@app/queues';
-import { SESSION_COOKIE } from '../operators/operator-sessions';
 import { bearerKey, fingerprintOf } from './api-keys';
 
 const MINUTE_MS = 60_000;
@@ -92,7 +91,6 @@ interface TrackedRequest {
   url?: string;
   ip?: string;
   headers: Record<string, string | string[] | undefined>;
-  cookies?: Record<string, string | undefined>;
 }
 
 /** Which limit a route is under; null for routes that are not limited (health, metrics). */
@@ -104,7 +102,7 @@ function limitedAs(url: string): 'shop' | 'admin' | null {
 
 /**
  * Limits per API key across every route and replica (a shop key and an admin key each have their
- * own window), per console session, per source address for requests with neither; 429 with Retry-After when over.
+ * own window), per source address for requests without a key (console sessions too); 429 with Retry-After when over.
  */
 @Injectable()
 export class CheckoutRateGuard extends ThrottlerGuard {
@@ -115,10 +113,8 @@ export class CheckoutRateGuard extends ThrottlerGuard {
 
   protected override async getTracker(request: TrackedRequest): Promise<string> {
     const key = bearerKey(request.headers.authorization as string | undefined);
-    if (key) return `key:${fingerprintOf(key)}`;
-    // A person's console session has its own window (never the cookie itself as the name).
-    const session = request.cookies?.[SESSION_COOKIE];
-    return session ? `session:${fingerprintOf(session)}` : `ip:${request.ip ?? 'unknown'}`;
+    // A console session counts under its address: a made-up cookie must not buy a new window.
+    return key ? `key:${fingerprintOf(key)}` : `ip:${request.ip ?? 'unknown'}`;
   }
 
   protected override generateKey(context: ExecutionContext, tracker: string): string {

@@ -51,9 +51,7 @@ export class ApiKeyRegistry {
     const hash = this.hashOf(presented);
     let cached = this.cache.get(hash);
     if (!cached || Date.now() - cached.readAt > CACHE_MS) {
-      const key = await this.dataSource
-        .getRepository(ApiKeyEntity)
-        .findOneBy({ secretHash: hash });
+      const key = await this.dataSource.getRepository(ApiKeyEntity).findOneBy({ secretHash: hash });
       cached = { key, readAt: Date.now() };
       if (this.cache.size > 10_000) this.cache.clear();
       this.cache.set(hash, cached);
@@ -68,6 +66,8 @@ export class ApiKeyRegistry {
       name: key.name,
       roles: [],
       permissions: new Set(key.scopes.filter(isPermission) as Permission[]),
+      ownerId: key.createdById,
+      expiresAt: key.expiresAt,
     };
   }
 

@@ -32,6 +32,8 @@ export interface AuditEntry {
   outcome: AuditOutcome;
   status?: number | null;
   origin?: AuditOrigin;
+  /** The request's trace, when the row is written after it (a queued refusal); else the current one. */
+  traceId?: string | null;
 }
 
 export interface AuditVerification {
@@ -64,7 +66,7 @@ const REFUSAL_WRITE_TIMEOUT_MS = 2000;
 
 const unrecorded = counter({
   name: 'audit_refusals_unrecorded_total',
-  help: 'Refused admin requests not written to the audit trail: too many at once, or the database did not take the row in time.',
+  help: 'Refused admin requests (or acts already answered) not written to the audit trail: too many at once, or the database did not take the row in time.',
   labelNames: ['why'] as const,
 });
 
@@ -90,7 +92,7 @@ export class AuditTrail implements OnModuleDestroy {
       unrecorded.inc({ why: 'too_many_waiting' });
       return;
     }
-    this.pendingRefusals.push({ ...entry, outcome: 'refused' });
+    this.pendingRefusals.push({ ...entry, outcome: 'refused', traceId: activeTraceId() ?? null });
     this.writing ??= this.writeRefusals().finally(() => {
       this.writing = null;
     });
@@ -125,6 +127,16 @@ export class AuditTrail implements OnModuleDestroy {
 
   async record(entry: AuditEntry, manager?: EntityManager): Promise<void> {
     await insertAuditRow(manager ?? this.dataSource.manager, entry);
+  }
+
+  /** A row about an act already answered: one that cannot be written is logged and counted. */
+  async recordAfterAnswer(entry: AuditEntry): Promise<void> {
+    try {
+      await this.record(entry);
+    } catch (error) {
+      unrecorded.inc({ why: 'not_written' });
+      this.logger.error(`an act's row not written to the audit trail: ${(error as Error).message}`);
+    }
   }
 
   /**
@@ -232,7 +244,7 @@ async function insertAuditRow(runner: EntityManager, entry: AuditEntry): Promise
       cutText(origin.ip, 64),
       cutText(origin.userAgent, 300),
       cutText(origin.requestId, 100),
-      activeTraceId() ?? null,
+      entry.traceId !== undefined ? entry.traceId : (activeTraceId() ?? null),
     ],
   );
 }

@@ -13,8 +13,8 @@ export interface AccessRequest extends OriginRequest {
   cookies?: Record<string, string | undefined>;
 }
 
-/** Methods that change nothing: they need no CSRF token. */
-const READING = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Methods that change nothing: they need no CSRF token, and write no act to the trail. */
+export const READING: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const CSRF_HEADER = 'x-csrf-token';
 
 /**
@@ -100,7 +100,7 @@ export class OperatorAccess {
     return found.operator;
   }
 
-  private refuse(
+  refuse(
     request: AccessRequest,
     actor: AuditActor,
     reason: string,

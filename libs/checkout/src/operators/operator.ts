@@ -16,6 +16,18 @@ export interface Operator {
   permissions: ReadonlySet<Permission>;
   /** A person's console session (their CSRF token is derived from its cookie). */
   sessionId?: string;
+  /** A scoped key's: who answers for it (see answerableFor), and when it stops working. */
+  ownerId?: string;
+  expiresAt?: Date | null;
+}
+
+/**
+ * Who answers for an act: a person, a bootstrap key, or for a scoped key whoever made it (and
+ * so on back to a person or a bootstrap key). The four-eyes rule compares these.
+ */
+export function answerableFor(operator: Operator): string {
+  if (operator.kind === 'api_key' && operator.ownerId) return operator.ownerId;
+  return `${operator.kind}:${operator.id}`;
 }
 
 export function bootstrapAdmin(name: string): Operator {

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ConfirmationCode, cutText, Money } from '@app/domain';
 import { GatewayClient } from '@app/gateway-client';
 import { EventSource, OrderEntity, OrderRepository, PaymentAttemptEntity } from '@app/persistence';
@@ -54,47 +54,89 @@ export class DoublePaymentRefunds {
     const { order, attempt } = await this.dataSource.transaction(async (manager) => {
       const locked = await this.orders.lockById(found.id, manager);
       if (!locked) throw CheckoutError.notFound('order', reference);
-      const attempts = manager.getRepository(PaymentAttemptEntity);
-      const paid = await attempts.findOneBy({ orderId: locked.id, number: attemptNumber });
-      if (
-        !paid ||
-        paid.status !== 'completed' ||
-        locked.status !== 'completed' ||
-        !paid.confirmationCode ||
-        paid.confirmationCode === locked.confirmationCode
-      ) {
-        throw new CheckoutError(
-          'order_not_refundable',
-          `attempt ${attemptNumber} of order ${locked.merchantReference} is not a second payment of the paid order`,
-        );
-      }
-      if (paid.refundStatus && paid.refundStatus !== 'rejected') {
-        throw new CheckoutError(
-          'refund_already_requested',
-          `attempt ${attemptNumber}'s payment already has a refund (${paid.refundStatus}); the gateway accepts only one per payment`,
-          { refund: viewOf(paid, locked) },
-        );
-      }
-      paid.refundStatus = 'requested';
-      paid.refundRequestedBy = input.requestedBy.slice(0, 100);
-      paid.refundRequestedAt = new Date();
-      paid.refundMessage = null;
-      await attempts.save(paid);
-      await this.journal.record(manager, locked, {
-        type: 'double_payment_refund_requested',
-        source,
-        actor,
-        details: {
-          attempt: attemptNumber,
-          confirmation_code: paid.confirmationCode,
-          amount: paid.paidAmount,
-          reason: input.reason,
-          requested_by: input.requestedBy,
-        },
-      });
-      return { order: locked, attempt: paid };
+      return {
+        order: locked,
+        attempt: await this.record(manager, locked, attemptNumber, input, actor, source),
+      };
     });
+    return this.send(order, attempt, input, actor, source);
+  }
 
+  /**
+   * The attempt that paid second, refundable (completed, another payment than the order's, no
+   * refund but a rejected one); throws the refusal otherwise. Under the order's lock.
+   */
+  async refundable(
+    manager: EntityManager,
+    locked: OrderEntity,
+    attemptNumber: number,
+  ): Promise<PaymentAttemptEntity> {
+    const attempts = manager.getRepository(PaymentAttemptEntity);
+    const paid = await attempts.findOneBy({ orderId: locked.id, number: attemptNumber });
+    if (
+      !paid ||
+      paid.status !== 'completed' ||
+      locked.status !== 'completed' ||
+      !paid.confirmationCode ||
+      paid.confirmationCode === locked.confirmationCode
+    ) {
+      throw new CheckoutError(
+        'order_not_refundable',
+        `attempt ${attemptNumber} of order ${locked.merchantReference} is not a second payment of the paid order`,
+      );
+    }
+    if (paid.refundStatus && paid.refundStatus !== 'rejected') {
+      throw new CheckoutError(
+        'refund_already_requested',
+        `attempt ${attemptNumber}'s payment already has a refund (${paid.refundStatus}); the gateway accepts only one per payment`,
+        { refund: viewOf(paid, locked) },
+      );
+    }
+    return paid;
+  }
+
+  /**
+   * Records the request (the attempt's refund `requested` and its timeline event) in the
+   * caller's transaction, under the order's lock, before anything is sent.
+   */
+  async record(
+    manager: EntityManager,
+    locked: OrderEntity,
+    attemptNumber: number,
+    input: DoublePaymentRefundInput,
+    actor: string,
+    source: EventSource = 'admin',
+  ): Promise<PaymentAttemptEntity> {
+    const paid = await this.refundable(manager, locked, attemptNumber);
+    paid.refundStatus = 'requested';
+    paid.refundRequestedBy = input.requestedBy.slice(0, 100);
+    paid.refundRequestedAt = new Date();
+    paid.refundMessage = null;
+    await manager.getRepository(PaymentAttemptEntity).save(paid);
+    await this.journal.record(manager, locked, {
+      type: 'double_payment_refund_requested',
+      source,
+      actor,
+      details: {
+        attempt: attemptNumber,
+        confirmation_code: paid.confirmationCode,
+        amount: paid.paidAmount,
+        reason: input.reason,
+        requested_by: input.requestedBy,
+      },
+    });
+    return paid;
+  }
+
+  /** The one gateway call for a recorded request, and its verdict written. */
+  async send(
+    order: OrderEntity,
+    attempt: PaymentAttemptEntity,
+    input: DoublePaymentRefundInput,
+    actor: string,
+    source: EventSource = 'admin',
+  ): Promise<DoublePaymentRefundView> {
+    const attemptNumber = attempt.number;
     const verdict = await askForRefund(this.gateway, {
       confirmationCode: attempt.confirmationCode as ConfirmationCode,
       amount: Money.of(attempt.paidAmount ?? order.amount, order.currency),

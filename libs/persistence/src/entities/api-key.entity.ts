@@ -26,9 +26,16 @@ export class ApiKeyEntity {
   @Column({ type: 'text', array: true })
   scopes!: string[];
 
-  /** Who made it, as the audit trail names them. */
+  /** Who made it, as people read it. */
   @Column({ name: 'created_by', type: 'varchar', length: 200 })
   createdBy!: string;
+
+  /**
+   * Who answers for it: the person (or bootstrap key) that made it, or made the key that made
+   * it. A refund it asks for is theirs: they cannot approve it.
+   */
+  @Column({ name: 'created_by_id', type: 'varchar', length: 200 })
+  createdById!: string;
 
   @Column({ name: 'created_at', type: INSTANT, default: () => 'now()' })
   createdAt!: Date;

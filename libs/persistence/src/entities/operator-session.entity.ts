@@ -7,7 +7,7 @@ import { INSTANT } from './columns';
  * A session ends when revoked, idle for ADMIN_SESSION_IDLE_MINUTES, or at expires_at.
  */
 @Entity({ name: 'operator_sessions' })
-@Index('idx_operator_sessions_subject', ['subject'])
+@Index('idx_operator_sessions_subject', ['subject'], { where: 'revoked_at IS NULL' })
 export class OperatorSessionEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

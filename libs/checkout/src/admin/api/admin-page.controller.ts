@@ -3,7 +3,10 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyReply } from 'fastify';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { CheckoutError } from '../../errors/checkout-error';
 import { AdminAccessGuard, Requires } from '../../http/api-key.guards';
+import { bearerKey } from '../../http/api-keys';
+import { secureCookies } from '../../operators/session-cookie';
 import { AdminSessions, SESSION_COOKIE, sessionCookieOptions } from './admin-session';
 import { consoleFiles } from './console-files';
 
@@ -68,14 +71,13 @@ export class AdminPageController {
   @UseGuards(AdminAccessGuard)
   @HttpCode(204)
   signIn(@Res() reply: FastifyReply) {
-    const key = /^Bearer\s+(\S+)/i.exec(String(reply.request.headers.authorization))?.[1] ?? '';
-    const session = this.sessions.sessionFor(key) as string;
+    const session = this.sessions.sessionFor(bearerKey(reply.request.headers.authorization) ?? '');
+    // People signed in open the dashboard with their own session; scoped keys are for machines.
+    if (!session) {
+      throw CheckoutError.forbidden('a queue session is opened with a bootstrap admin key');
+    }
     return reply
-      .setCookie(
-        SESSION_COOKIE,
-        session,
-        sessionCookieOptions(this.config.nodeEnv === 'production'),
-      )
+      .setCookie(SESSION_COOKIE, session, sessionCookieOptions(secureCookies(this.config)))
       .header('cache-control', 'no-store')
       .send();
   }
@@ -84,7 +86,7 @@ export class AdminPageController {
   @HttpCode(204)
   signOut(@Res() reply: FastifyReply) {
     return reply
-      .clearCookie(SESSION_COOKIE, sessionCookieOptions(this.config.nodeEnv === 'production'))
+      .clearCookie(SESSION_COOKIE, sessionCookieOptions(secureCookies(this.config)))
       .send();
   }
 }

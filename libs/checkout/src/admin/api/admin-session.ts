@@ -98,7 +98,7 @@ export class AdminSessions {
   }
 }
 
-/** Signed, HttpOnly, SameSite=Strict, scoped to /admin; Secure in production. */
+/** Signed, HttpOnly, SameSite=Strict, scoped to /admin; Secure on https (secureCookies). */
 export function sessionCookieOptions(secure: boolean): CookieSerializeOptions {
   return {
     signed: true,

@@ -7,7 +7,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { JobProducer } from '@app/queues';
 import { CheckoutError } from '../../errors/checkout-error';
-import { OperatorAccess } from '../../operators/operator-access';
+import { originOf } from '../../http/request-origin';
+import { AuditTrail } from '../../operators/audit-trail';
+import { auditActorOf, bootstrapAdmin, Operator } from '../../operators/operator';
+import { OperatorAccess, READING } from '../../operators/operator-access';
 import { AdminSessions } from './admin-session';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
@@ -26,6 +29,7 @@ export class QueueDashboard implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly jobs: JobProducer,
     private readonly access: OperatorAccess,
+    private readonly audit: AuditTrail,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {
     this.sessions = new AdminSessions(config.adminApiKeys);
@@ -43,14 +47,26 @@ export class QueueDashboard implements OnModuleInit {
     });
     void fastify.register(async (scope) => {
       scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-        if (this.sessions.authenticate(request)) return;
-        // A person's console session (or a scoped key) that may operate the queues; the
+        const keyName = this.sessions.authenticate(request);
+        // Else a person's console session (or a scoped key) that may operate the queues; the
         // refusal, if any, is written to the audit trail by the check itself.
-        const refusal = await this.access.admit(request, 'operations:write').then(
-          () => null,
-          (error: unknown) => error,
-        );
-        if (!refusal) return;
+        const admitted = keyName
+          ? bootstrapAdmin(keyName)
+          : await this.access.admit(request, 'operations:write').catch((error: unknown) => error);
+        if (!(admitted instanceof Error)) {
+          // What the dashboard changes (retry, clean, promote, remove) is an act in the trail.
+          if (!READING.has(request.method)) {
+            await this.audit.recordAfterAnswer({
+              actor: auditActorOf(admitted as Operator),
+              action: 'queues.changed',
+              target: `${request.method} ${request.url.split('?')[0]}`,
+              outcome: 'succeeded',
+              origin: originOf(request),
+            });
+          }
+          return;
+        }
+        const refusal = admitted;
         const status =
           refusal instanceof CheckoutError && refusal.category === 'forbidden' ? 403 : 401;
         await reply

@@ -284,9 +284,19 @@ function environmentOwned(endpoint: WebhookEndpointEntity, hint: string): Checko
 /** What the trail keeps of an endpoint: its definition, never its secret. */
 function definitionOf(endpoint: WebhookEndpointEntity): Record<string, unknown> {
   return {
-    url: endpoint.url,
+    // A URL may carry a token in its user part or query: the trail keeps where it points.
+    url: urlWithoutCredentials(endpoint.url),
     description: endpoint.description,
     event_types: endpoint.eventTypes,
     enabled: !endpoint.disabledAt,
   };
+}
+
+function urlWithoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return '(not a URL)';
+  }
 }

@@ -12,6 +12,7 @@ import {
 } from '@nestjs/common';
 import {
   ApiBearerAuth,
+  ApiConflictResponse,
   ApiCreatedResponse,
   ApiForbiddenResponse,
   ApiOkResponse,
@@ -67,6 +68,9 @@ export class ApiKeysController {
     summary: 'A new secret for the key; the old one keeps working for grace_minutes',
   })
   @ApiCreatedResponse({ type: ApiKeyRolledResponse })
+  @ApiConflictResponse({
+    description: 'api_key_revoked: the key is revoked, expired, or already rolled',
+  })
   @Header('Cache-Control', 'no-store')
   roll(@Param('id') id: string, @Body() body: RollApiKeyBody, @CallerOperator() caller: Operator) {
     return this.keys.roll(caller, id, body.grace_minutes);

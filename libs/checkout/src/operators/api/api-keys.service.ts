@@ -6,7 +6,7 @@ import { CheckoutError } from '../../errors/checkout-error';
 import { newestFirstList } from '../../http/page-cursor';
 import { ApiKeyRegistry, isLive } from '../api-key-registry';
 import { recordCurrentAct } from '../audit-trail';
-import { Operator, operatorLabel } from '../operator';
+import { answerableFor, Operator, operatorLabel } from '../operator';
 import { ListApiKeysQuery } from './api-keys.dto';
 
 export interface ApiKeyView {
@@ -48,6 +48,7 @@ export class ApiKeysService {
     if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
       throw CheckoutError.invalid([{ field: 'expires_at', reason: 'must be in the future' }]);
     }
+    const expiresAt = earliest(input.expiresAt, operator.expiresAt ?? null);
     const minted = this.registry.mint();
     const key = await this.dataSource.transaction(async (manager) => {
       const keys = manager.getRepository(ApiKeyEntity);
@@ -58,8 +59,10 @@ export class ApiKeysService {
           secretHash: minted.secretHash,
           scopes: input.scopes,
           createdBy: operatorLabel(operator),
+          createdById: answerableFor(operator),
           createdAt: now,
-          expiresAt: input.expiresAt,
+          // A key made by a key lives no longer than its maker.
+          expiresAt,
         }),
       );
       await recordCurrentAct(manager, {
@@ -92,6 +95,7 @@ export class ApiKeysService {
     const revoked = await this.dataSource.transaction(async (manager) => {
       const key = await this.lock(manager, id);
       if (key.revokedAt) return key;
+      refuseUnheld(operator, key.scopes as Permission[]);
       const before = summaryOf(key);
       key.revokedAt = now;
       await manager.getRepository(ApiKeyEntity).save(key);
@@ -123,6 +127,12 @@ export class ApiKeysService {
       if (!isLive(old, now)) {
         throw new CheckoutError('api_key_revoked', 'a revoked or expired key cannot be rolled');
       }
+      if (old.rolledTo) {
+        throw new CheckoutError(
+          'api_key_revoked',
+          `this key was already rolled (to ${old.rolledTo}): roll that one`,
+        );
+      }
       refuseUnheld(operator, old.scopes as Permission[]);
       const keys = manager.getRepository(ApiKeyEntity);
       const fresh = await keys.save(
@@ -132,8 +142,9 @@ export class ApiKeysService {
           secretHash: minted.secretHash,
           scopes: old.scopes,
           createdBy: operatorLabel(operator),
+          createdById: answerableFor(operator),
           createdAt: now,
-          expiresAt: old.expiresAt,
+          expiresAt: earliest(old.expiresAt, operator.expiresAt ?? null),
         }),
       );
       const before = summaryOf(old);
@@ -171,7 +182,13 @@ export class ApiKeysService {
   }
 }
 
-/** Nobody grants what they do not hold. */
+function earliest(a: Date | null, b: Date | null): Date | null {
+  if (!a) return b;
+  if (!b) return a;
+  return a.getTime() <= b.getTime() ? a : b;
+}
+
+/** Nobody grants (or takes away) what they do not hold. */
 function refuseUnheld(operator: Operator, scopes: readonly Permission[]): void {
   const unheld = scopes.filter((scope) => !operator.permissions.has(scope));
   if (unheld.length > 0) {

@@ -10,6 +10,8 @@ export interface SignInChecks {
   nonce: string;
   verifier: string;
   returnTo: string;
+  /** When the browser left for the provider (ms): the sign-in must come back within 10 minutes. */
+  startedAt: number;
 }
 
 export const CALLBACK_PATH = '/admin/auth/callback';
@@ -42,6 +44,7 @@ export class IdentityProvider {
       nonce: oidc.randomNonce(),
       verifier: oidc.randomPKCECodeVerifier(),
       returnTo,
+      startedAt: Date.now(),
     };
     const url = oidc.buildAuthorizationUrl(configuration, {
       redirect_uri: this.redirectUri,

@@ -11,14 +11,13 @@ import { STATUS_OF_CATEGORY } from '../../http/checkout-exception.filter';
 import { OriginRequest, originOf, routeOf } from '../../http/request-origin';
 import { AuditTrail } from '../audit-trail';
 import { auditActorOf, Operator } from '../operator';
+import { READING } from '../operator-access';
 import { OperatorAct, runAsAct } from '../operator-act';
 
 interface ActingRequest extends OriginRequest {
   operator?: Operator;
   adminRoute?: boolean;
 }
-
-const READING = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Runs each admin request as its operator's act: the code it calls writes the act's audit row in
@@ -39,20 +38,18 @@ export class OperatorActInterceptor implements NestInterceptor {
       origin: originOf(request),
       recorded: false,
     };
+    const changing = !READING.has(request.method ?? 'GET');
     return from(
       runAsAct(act, async () => {
+        let result: unknown;
         try {
-          const result: unknown = await lastValueFrom(next.handle(), { defaultValue: undefined });
-          if (!act.recorded && !READING.has(request.method ?? 'GET')) {
-            await this.recordRequest(request, act, 'succeeded', null);
-          }
-          return result;
+          result = await lastValueFrom(next.handle(), { defaultValue: undefined });
         } catch (error) {
-          if (!READING.has(request.method ?? 'GET')) {
-            await this.recordRequest(request, act, 'refused', error);
-          }
+          if (changing) await this.recordRequest(request, act, 'refused', error);
           throw error;
         }
+        if (changing && !act.recorded) await this.recordRequest(request, act, 'succeeded', null);
+        return result;
       }),
     );
   }
@@ -64,7 +61,9 @@ export class OperatorActInterceptor implements NestInterceptor {
     error: unknown,
   ): Promise<void> {
     const status = error === null ? null : statusOf(error);
-    await this.trail.record({
+    // The act is done (or refused) either way: a row that cannot be written is logged and
+    // counted, never turned into a failure of what already happened.
+    await this.trail.recordAfterAnswer({
       actor: auditActorOf(act.operator),
       action: 'admin.request',
       target: routeOf(request),

@@ -25,7 +25,7 @@ import { Operator } from '../operator';
 import { AccessRequest } from '../operator-access';
 import { OperatorSessions, SESSION_COOKIE } from '../operator-sessions';
 import { ConsoleSessionResponse, SignedOutResponse, WhoAmIResponse } from './operators-responses';
-import { sessionCookie } from './session-cookie';
+import { sessionCookie } from '../session-cookie';
 
 /** Who is calling, what they may do, and (for people) their console session. */
 @ApiTags('admin: operators')

@@ -8,7 +8,7 @@ import { originOf } from '../../http/request-origin';
 import { AuditTrail } from '../audit-trail';
 import { OperatorSessions, SESSION_COOKIE } from '../operator-sessions';
 import { IdentityProvider, SignInChecks } from './identity-provider';
-import { sessionCookie } from './session-cookie';
+import { secureCookies, sessionCookie } from '../session-cookie';
 
 /** Holds the state, nonce and PKCE verifier while the browser is at the provider. */
 const SIGN_IN_COOKIE = 'pc_sign_in';
@@ -49,7 +49,7 @@ export class SignInController {
         httpOnly: true,
         // Lax: the provider sends the browser back with a top-level GET from its own site.
         sameSite: 'lax',
-        secure: this.secure,
+        secure: secureCookies(this.config),
         maxAge: SIGN_IN_MAX_SECONDS,
       })
       .header('cache-control', 'no-store')
@@ -112,10 +112,6 @@ export class SignInController {
       .send({ error: { code: 'sign_in_failed', message: `sign-in failed: ${failure}` } });
   }
 
-  private get secure(): boolean {
-    return this.config.publicBaseUrl.startsWith('https://');
-  }
-
   private seal(checks: SignInChecks): string {
     const payload = Buffer.from(JSON.stringify(checks)).toString('base64url');
     return `${payload}.${this.mac(payload)}`;
@@ -128,7 +124,9 @@ export class SignInController {
     const given = Buffer.from(sealed.slice(cut + 1));
     const expected = Buffer.from(this.mac(payload));
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-    return JSON.parse(Buffer.from(payload, 'base64url').toString()) as SignInChecks;
+    const checks = JSON.parse(Buffer.from(payload, 'base64url').toString()) as SignInChecks;
+    // The cookie's own limit is the browser's to keep; this one is ours.
+    return Date.now() - checks.startedAt <= SIGN_IN_MAX_SECONDS * 1000 ? checks : null;
   }
 
   private mac(payload: string): string {

@@ -20,11 +20,15 @@ import { newestFirstList } from '../../http/page-cursor';
 import { PAGE_LIMIT_MAX } from '../../http/page-query';
 import { OrderJournal } from '../../orders/order-journal';
 import { ATTEMPTS_PER_ORDER_LIMIT } from '../../orders/order-view';
-import { Operator, operatorLabel } from '../../operators/operator';
+import { answerableFor, Operator, operatorLabel } from '../../operators/operator';
 import { REFUND_REASON_MAX_LENGTH } from '../refund-admin-view';
 
 /** A request waits this long for a second person; after it, it is expired and a new one may be made. */
 export const APPROVAL_WINDOW_MS = 24 * 3_600_000;
+/** Pending requests past their day become expired (narrowed by the caller: an order, an id). */
+const EXPIRE_OVERDUE = `UPDATE refund_approvals SET status = 'expired'
+  WHERE status = 'pending' AND expires_at <= $1`;
+
 export const APPROVAL_STATUSES: readonly RefundApprovalStatus[] = [
   'pending',
   'approved',
@@ -47,11 +51,6 @@ export interface RefundApprovalView {
   decided_by: string | null;
   decided_at: string | null;
   decision_reason: string | null;
-}
-
-/** Who an operator is for the four-eyes rule: the same person or key, whatever their name. */
-export function identityOf(operator: Operator): string {
-  return `${operator.kind}:${operator.id}`;
 }
 
 /**
@@ -77,11 +76,7 @@ export class RefundApprovals {
    * marked expired first, so that it no longer holds the order.
    */
   async pendingFor(manager: EntityManager, orderId: string, now = new Date()) {
-    await manager.query(
-      `UPDATE refund_approvals SET status = 'expired'
-        WHERE order_id = $1 AND status = 'pending' AND expires_at <= $2`,
-      [orderId, now],
-    );
+    await manager.query(`${EXPIRE_OVERDUE} AND order_id = $2`, [now, orderId]);
     return manager.getRepository(RefundApprovalEntity).findOneBy({ orderId, status: 'pending' });
   }
 
@@ -103,7 +98,7 @@ export class RefundApprovals {
         isPartial: request.partial,
         reason: request.reason,
         status: 'pending',
-        requestedById: identityOf(operator),
+        requestedById: answerableFor(operator),
         requestedBy: operatorLabel(operator),
         requestedAt: now,
         expiresAt: new Date(now.getTime() + APPROVAL_WINDOW_MS),
@@ -158,7 +153,13 @@ export class RefundApprovals {
         `this refund request expired at ${approval.expiresAt.toISOString()}; ask again`,
       );
     }
-    if (approving && approval.requestedById === identityOf(operator)) {
+    if (approving && operator.kind !== 'person') {
+      throw new CheckoutError(
+        'forbidden',
+        'a refund request is approved by a signed-in person, not by a key',
+      );
+    }
+    if (approving && approval.requestedById === answerableFor(operator)) {
       throw new CheckoutError(
         'self_approval_refused',
         'a refund request needs a second person: its requester cannot approve it',
@@ -177,7 +178,7 @@ export class RefundApprovals {
     now = new Date(),
   ): Promise<RefundApprovalView> {
     approval.status = to;
-    approval.decidedById = identityOf(operator);
+    approval.decidedById = answerableFor(operator);
     approval.decidedBy = operatorLabel(operator);
     approval.decidedAt = now;
     approval.decisionReason = reason;
@@ -197,11 +198,7 @@ export class RefundApprovals {
 
   /** An expired request found while deciding it: marked so on its own (the refusal follows). */
   async markExpired(id: string, now = new Date()): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE refund_approvals SET status = 'expired'
-        WHERE id = $1 AND status = 'pending' AND expires_at <= $2`,
-      [id, now],
-    );
+    await this.dataSource.query(`${EXPIRE_OVERDUE} AND id = $2`, [now, id]);
   }
 
   async list(

@@ -81,40 +81,47 @@ export class RefundService {
    */
   async requestDoublePayment(
     reference: string,
-    attempt: number,
+    attemptNumber: number,
     reason: string,
     operator: Operator,
   ): Promise<{ refund: DoublePaymentRefundView } | { refund_approval: RefundApprovalView }> {
     const found = await this.orders.findByAnyReference(reference);
     if (!found) throw CheckoutError.notFound('order', reference);
-    const paid = await this.dataSource
-      .getRepository(PaymentAttemptEntity)
-      .findOneBy({ orderId: found.id, number: attempt });
-    const amount =
-      paid?.paidAmount && paid.status === 'completed'
-        ? Money.of(paid.paidAmount, found.currency)
-        : null;
-    if (amount && this.approvals.needsApproval(amount)) {
-      const approval = await this.dataSource.transaction(async (manager) => {
-        const order = await this.orders.lockById(found.id, manager);
-        if (!order) throw CheckoutError.notFound('order', reference);
-        await this.refuseIfPending(order, manager);
-        return this.approvals.open(
+    const input = { reason, requestedBy: operatorLabel(operator) };
+    // Checked and recorded (a refund, or a request for approval) under the order's lock.
+    const recorded = await this.dataSource.transaction(async (manager) => {
+      const order = await this.orders.lockById(found.id, manager);
+      if (!order) throw CheckoutError.notFound('order', reference);
+      await this.refuseIfPending(order, manager);
+      const paid = await this.doublePayments.refundable(manager, order, attemptNumber);
+      const amount = Money.of(paid.paidAmount ?? order.amount, order.currency);
+      if (this.approvals.needsApproval(amount)) {
+        const approval = await this.approvals.open(
           manager,
           order,
-          { amount, partial: false, attempt, reason },
+          { amount, partial: false, attempt: attemptNumber, reason },
           operator,
         );
-      });
-      return { refund_approval: approval };
-    }
-    const refund = await this.doublePayments.refund(
-      reference,
-      attempt,
-      { reason, requestedBy: operatorLabel(operator) },
-      operatorLabel(operator),
-    );
-    return { refund };
+        return { approval, order: null, attempt: null };
+      }
+      const attempt = await this.doublePayments.record(
+        manager,
+        order,
+        attemptNumber,
+        input,
+        input.requestedBy,
+      );
+      return { approval: null, order, attempt };
+    });
+    if (recorded.approval) return { refund_approval: recorded.approval };
+    return {
+      refund: await this.doublePayments.send(
+        recorded.order as OrderEntity,
+        recorded.attempt as PaymentAttemptEntity,
+        input,
+        input.requestedBy,
+      ),
+    };
   }
 
   /**
@@ -125,29 +132,34 @@ export class RefundService {
     approvalId: string,
     operator: Operator,
   ): Promise<{ refund: AdminRefundView } | { refund: DoublePaymentRefundView }> {
-    const forAttempt = await this.dataSource
-      .getRepository(RefundApprovalEntity)
-      .findOneBy({ id: isUuid(approvalId) ? approvalId : undefined });
+    const forAttempt = isUuid(approvalId)
+      ? await this.dataSource.getRepository(RefundApprovalEntity).findOneBy({ id: approvalId })
+      : null;
     if (forAttempt?.attemptNumber != null) {
-      // A double payment's refund: approved, then made as an admin's would be (its own checks).
-      const { order, approval } = await this.decided(
+      // A double payment's refund: recorded (with its own checks) in the approval's
+      // transaction, then sent once.
+      const input = { reason: forAttempt.reason, requestedBy: forAttempt.requestedBy };
+      const { order, attempt } = await this.decided(
         approvalId,
         operator,
         true,
         async (manager, locked) => {
           const order = await this.orders.lockById(locked.orderId, manager);
           if (!order) throw CheckoutError.notFound('order', locked.orderId);
+          const attempt = await this.doublePayments.record(
+            manager,
+            order,
+            locked.attemptNumber as number,
+            input,
+            operatorLabel(operator),
+          );
           await this.approvals.decide(manager, locked, order, 'approved', operator, null);
-          return { order, approval: locked };
+          return { order, attempt };
         },
       );
-      const refund = await this.doublePayments.refund(
-        order.merchantReference,
-        approval.attemptNumber as number,
-        { reason: approval.reason, requestedBy: approval.requestedBy },
-        operatorLabel(operator),
-      );
-      return { refund };
+      return {
+        refund: await this.doublePayments.send(order, attempt, input, operatorLabel(operator)),
+      };
     }
     const { order, refund } = await this.decided(
       approvalId,
