@@ -25,6 +25,9 @@ export class OperatorsAccess1796100000000 implements MigrationInterface {
       `CREATE UNIQUE INDEX "uq_operator_sessions_token_hash" ON "operator_sessions"  ("token_hash") `,
     );
     await queryRunner.query(
+      `CREATE INDEX "idx_operator_sessions_expires" ON "operator_sessions"  ("expires_at") `,
+    );
+    await queryRunner.query(
       `CREATE INDEX "idx_operator_sessions_subject" ON "operator_sessions"  ("subject") WHERE revoked_at IS NULL`,
     );
     await queryRunner.query(
@@ -43,6 +46,7 @@ export class OperatorsAccess1796100000000 implements MigrationInterface {
     await queryRunner.query(`DROP INDEX "public"."idx_refund_approvals_status"`);
     await queryRunner.query(`DROP TABLE "refund_approvals"`);
     await queryRunner.query(`DROP INDEX "public"."idx_operator_sessions_subject"`);
+    await queryRunner.query(`DROP INDEX "public"."idx_operator_sessions_expires"`);
     await queryRunner.query(`DROP INDEX "public"."uq_operator_sessions_token_hash"`);
     await queryRunner.query(`DROP TABLE "operator_sessions"`);
     await queryRunner.query(`DROP INDEX "public"."idx_api_keys_created"`);

@@ -128,6 +128,7 @@ describe('retention rules (Postgres)', () => {
       idempotency_keys: 1,
       rate_limit_windows: 1,
       lookup_reservations: 1,
+      operator_sessions: 0,
     });
 
     expect(await ids('SELECT id FROM ipn_notifications')).toEqual([...kept].sort());

@@ -75,4 +75,23 @@ describe('retention of operational records (worker + Postgres)', () => {
     const metrics = await request(service.workerApp!.getHttpServer()).get('/metrics');
     expect(metrics.text).toMatch(/retention_removed_rows_total\{kind="notifications"\} 25\b/);
   });
+
+  it('removes console sessions a day past their end, and keeps the others', async () => {
+    const session = (subject: string, expiresHoursAgo: number) =>
+      dataSource.query(
+        `INSERT INTO operator_sessions (token_hash, subject, roles, created_at, last_seen_at, expires_at)
+         VALUES (md5(random()::text) || md5(random()::text), $1, '{viewer}', now() - interval '3 days',
+                 now() - interval '3 days', now() - make_interval(hours => $2))`,
+        [subject, expiresHoursAgo],
+      );
+    await session('ended-long-ago', 30);
+    await session('ended-an-hour-ago', 1);
+    await session('still-signed-in', -5);
+    const removed = await runPass();
+    expect(removed.operator_sessions).toBe(1);
+    const left = (await dataSource.query(
+      `SELECT subject FROM operator_sessions ORDER BY subject`,
+    )) as { subject: string }[];
+    expect(left.map((row) => row.subject)).toEqual(['ended-an-hour-ago', 'still-signed-in']);
+  });
 });

@@ -43,103 +43,33 @@ export interface FinanceRange {
   currency?: string;
 }
 
-/*
- * The operators' routes (who is signed in, refunds asked for and approved, API keys), written by
- * hand from the server's documentation classes (operators-responses.ts, refund-approvals.ts) so
- * that the console does not wait on api-types.ts being generated again. Once it describes these
- * routes, they become Schemas[...] and typed calls like the others.
- */
-
 /** GET /admin/auth/methods: whether people sign in with the company's identity provider. */
 export interface AuthMethods {
   identity_provider: boolean;
   login: string;
 }
-export interface Operator {
-  kind: 'person' | 'api_key' | 'bootstrap_key';
-  /** A person's subject, a scoped key's id, a bootstrap key's name. */
-  id: string;
-  email: string | null;
-  name: string;
-  roles: string[];
-  permissions: string[];
-}
-export interface ConsoleSession {
-  signed_in_at: string;
-  idle_expires_at: string;
-  expires_at: string;
-  csrf_token: string;
-}
+export type Operator = Schemas['OperatorResponse'];
+export type ConsoleSession = Schemas['ConsoleSessionResponse'];
 /** GET /v1/admin/session: who is calling, what they may do, and a person's console session. */
-export interface WhoAmI {
-  operator: Operator;
+export type WhoAmI = Omit<Schemas['WhoAmIResponse'], 'session'> & {
   session: ConsoleSession | null;
-}
+};
 /** A refund; the requester is the signed-in operator (no longer a field of the request). */
-export interface RefundRequest {
-  amount: string;
-  reason: string;
-  confirm_partial?: boolean;
-}
-export type RefundApprovalStatus = 'pending' | 'approved' | 'declined' | 'expired';
-/** A refund above the approval threshold, waiting for a second person (202). */
-export interface RefundApproval {
-  id: string;
-  order_reference: string | null;
-  attempt: number | null;
-  amount: string;
-  currency: string;
-  partial: boolean;
-  reason: string;
-  status: RefundApprovalStatus;
-  requested_by: string;
-  requested_at: string;
-  expires_at: string;
-  decided_by: string | null;
-  decided_at: string | null;
-  decision_reason: string | null;
-}
-export interface RefundApprovalPage {
-  items: RefundApproval[];
-  limit: number;
-  next_cursor: string | null;
-}
+export type RefundRequest = Schemas['CreateRefundDto'];
+export type RefundApproval = Schemas['RefundApprovalResponse'];
+export type RefundApprovalStatus = RefundApproval['status'];
+export type RefundApprovalPage = Schemas['RefundApprovalPage'];
 /** A refund asked for: made at once (201), or a request waiting for an approver (202). */
 export type Refunded<R> = R | { refund_approval: RefundApproval };
 /** The refund an approval made: an order's, or a double payment's second payment's. */
 export interface ApprovedRefund {
   refund: { status: string | null; gateway_message?: string | null };
 }
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  state: 'active' | 'expired' | 'revoked';
-  created_by: string;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-  last_used_at: string | null;
-  rolled_to: string | null;
-}
-export interface ApiKeyPage {
-  items: ApiKey[];
-  limit: number;
-  next_cursor: string | null;
-}
-export interface NewApiKey {
-  name: string;
-  scopes: string[];
-  expires_at?: string;
-}
-/** A key made or rolled: its secret is in this answer only. */
-export interface ApiKeyWithSecret {
-  api_key: ApiKey;
-  secret: string;
-  /** Rolled: the old key, valid until its expires_at. */
-  previous?: ApiKey;
-}
+export type ApiKey = Schemas['ApiKeyResponse'];
+export type ApiKeyPage = Schemas['ApiKeyPageResponse'];
+export type NewApiKey = Schemas['CreateApiKeyBody'];
+/** A key made or rolled: its secret is in this answer only (rolled: the old key beside it). */
+export type ApiKeyWithSecret = Schemas['ApiKeyCreatedResponse'] & { previous?: ApiKey };
 
 const KEY = 'pesapal-console.admin-key';
 

@@ -36,7 +36,8 @@ export class OperatorSessionEntity {
   @Column({ name: 'last_seen_at', type: INSTANT, default: () => 'now()' })
   lastSeenAt!: Date;
 
-  /** The absolute limit, however active the session. */
+  /** The absolute limit, however active the session (retention removes it a day after). */
+  @Index('idx_operator_sessions_expires')
   @Column({ name: 'expires_at', type: INSTANT })
   expiresAt!: Date;
 

@@ -12,7 +12,8 @@ export type RetainedKind =
   | 'webhook_deliveries'
   | 'idempotency_keys'
   | 'rate_limit_windows'
-  | 'lookup_reservations';
+  | 'lookup_reservations'
+  | 'operator_sessions';
 
 export type PruneReport = Record<RetainedKind, number>;
 
@@ -21,7 +22,7 @@ const MAX_BATCHES_PER_PASS = 200;
 
 const removed = counter({
   name: 'retention_removed_rows_total',
-  help: 'Operational rows removed by retention, per kind (settled notifications, delivered merchant events with their messages and attempts, expired idempotency keys, lapsed rate windows and lookup reservations).',
+  help: 'Operational rows removed by retention, per kind (settled notifications, delivered merchant events with their messages and attempts, expired idempotency keys, lapsed rate windows and lookup reservations, ended console sessions).',
   labelNames: ['kind'] as const,
 });
 
@@ -57,6 +58,15 @@ const RATE_LIMIT_WINDOWS = `
     SELECT ctid FROM rate_limit_windows
      WHERE window_ends < now() - interval '1 minute' ORDER BY window_ends LIMIT $1))`;
 
+/**
+ * Console sessions a day past their absolute end (revoked or idle ones end sooner): the audit
+ * trail keeps every sign-in and sign-out.
+ */
+const OPERATOR_SESSIONS = `
+  DELETE FROM operator_sessions WHERE ctid = ANY (ARRAY(
+    SELECT ctid FROM operator_sessions
+     WHERE expires_at < now() - interval '1 day' ORDER BY expires_at LIMIT $1))`;
+
 const LOOKUP_RESERVATIONS = `
   DELETE FROM lookup_reservations WHERE ctid = ANY (ARRAY(
     SELECT ctid FROM lookup_reservations
@@ -89,6 +99,7 @@ export class OperationalRecordsPruner implements QueueJobHandler<'prune-operatio
       idempotency_keys: 0,
       rate_limit_windows: 0,
       lookup_reservations: 0,
+      operator_sessions: 0,
     };
     if (notificationsDays > 0) {
       report.notifications = await this.inBatches(() =>
@@ -114,6 +125,9 @@ export class OperationalRecordsPruner implements QueueJobHandler<'prune-operatio
     );
     report.lookup_reservations = await this.inBatches(() =>
       this.deleted(LOOKUP_RESERVATIONS, [batchSize]),
+    );
+    report.operator_sessions = await this.inBatches(() =>
+      this.deleted(OPERATOR_SESSIONS, [batchSize]),
     );
     for (const [kind, count] of Object.entries(report)) {
       if (count > 0) removed.inc({ kind }, count);
