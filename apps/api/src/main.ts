@@ -6,6 +6,9 @@ import { listenOrExit } from '@app/common';
 
 async function bootstrap(): Promise<void> {
   const config = loadOrExit(() => loadServiceConfig());
+  for (const warning of config.warnings) {
+    process.stdout.write(`${JSON.stringify({ level: 40, name: 'api', msg: warning })}\n`);
+  }
   const app = await createApiApp();
   await listenOrExit(app, config.port, config.host, 'PORT');
   process.stdout.write(

@@ -7,6 +7,9 @@ import { WorkerModule } from './worker.module';
 
 async function bootstrap(): Promise<void> {
   const config = loadOrExit(() => loadServiceConfig());
+  for (const warning of config.warnings) {
+    process.stdout.write(`${JSON.stringify({ level: 40, name: 'worker', msg: warning })}\n`);
+  }
   // Verification may lag; acknowledgements may not. Where both share cores, the api goes first.
   if (config.workerNice > 0) setPriority(config.workerNice);
   const app = await createFastifyApp(WorkerModule);

@@ -275,4 +275,80 @@ describe('loadServiceConfig', () => {
       );
     });
   });
+
+  describe('gateway accounts', () => {
+    it('makes the single pair the account default, taking every currency', () => {
+      const config = loadServiceConfig({ CURRENCIES: 'KES,UGX' });
+      expect(config.gateway.accounts).toEqual([
+        expect.objectContaining({ id: 'default', currencies: ['KES', 'UGX'] }),
+      ]);
+      expect([...config.gateway.accountForCurrency]).toEqual([
+        ['KES', 'default'],
+        ['UGX', 'default'],
+      ]);
+      expect(config.warnings).toEqual([]);
+    });
+
+    it('reads each account of PESAPAL_ACCOUNTS with its own pair, and says the single pair is unused', () => {
+      const config = loadServiceConfig({
+        PESAPAL_CONSUMER_KEY: 'single',
+        PESAPAL_ACCOUNTS: 'ke:KES/USD, ug:UGX/USD',
+        PESAPAL_CURRENCY_ACCOUNTS: 'USD:ug',
+        PESAPAL_ACCOUNT_KE_CONSUMER_KEY: 'ke-key',
+        PESAPAL_ACCOUNT_KE_CONSUMER_SECRET: 'ke-secret',
+        PESAPAL_ACCOUNT_UG_CONSUMER_KEY: 'ug-key',
+        PESAPAL_ACCOUNT_UG_CONSUMER_SECRET: 'ug-secret',
+        PESAPAL_ACCOUNT_UG_BASE_URL: 'https://ug.example/api/',
+      });
+      expect(config.gateway.accounts).toEqual([
+        expect.objectContaining({ id: 'ke', currencies: ['KES', 'USD'], consumerKey: 'ke-key' }),
+        expect.objectContaining({
+          id: 'ug',
+          currencies: ['UGX', 'USD'],
+          consumerSecret: 'ug-secret',
+          baseUrl: 'https://ug.example/api',
+        }),
+      ]);
+      expect([...config.gateway.accountForCurrency].sort()).toEqual([
+        ['KES', 'ke'],
+        ['UGX', 'ug'],
+        ['USD', 'ug'],
+      ]);
+      expect(config.warnings).toEqual([expect.stringContaining('PESAPAL_CONSUMER_KEY')]);
+    });
+
+    it('names an account without its key or secret, and a currency two accounts take without a default', () => {
+      expect(() =>
+        loadServiceConfig({
+          PESAPAL_ACCOUNTS: 'ke:KES/USD,ug:UGX/USD',
+          PESAPAL_ACCOUNT_KE_CONSUMER_KEY: 'ke-key',
+          PESAPAL_ACCOUNT_KE_CONSUMER_SECRET: 'ke-secret',
+          PESAPAL_ACCOUNT_UG_CONSUMER_KEY: 'ug-key',
+        }),
+      ).toThrow(
+        expect.objectContaining({
+          problems: expect.arrayContaining([
+            'PESAPAL_ACCOUNT_UG_CONSUMER_SECRET is required (account ug)',
+            expect.stringContaining('USD is taken by accounts ke and ug'),
+          ]),
+        }),
+      );
+    });
+
+    it('does not ask for the single pair in production when accounts are listed', () => {
+      const config = loadServiceConfig({
+        NODE_ENV: 'production',
+        SHOP_API_KEYS: 'shop',
+        ADMIN_API_KEYS: 'admin',
+        PUBLIC_BASE_URL: 'https://checkout.example',
+        IPN_PATH_SECRET: 'ipn-path-secret',
+        STATUS_TOKEN_SECRET: 'a-status-token-secret-of-32-chars!!',
+        ADMIN_AUTH_SECRET: 'an-admin-auth-secret-of-32-chars!!',
+        PESAPAL_ACCOUNTS: 'ke:KES',
+        PESAPAL_ACCOUNT_KE_CONSUMER_KEY: 'ke-key',
+        PESAPAL_ACCOUNT_KE_CONSUMER_SECRET: 'ke-secret',
+      });
+      expect(config.gateway.accounts.map((a) => a.id)).toEqual(['ke']);
+    });
+  });
 });

@@ -22,6 +22,20 @@ export interface OidcConfig {
   scopes: string;
 }
 
+/** A Pesapal merchant account: its own credentials, token, IPN registration and currencies. */
+export interface GatewayAccount {
+  /** `default` for the single pair (PESAPAL_CONSUMER_KEY), else an id from PESAPAL_ACCOUNTS. */
+  id: string;
+  currencies: string[];
+  baseUrl: string;
+  consumerKey: string;
+  consumerSecret: string;
+}
+
+export const DEFAULT_ACCOUNT = 'default';
+/** An account id as PESAPAL_ACCOUNTS names it (and the variables, the IPN URL and labels carry). */
+export const ACCOUNT_ID_PATTERN = /^[a-z][a-z0-9_]{0,19}$/;
+
 export type QueueBackend = 'redis' | 'postgres';
 export const LOG_FORMATS = ['json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
@@ -74,7 +88,16 @@ export interface ServiceConfig {
     consumerSecret: string;
     timeoutMs: number;
     mobileMoneyNetworks: string[];
+    /**
+     * The merchant accounts (PESAPAL_ACCOUNTS); without it, one account `default` with the
+     * single pair above, taking every currency.
+     */
+    accounts: GatewayAccount[];
+    /** Which account a checkout in each currency goes to, unless it names one. */
+    accountForCurrency: Map<string, string>;
   };
+  /** Lines to log once at start (a setting that is read but has no effect). */
+  warnings: string[];
   publicBaseUrl: string;
   ipnPathSecret: string;
   /**
@@ -189,6 +212,8 @@ export function loadServiceConfig(
     'development',
   );
   const production = nodeEnv === 'production';
+  // With PESAPAL_ACCOUNTS, each account has its own pair: the single one is not asked for.
+  const accountsListed = Boolean(env.PESAPAL_ACCOUNTS?.trim());
   const devDefault = <T>(value: T): T | undefined => (production ? undefined : value);
 
   const config: ServiceConfig = {
@@ -224,14 +249,18 @@ export function loadServiceConfig(
     runMigrationsOnStart: r.bool('RUN_MIGRATIONS', true),
     gateway: {
       baseUrl: r.url('PESAPAL_BASE_URL', ['http', 'https'], SANDBOX_DEFAULTS.baseUrl),
-      consumerKey: r.string('PESAPAL_CONSUMER_KEY', devDefault(SANDBOX_DEFAULTS.consumerKey)),
-      consumerSecret: r.string(
-        'PESAPAL_CONSUMER_SECRET',
-        devDefault(SANDBOX_DEFAULTS.consumerSecret),
-      ),
+      consumerKey: accountsListed
+        ? (r.optionalString('PESAPAL_CONSUMER_KEY') ?? '')
+        : r.string('PESAPAL_CONSUMER_KEY', devDefault(SANDBOX_DEFAULTS.consumerKey)),
+      consumerSecret: accountsListed
+        ? (r.optionalString('PESAPAL_CONSUMER_SECRET') ?? '')
+        : r.string('PESAPAL_CONSUMER_SECRET', devDefault(SANDBOX_DEFAULTS.consumerSecret)),
       timeoutMs: r.int('PESAPAL_TIMEOUT_MS', 10_000, 100, 120_000),
       mobileMoneyNetworks: r.list('MOBILE_MONEY_NETWORKS', ['MPESA', 'AIRTELKE']),
+      accounts: [],
+      accountForCurrency: new Map(),
     },
+    warnings: [],
     publicBaseUrl: r.url('PUBLIC_BASE_URL', ['http', 'https'], 'http://127.0.0.1:3000'),
     ipnPathSecret: r.string('IPN_PATH_SECRET', devDefault('dev-ipn-secret')),
     statusTokenSecret: r.string('STATUS_TOKEN_SECRET', devDefault('dev-status-token-secret')),
@@ -296,6 +325,7 @@ export function loadServiceConfig(
     : config.databaseUrl;
 
   config.oidc = readOidc(r);
+  readAccounts(r, env, config);
   for (const entry of r.list('REFUND_APPROVAL_THRESHOLD', [])) {
     const [currency, amount] = entry.split(':').map((part) => part.trim());
     if (!currency || !/^[A-Z]{3}$/.test(currency) || !amount || !Money.isValidDecimal(amount)) {
@@ -360,6 +390,101 @@ export function loadServiceConfig(
 
   if (r.problems.length > 0) throw new ConfigValidationError(r.problems);
   return config;
+}
+
+/**
+ * PESAPAL_ACCOUNTS (`ke:KES,ug:UGX`, a currency list per account joined by `/`): each account's
+ * PESAPAL_ACCOUNT_<ID>_CONSUMER_KEY, _CONSUMER_SECRET and optional _BASE_URL. A currency taken by
+ * two accounts needs its default in PESAPAL_CURRENCY_ACCOUNTS (`USD:ke`). Without PESAPAL_ACCOUNTS
+ * the single pair is the account `default`, taking every currency.
+ */
+function readAccounts(r: EnvReader, env: Env, config: ServiceConfig): void {
+  const listed = r.list('PESAPAL_ACCOUNTS', []);
+  const defaults = r.list('PESAPAL_CURRENCY_ACCOUNTS', []);
+  const gateway = config.gateway;
+  if (listed.length === 0) {
+    gateway.accounts = [
+      {
+        id: DEFAULT_ACCOUNT,
+        currencies: config.currencies.map((c) => c.toUpperCase()),
+        baseUrl: gateway.baseUrl,
+        consumerKey: gateway.consumerKey,
+        consumerSecret: gateway.consumerSecret,
+      },
+    ];
+    for (const currency of gateway.accounts[0].currencies) {
+      gateway.accountForCurrency.set(currency, DEFAULT_ACCOUNT);
+    }
+    return;
+  }
+  if (env.PESAPAL_CONSUMER_KEY?.trim() || env.PESAPAL_CONSUMER_SECRET?.trim()) {
+    config.warnings.push(
+      'PESAPAL_CONSUMER_KEY/PESAPAL_CONSUMER_SECRET are not used: PESAPAL_ACCOUNTS names the accounts',
+    );
+  }
+  const takers = new Map<string, string[]>();
+  for (const entry of listed) {
+    const [id, currencyList = ''] = entry.split(':').map((part) => part.trim());
+    if (!ACCOUNT_ID_PATTERN.test(id)) {
+      r.problems.push(
+        `PESAPAL_ACCOUNTS: "${id}" is not an account id (a-z, 0-9, _; starting with a letter)`,
+      );
+      continue;
+    }
+    if (gateway.accounts.some((account) => account.id === id)) {
+      r.problems.push(`PESAPAL_ACCOUNTS names account ${id} twice`);
+      continue;
+    }
+    const currencies = currencyList
+      .split('/')
+      .map((c) => c.trim().toUpperCase())
+      .filter(Boolean);
+    if (currencies.length === 0 || currencies.some((c) => !/^[A-Z]{3}$/.test(c))) {
+      r.problems.push(`PESAPAL_ACCOUNTS must list id:CURRENCY[/CURRENCY] (got "${entry}")`);
+      continue;
+    }
+    const variable = (part: string) => `PESAPAL_ACCOUNT_${id.toUpperCase()}_${part}`;
+    const consumerKey = env[variable('CONSUMER_KEY')]?.trim();
+    const consumerSecret = env[variable('CONSUMER_SECRET')]?.trim();
+    if (!consumerKey) r.problems.push(`${variable('CONSUMER_KEY')} is required (account ${id})`);
+    if (!consumerSecret) {
+      r.problems.push(`${variable('CONSUMER_SECRET')} is required (account ${id})`);
+    }
+    const baseUrl = env[variable('BASE_URL')]?.trim().replace(/\/+$/, '') || gateway.baseUrl;
+    if (!/^https?:\/\//.test(baseUrl)) {
+      r.problems.push(`${variable('BASE_URL')} must be an http(s) URL`);
+    }
+    gateway.accounts.push({
+      id,
+      currencies,
+      baseUrl,
+      consumerKey: consumerKey ?? '',
+      consumerSecret: consumerSecret ?? '',
+    });
+    for (const currency of currencies) takers.set(currency, [...(takers.get(currency) ?? []), id]);
+  }
+  const chosen = new Map<string, string>();
+  for (const entry of defaults) {
+    const [currency, id] = entry.split(':').map((part) => part.trim());
+    const upper = (currency ?? '').toUpperCase();
+    if (!takers.get(upper)?.includes(id ?? '')) {
+      r.problems.push(
+        `PESAPAL_CURRENCY_ACCOUNTS: "${entry}" names no account of PESAPAL_ACCOUNTS taking ${upper || 'that currency'}`,
+      );
+      continue;
+    }
+    chosen.set(upper, id);
+  }
+  for (const [currency, ids] of takers) {
+    const pick = chosen.get(currency) ?? (ids.length === 1 ? ids[0] : undefined);
+    if (!pick) {
+      r.problems.push(
+        `${currency} is taken by accounts ${ids.join(' and ')}: name its default in PESAPAL_CURRENCY_ACCOUNTS (e.g. ${currency}:${ids[0]})`,
+      );
+      continue;
+    }
+    gateway.accountForCurrency.set(currency, pick);
+  }
 }
 
 /** OIDC_*: all three of issuer, client id and secret, or none (sign-in then needs a key). */

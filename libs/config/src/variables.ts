@@ -74,6 +74,14 @@ export const SERVICE_VARIABLES: Record<string, VariableNotes> = {
   },
   PESAPAL_CONSUMER_KEY: { meaning: 'merchant key from Pesapal', secret: true },
   PESAPAL_CONSUMER_SECRET: { meaning: 'merchant secret; never logged', secret: true },
+  PESAPAL_ACCOUNTS: {
+    meaning:
+      'several Pesapal merchant accounts (one per country), `id:CURRENCY[/CURRENCY]` comma-separated, e.g. `ke:KES,ug:UGX,tz:TZS`; each account reads `PESAPAL_ACCOUNT_<ID>_CONSUMER_KEY`, `PESAPAL_ACCOUNT_<ID>_CONSUMER_SECRET` (secrets) and optionally `PESAPAL_ACCOUNT_<ID>_BASE_URL` (default `PESAPAL_BASE_URL`). Unset: the single pair above is the account `default`, taking every currency; set, the single pair is not used',
+  },
+  PESAPAL_CURRENCY_ACCOUNTS: {
+    meaning:
+      'the account a checkout in a currency taken by several accounts goes to, `CURRENCY:id` comma-separated (e.g. `USD:ke`); a checkout may name its `account` instead',
+  },
   PESAPAL_TIMEOUT_MS: { meaning: 'timeout of one gateway call' },
   MOBILE_MONEY_NETWORKS: { meaning: 'networks offered for mobile-money push', apps: ['api'] },
   PUBLIC_BASE_URL: {
