@@ -15,6 +15,7 @@ import { MoneyMovementIndexes1795800000000 } from './1795800000000-MoneyMovement
 import { ActivityTotals1795900000000 } from './1795900000000-ActivityTotals';
 import { AuditTrail1796000000000 } from './1796000000000-AuditTrail';
 import { OperatorsAccess1796100000000 } from './1796100000000-OperatorsAccess';
+import { GatewayAccounts1796200000000 } from './1796200000000-GatewayAccounts';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -34,4 +35,5 @@ export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
   ActivityTotals1795900000000,
   AuditTrail1796000000000,
   OperatorsAccess1796100000000,
+  GatewayAccounts1796200000000,
 ];

@@ -27,7 +27,7 @@ describe('checkouts: gateway failures mapped (sandbox fault injection)', () => {
     // order sends it and is refused.
     const stale = randomUUID();
     await dataSource.getRepository(IpnRegistrationEntity).save({
-      url: ipn.url,
+      url: ipn.url(),
       method: ipn.method,
       ipnId: stale,
       gatewayCreatedAt: new Date(),
@@ -39,7 +39,7 @@ describe('checkouts: gateway failures mapped (sandbox fault injection)', () => {
     expect((await row(body.reference)).submissionStatus).toBe('submitted');
     const registration = await dataSource
       .getRepository(IpnRegistrationEntity)
-      .findOneByOrFail({ url: ipn.url, method: ipn.method });
+      .findOneByOrFail({ url: ipn.url(), method: ipn.method });
     expect(registration.ipnId).not.toBe(stale);
     expect((await service.sandbox.control.requests()).counts).toMatchObject({
       RegisterIPN: 1,

@@ -1,4 +1,4 @@
-import type { GatewayClient } from '@app/gateway-client';
+import type { GatewayAccounts } from '@app/gateway-client';
 import { DataSource } from 'typeorm';
 import { Money } from '@app/domain';
 import { OrderJournal } from '@app/checkout/orders/order-journal';
@@ -26,7 +26,7 @@ describe('applying lookup outcomes to orders (real Postgres)', () => {
       new OrderRepository(dataSource),
       new OrderJournal(),
       // Single-attempt orders only: nothing here sets an attempt aside at the gateway.
-      {} as GatewayClient,
+      {} as GatewayAccounts,
     );
   });
   afterAll(() => dataSource.destroy());

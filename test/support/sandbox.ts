@@ -36,6 +36,8 @@ export type GatewayOperationName =
 
 export interface SandboxOrderView {
   order_tracking_id: string;
+  /** The merchant's uid (uidOf its consumer key): whose order it is. */
+  merchant: string;
   merchant_reference: string;
   generated_reference: string | null;
   channel: 'hosted' | 'push' | 'recurring';

@@ -1,5 +1,6 @@
 import { Logger, Module } from '@nestjs/common';
-import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { GatewayAccount, SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { GatewayAccounts } from './gateway-accounts';
 import { RedisConnection } from '@app/queues';
 import { GatewayClient } from './gateway-client';
 import { RedisTokenStore, TokenStore, tokenStoreKey } from './token-store';
@@ -10,20 +11,44 @@ import { RedisTokenStore, TokenStore, tokenStoreKey } from './token-store';
  */
 export const SHARED_TOKEN_STORE = Symbol('SHARED_TOKEN_STORE');
 
-/** Builds the client from the validated config; tokens are shared by every process. */
-export function gatewayClientFromConfig(
+/**
+ * Builds one client per merchant account from the validated config; each account's token is
+ * shared by every process under its own key (its base URL and consumer key).
+ */
+export function gatewayAccountsFromConfig(
   config: ServiceConfig,
+  redis: RedisConnection | null | undefined,
+  shared?: TokenStore | null,
+): GatewayAccounts {
+  const clients = new Map(
+    config.gateway.accounts.map((account) => [
+      account.id,
+      gatewayClientFor(config, account, redis, shared),
+    ]),
+  );
+  return new GatewayAccounts(
+    clients,
+    new Map(config.gateway.accounts.map((account) => [account.id, account.currencies])),
+    config.gateway.accountForCurrency,
+  );
+}
+
+function gatewayClientFor(
+  config: ServiceConfig,
+  account: GatewayAccount,
   redis: RedisConnection | null | undefined,
   shared?: TokenStore | null,
 ): GatewayClient {
   const logger = new Logger(GatewayClient.name);
-  const { baseUrl, consumerKey, consumerSecret, timeoutMs, mobileMoneyNetworks } = config.gateway;
+  const { timeoutMs, mobileMoneyNetworks } = config.gateway;
+  const { baseUrl, consumerKey, consumerSecret } = account;
   return new GatewayClient({
     baseUrl,
     consumerKey,
     consumerSecret,
     timeoutMs,
     mobileMoneyNetworks,
+    account: account.id,
     productionMode: config.nodeEnv === 'production',
     // Redis when queues run there, else the database; either falls back to this process's memory
     // while it cannot be reached.
@@ -35,21 +60,21 @@ export function gatewayClientFromConfig(
 }
 
 /**
- * Provides GatewayClient. Expects SERVICE_CONFIG (ServiceConfigModule) and, when queues run on
+ * Provides GatewayAccounts (a client per merchant account). Expects SERVICE_CONFIG (ServiceConfigModule) and, when queues run on
  * Redis, RedisConnection (QueueInfrastructureModule) from the application's global modules.
  */
 @Module({
   providers: [
     {
-      provide: GatewayClient,
+      provide: GatewayAccounts,
       inject: [
         SERVICE_CONFIG,
         { token: RedisConnection, optional: true },
         { token: SHARED_TOKEN_STORE, optional: true },
       ],
-      useFactory: gatewayClientFromConfig,
+      useFactory: gatewayAccountsFromConfig,
     },
   ],
-  exports: [GatewayClient],
+  exports: [GatewayAccounts],
 })
 export class GatewayClientModule {}

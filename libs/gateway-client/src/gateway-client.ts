@@ -62,6 +62,8 @@ export interface GatewayClientOptions {
   ipnRetry?: { minIntervalMs: number; maxAttempts: number };
   /** Backoff for calls safe to repeat (lookups, IPN listing, order creation, token). */
   retry?: Partial<BackoffOptions>;
+  /** The merchant account this client calls as: its metrics carry it (default `default`). */
+  account?: string;
 }
 
 /** What may be repeated after the gateway was unreachable, and why. */
@@ -113,6 +115,8 @@ export class GatewayClient {
   private readonly backoff: BackoffOptions;
   private readonly ipnRetry: { minIntervalMs: number; maxAttempts: number };
   private lastIpnRegistrationAt: number | null = null;
+  /** The merchant account it calls as (metrics and log lines carry it). */
+  readonly account: string;
 
   constructor(private readonly options: GatewayClientOptions) {
     this.http = new GatewayHttp(
@@ -121,6 +125,7 @@ export class GatewayClient {
       options.fetchImpl ?? keepAliveFetch(),
     );
     this.logger = options.logger ?? silentLogger;
+    this.account = options.account ?? 'default';
     this.backoff = { ...DEFAULT_BACKOFF, ...options.retry };
     this.ipnRetry = options.ipnRetry ?? { minIntervalMs: 8000, maxAttempts: 3 };
     this.tokens = new TokenManager({
@@ -129,11 +134,11 @@ export class GatewayClient {
       issue: () =>
         this.requestToken().then(
           (token) => {
-            gatewayMetrics().tokenLogins.inc({ result: 'success' });
+            gatewayMetrics().tokenLogins.inc({ result: 'success', account: this.account });
             return token;
           },
           (error: unknown) => {
-            gatewayMetrics().tokenLogins.inc({ result: 'failure' });
+            gatewayMetrics().tokenLogins.inc({ result: 'failure', account: this.account });
             throw error;
           },
         ),
@@ -311,10 +316,12 @@ export class GatewayClient {
       throw error;
     } finally {
       const seconds = (performance.now() - started) / 1000;
-      metrics.calls.inc({ operation, outcome });
-      metrics.duration.observe({ operation, outcome }, seconds);
+      const account = this.account;
+      metrics.calls.inc({ operation, outcome, account });
+      metrics.duration.observe({ operation, outcome, account }, seconds);
       const entry = {
         msg: 'gateway call',
+        account,
         operation,
         outcome,
         durationMs: Math.round(seconds * 1000),

@@ -4,9 +4,9 @@ const CALLS = 'gateway_client_calls_total';
 const DURATION = 'gateway_client_call_duration_seconds';
 
 export interface GatewayMetrics {
-  calls: Counter<'operation' | 'outcome'>;
-  duration: Histogram<'operation' | 'outcome'>;
-  tokenLogins: Counter<'result'>;
+  calls: Counter<'operation' | 'outcome' | 'account'>;
+  duration: Histogram<'operation' | 'outcome' | 'account'>;
+  tokenLogins: Counter<'result' | 'account'>;
 }
 
 const LOGINS = 'gateway_token_logins_total';
@@ -29,22 +29,22 @@ export function gatewayMetrics(): GatewayMetrics {
       existingLogins ??
       new Counter({
         name: LOGINS,
-        help: 'Logins at the gateway (RequestToken) by this process, by result (success, failure): about one per token lifetime across all processes when the token is shared.',
-        labelNames: ['result'],
+        help: 'Logins at the gateway (RequestToken) by this process, by result (success, failure) and merchant account: about one per token lifetime per account across all processes when the token is shared.',
+        labelNames: ['result', 'account'],
       }),
     calls:
       existingCalls ??
       new Counter({
         name: CALLS,
-        help: 'Calls to the payment gateway by operation and outcome (success or error kind).',
-        labelNames: ['operation', 'outcome'],
+        help: 'Calls to the payment gateway by operation, outcome (success or error kind) and merchant account.',
+        labelNames: ['operation', 'outcome', 'account'],
       }),
     duration:
       existingDuration ??
       new Histogram({
         name: DURATION,
         help: 'Duration of calls to the payment gateway, retries included.',
-        labelNames: ['operation', 'outcome'],
+        labelNames: ['operation', 'outcome', 'account'],
         buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
       }),
   };

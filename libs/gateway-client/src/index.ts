@@ -16,3 +16,4 @@ export * from './gateway-metrics';
 export * from './gateway-client';
 export * from './gateway-client.module';
 export * from './parse-ipn-notification';
+export * from './gateway-accounts';

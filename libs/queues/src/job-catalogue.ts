@@ -61,6 +61,8 @@ export interface RefundDoublePaymentData {
 export interface RegisterIpnData {
   url: string;
   method: 'GET' | 'POST';
+  /** The merchant account whose URL it is (default `default`, as before accounts). */
+  account?: string;
 }
 
 /** Reconcile recent orders against the gateway (nightly). */

@@ -893,6 +893,11 @@ export interface components {
              * @example KES
              */
             currency: string;
+            /**
+             * @description The merchant account (PESAPAL_ACCOUNTS) to take the payment on; by default the currency's
+             * @example ke
+             */
+            account?: string;
             /** @example Two bags of coffee */
             description: string;
             /**
@@ -964,6 +969,11 @@ export interface components {
              * @example KES
              */
             currency: string;
+            /**
+             * @description The merchant account (PESAPAL_ACCOUNTS) to take the payment on; by default the currency's
+             * @example ke
+             */
+            account?: string;
             /** @example Two bags of coffee */
             description: string;
             /**
@@ -1224,6 +1234,11 @@ export interface components {
             business_number: string | null;
             /** @example null */
             account_number: string | null;
+            /**
+             * @description The merchant account the payment is taken on (PESAPAL_ACCOUNTS)
+             * @example default
+             */
+            account: string;
             /**
              * Format: date-time
              * @example 2026-01-02T09:30:00.000Z
@@ -1553,6 +1568,11 @@ export interface components {
             business_number: string | null;
             /** @example null */
             account_number: string | null;
+            /**
+             * @description The merchant account the payment is taken on (PESAPAL_ACCOUNTS)
+             * @example default
+             */
+            account: string;
             /** @example jane@example.com */
             customer_email: string | null;
             /** @example +254712345678 */

@@ -28,8 +28,8 @@ interface Claims {
 
 const base64url = (data: Buffer | string): string => Buffer.from(data).toString('base64url');
 
-/** The merchant's uid: stable per consumer key, never revealing it. */
-const uidOf = (consumerKey: string): string => {
+/** The merchant's uid: stable per consumer key, never revealing it (the control API shows it). */
+export const uidOf = (consumerKey: string): string => {
   const hex = createHash('sha256').update(`sandbox-merchant:${consumerKey}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 };

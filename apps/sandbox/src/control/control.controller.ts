@@ -203,6 +203,8 @@ function summary(order: SandboxOrder, store: OrderStore): unknown {
   const refund = store.refundFor(code);
   return {
     order_tracking_id: order.orderTrackingId,
+    // Whose order it is: a merchant sees (looks up, refunds, cancels) only its own.
+    merchant: order.merchantId,
     merchant_reference: order.merchantReference,
     generated_reference: order.generatedReference,
     channel: order.channel,

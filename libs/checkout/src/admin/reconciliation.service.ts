@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { Brackets, DataSource, In } from 'typeorm';
 import { cutText, isUuid, MerchantReference, OrderTrackingId } from '@app/domain';
-import { GatewayClient, TransactionLookup } from '@app/gateway-client';
+import { GatewayAccounts, TransactionLookup } from '@app/gateway-client';
 import { OrderEntity, PaymentAttemptEntity, ReconciliationReportEntity } from '@app/persistence';
 import { CheckoutError } from '../errors/checkout-error';
 import { ATTEMPTS_PER_ORDER_LIMIT } from '../orders/order-view';
@@ -61,7 +61,7 @@ export class ReconciliationService {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly gateway: GatewayClient,
+    private readonly accounts: GatewayAccounts,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
 
@@ -110,9 +110,9 @@ export class ReconciliationService {
     await inBatches(lookedUp, CONCURRENT_LOOKUPS, async (attempt) => {
       const order = byId.get(attempt.orderId)!;
       try {
-        const lookup = await this.gateway.getTransactionStatus(
-          attempt.orderTrackingId as OrderTrackingId,
-        );
+        const lookup = await this.accounts
+          .forOrder(order)
+          .getTransactionStatus(attempt.orderTrackingId as OrderTrackingId);
         const difference = compareAttemptWithGateway(order, attempt, lookup);
         if (difference) mismatches.push(difference);
       } catch (error) {
@@ -180,10 +180,12 @@ export class ReconciliationService {
 
   private lookup(order: OrderEntity): Promise<TransactionLookup> {
     return order.orderTrackingId
-      ? this.gateway.getTransactionStatus(order.orderTrackingId as OrderTrackingId)
-      : this.gateway.getTransactionByMerchantReference(
-          (order.gatewayReference ?? order.merchantReference) as MerchantReference,
-        );
+      ? this.accounts.forOrder(order).getTransactionStatus(order.orderTrackingId as OrderTrackingId)
+      : this.accounts
+          .forOrder(order)
+          .getTransactionByMerchantReference(
+            (order.gatewayReference ?? order.merchantReference) as MerchantReference,
+          );
   }
 }
 

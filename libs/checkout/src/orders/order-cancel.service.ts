@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { isCancellable, OrderTrackingId } from '@app/domain';
 import {
   GatewayAcknowledgement,
-  GatewayClient,
+  GatewayAccounts,
   GatewayUnavailableError,
 } from '@app/gateway-client';
 import { EventSource, OrderEntity, OrderRepository } from '@app/persistence';
@@ -36,7 +36,7 @@ export class OrderCancelService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly orders: OrderRepository,
-    private readonly gateway: GatewayClient,
+    private readonly accounts: GatewayAccounts,
     private readonly sync: OrderSyncService,
     private readonly journal: OrderJournal,
   ) {}
@@ -105,7 +105,7 @@ export class OrderCancelService {
     }
     let ack: GatewayAcknowledgement;
     try {
-      ack = await this.gateway.cancelOrder(OrderTrackingId(order.orderTrackingId));
+      ack = await this.accounts.forOrder(order).cancelOrder(OrderTrackingId(order.orderTrackingId));
     } catch (error) {
       if (error instanceof GatewayUnavailableError) {
         await this.note(order, 'cancel_outcome_unknown', request, { error: error.message });

@@ -6,7 +6,7 @@ import {
   OrderTrackingId,
   PaymentOutcome,
 } from '@app/domain';
-import { GatewayClient, TransactionLookup, TransactionRecord } from '@app/gateway-client';
+import { GatewayAccounts, TransactionLookup, TransactionRecord } from '@app/gateway-client';
 import { OrderEntity, OrderRepository, RefundEntity, runPrepared } from '@app/persistence';
 import type { Announcement, JournalEntry, OrderJournal } from './order-journal';
 import { integrityMismatch, OrderOutcomeService } from './order-outcome.service';
@@ -139,7 +139,7 @@ function harness(stored: OrderEntity | null, refund: RefundEntity | null = null)
     orders as unknown as OrderRepository,
     journal as unknown as OrderJournal,
     // Single-attempt orders only: nothing here sets an attempt aside at the gateway.
-    {} as GatewayClient,
+    {} as GatewayAccounts,
   );
   return { service, manager, dataSource, journal, journalled, writes };
 }

@@ -10,7 +10,7 @@ import {
   OrderStatus,
   OrderTrackingId,
 } from '@app/domain';
-import { GatewayClient, TransactionLookup, TransactionRecord } from '@app/gateway-client';
+import { GatewayAccounts, TransactionLookup, TransactionRecord } from '@app/gateway-client';
 import {
   EventSource,
   OrderEntity,
@@ -189,7 +189,7 @@ export class OrderOutcomeService {
     private readonly dataSource: DataSource,
     private readonly orders: OrderRepository,
     private readonly journal: OrderJournal,
-    private readonly gateway: GatewayClient,
+    private readonly accounts: GatewayAccounts,
   ) {
     this.writes = new StatementBatch((batch) => this.writeOutcomes(batch), {
       maxBatch: 100,
@@ -230,7 +230,7 @@ export class OrderOutcomeService {
         return resultOf(plan);
       }
     }
-    let setAside: string | null = null;
+    let setAside: { trackingId: string; account: string } | null = null;
     const result = await this.dataSource.transaction(async (manager): Promise<OutcomeResult> => {
       const order = await this.orders.lockById(orderId, manager);
       if (!order) return { kind: 'order_missing' };
@@ -244,7 +244,9 @@ export class OrderOutcomeService {
             lookup.record,
             source,
           );
-          setAside = applied.setAside;
+          setAside = applied.setAside
+            ? { trackingId: applied.setAside, account: order.gatewayAccount }
+            : null;
           return applied.result;
         }
       }
@@ -376,9 +378,12 @@ export class OrderOutcomeService {
   }
 
   /** After the commit: the set-aside attempt must not take a second payment. */
-  private async cancelSetAside(orderId: string, orderTrackingId: string): Promise<void> {
+  private async cancelSetAside(
+    orderId: string,
+    { trackingId: orderTrackingId, account }: { trackingId: string; account: string },
+  ): Promise<void> {
     try {
-      const ack = await this.gateway.cancelOrder(OrderTrackingId(orderTrackingId));
+      const ack = await this.accounts.client(account).cancelOrder(OrderTrackingId(orderTrackingId));
       if (ack.accepted) {
         await this.dataSource.query(
           `UPDATE payment_attempts SET status = 'cancelled'

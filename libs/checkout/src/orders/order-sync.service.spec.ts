@@ -1,4 +1,4 @@
-import type { GatewayClient, TransactionLookup } from '@app/gateway-client';
+import { GatewayAccounts, type GatewayClient, type TransactionLookup } from '@app/gateway-client';
 import type { OrderEntity, OrderRepository } from '@app/persistence';
 import type { OrderOutcomeService } from './order-outcome.service';
 import { OrderSyncService } from './order-sync.service';
@@ -25,7 +25,7 @@ function harness() {
   const outcomes = {
     apply: () => Promise.resolve({ kind: 'order_missing' }),
   } as unknown as OrderOutcomeService;
-  const sync = new OrderSyncService(gateway, orders, outcomes);
+  const sync = new OrderSyncService(GatewayAccounts.single(gateway), orders, outcomes);
   const order = { id: 'order-1', orderTrackingId: 'tracking-1' } as OrderEntity;
   const settle = () => new Promise((resolve) => setImmediate(resolve));
   return {

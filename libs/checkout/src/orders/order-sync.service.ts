@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MerchantReference, OrderTrackingId } from '@app/domain';
-import { GatewayClient, TransactionLookup } from '@app/gateway-client';
+import { GatewayAccounts, TransactionLookup } from '@app/gateway-client';
 import { EventSource, OrderEntity, OrderRepository } from '@app/persistence';
 import { InboxCover, OrderOutcomeService, OutcomeResult } from './order-outcome.service';
 
@@ -28,7 +28,7 @@ export class OrderSyncService {
   private readonly inFlight = new Map<string, { current: OrderLookup; next?: OrderLookup }>();
 
   constructor(
-    private readonly gateway: GatewayClient,
+    private readonly accounts: GatewayAccounts,
     private readonly orders: OrderRepository,
     private readonly outcomes: OrderOutcomeService,
   ) {}
@@ -127,10 +127,14 @@ export class OrderSyncService {
   ): Promise<{ result: OutcomeResult; covered: ReadonlySet<string> }> {
     const fresh = order.orderTrackingId ? order : ((await this.orders.findById(order.id)) ?? order);
     const lookup: TransactionLookup = fresh.orderTrackingId
-      ? await this.gateway.getTransactionStatus(fresh.orderTrackingId as OrderTrackingId)
-      : await this.gateway.getTransactionByMerchantReference(
-          (fresh.gatewayReference ?? fresh.merchantReference) as MerchantReference,
-        );
+      ? await this.accounts
+          .forOrder(fresh)
+          .getTransactionStatus(fresh.orderTrackingId as OrderTrackingId)
+      : await this.accounts
+          .forOrder(fresh)
+          .getTransactionByMerchantReference(
+            (fresh.gatewayReference ?? fresh.merchantReference) as MerchantReference,
+          );
     const cover: InboxCover = {
       orderTrackingId: fresh.orderTrackingId,
       receivedUpTo: startedAt,

@@ -40,6 +40,8 @@ export interface OrderView {
   status: string;
   amount: string;
   currency: string;
+  /** The merchant account the payment is taken on (`default` for a single-account deployment). */
+  account: string;
   description: string;
   confirmation_code: string | null;
   payment_method: string | null;
@@ -126,6 +128,7 @@ export function toOrderView(order: OrderEntity, refund: RefundEntity | null = nu
     status: order.status,
     amount: order.amount,
     currency: order.currency,
+    account: order.gatewayAccount,
     description: order.description,
     confirmation_code: order.confirmationCode,
     payment_method: order.paymentMethod,

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { ConfirmationCode, cutText, Money } from '@app/domain';
-import { GatewayClient } from '@app/gateway-client';
+import { GatewayAccounts } from '@app/gateway-client';
 import { EventSource, OrderEntity, OrderRepository, PaymentAttemptEntity } from '@app/persistence';
 import { CheckoutError } from '../errors/checkout-error';
 import { announcement, OrderJournal } from '../orders/order-journal';
@@ -39,7 +39,7 @@ export class DoublePaymentRefunds {
     private readonly dataSource: DataSource,
     private readonly orders: OrderRepository,
     private readonly journal: OrderJournal,
-    private readonly gateway: GatewayClient,
+    private readonly accounts: GatewayAccounts,
   ) {}
 
   async refund(
@@ -137,7 +137,7 @@ export class DoublePaymentRefunds {
     source: EventSource = 'admin',
   ): Promise<DoublePaymentRefundView> {
     const attemptNumber = attempt.number;
-    const verdict = await askForRefund(this.gateway, {
+    const verdict = await askForRefund(this.accounts.forOrder(order), {
       confirmationCode: attempt.confirmationCode as ConfirmationCode,
       amount: Money.of(attempt.paidAmount ?? order.amount, order.currency),
       username: input.requestedBy,

@@ -30,6 +30,10 @@ export class IpnNotificationEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
 
+  /** The merchant account whose IPN URL it came to (null: before accounts, the default). */
+  @Column({ name: 'gateway_account', type: 'varchar', length: 20, nullable: true })
+  gatewayAccount!: string | null;
+
   @Column({ name: 'order_tracking_id', type: 'varchar', length: 100, nullable: true })
   orderTrackingId!: string | null;
 

@@ -14,6 +14,10 @@ export class IpnRegistrationEntity {
   @Column({ type: 'varchar', length: 4 })
   method!: 'GET' | 'POST';
 
+  /** The merchant account it is registered for (each has its own IPN URL and id). */
+  @Column({ name: 'gateway_account', type: 'varchar', length: 20, default: 'default' })
+  gatewayAccount!: string;
+
   @Column({ name: 'ipn_id', type: 'varchar', length: 64 })
   ipnId!: string;
 

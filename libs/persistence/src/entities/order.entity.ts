@@ -95,6 +95,13 @@ export class OrderEntity {
   @Column({ type: 'varchar', length: 3 })
   currency!: string;
 
+  /**
+   * The merchant account the order was created with (PESAPAL_ACCOUNTS; `default` for the single
+   * pair): every later gateway call for it uses this account's credentials.
+   */
+  @Column({ name: 'gateway_account', type: 'varchar', length: 20, default: 'default' })
+  gatewayAccount!: string;
+
   @Column({ type: 'varchar', length: 100 })
   description!: string;
 

@@ -67,7 +67,7 @@ export class AdminOperationsController {
       items: rows.map((row) => ({
         // The deployment's configured URL: as long as a URL we take anywhere, at most.
         url: cutText(loggableIpnUrl(row.url), URL_MAX_LENGTH),
-        current: row.url === this.registrations.url && row.method === this.registrations.method,
+        current: this.registrations.isCurrent(row),
         method: row.method,
         ipn_id: row.ipnId,
         gateway_created_at: row.gatewayCreatedAt?.toISOString() ?? null,

@@ -264,6 +264,13 @@ export class AdminOrderResponse implements AdminOrderView {
   @ApiProperty(text(100, { nullable: true, example: null }))
   account_number!: string | null;
 
+  @ApiProperty({
+    ...text(20),
+    example: 'default',
+    description: 'The merchant account the payment is taken on (PESAPAL_ACCOUNTS)',
+  })
+  account!: string;
+
   // orders.customer_email: varchar(254).
   @ApiProperty(text(254, { nullable: true, example: 'jane@example.com' }))
   customer_email!: string | null;

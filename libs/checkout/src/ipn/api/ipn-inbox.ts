@@ -24,6 +24,8 @@ export interface InboxEntry {
   lastError: string | null;
   /** The W3C traceparent of the request that stored it, when tracing is on. */
   traceParent?: string | null;
+  /** The merchant account whose IPN URL it came to (null for `default`'s). */
+  gatewayAccount?: string | null;
 }
 
 const MAX_BATCH = 200;
@@ -40,14 +42,16 @@ const STORE: PreparedStatement = {
   text: `WITH stored AS (
            INSERT INTO ipn_notifications
              (id, order_tracking_id, merchant_reference, notification_type, http_method, payload,
-              remote_address, status, last_error, trace_parent, next_attempt_at, processed_at)
+              remote_address, status, last_error, trace_parent, gateway_account, next_attempt_at,
+              processed_at)
            SELECT id, tracking_id, reference, type, method, payload, remote, status, error, trace,
-                  CASE WHEN status = 'received' THEN now() END,
+                  account, CASE WHEN status = 'received' THEN now() END,
                   CASE WHEN status = 'received' THEN NULL ELSE now() END
              FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[],
-                         $6::jsonb[], $7::varchar[], $8::varchar[], $9::text[], $10::varchar[])
+                         $6::jsonb[], $7::varchar[], $8::varchar[], $9::text[], $10::varchar[],
+                         $11::varchar[])
                   AS n(id, tracking_id, reference, type, method, payload, remote, status, error,
-                       trace)
+                       trace, account)
            RETURNING status)
          SELECT pg_notify('${INBOX_CHANNEL}', '')
           WHERE EXISTS (SELECT 1 FROM stored WHERE status = 'received')`,
@@ -132,6 +136,7 @@ export class IpnInbox {
       entry.status,
       storableNullable(entry.lastError, NOTIFICATION_LAST_ERROR_MAX_LENGTH),
       entry.traceParent ?? null,
+      entry.gatewayAccount ?? null,
     ]);
     await runPrepared(this.dataSource, STORE, asColumns(rows));
     return ids;

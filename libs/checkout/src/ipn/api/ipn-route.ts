@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentTraceParent, serviceMetrics } from '@app/common';
-import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { DEFAULT_ACCOUNT, SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { isDatabaseUnavailable } from '@app/persistence';
 import { InboxEntry, IpnInbox } from './ipn-inbox';
 import { ipnAcknowledgement, IpnFields, judgeIpn, readIpnFields } from '@app/gateway-client';
@@ -14,7 +14,7 @@ import { SourceAddressCeiling } from '../../http/rate-limits';
 export const IPN_BODY_LIMIT = 4 * 1024;
 
 /**
- * The gateway's notification endpoint, GET and POST on /v1/ipn/<secret>. It is the hot path, so
+ * The gateway's notification endpoint, GET and POST on /v1/ipn/<secret>[/<account>]. It is the hot path, so
  * it is a plain Fastify route in its own scope (own body limit, any Content-Type read as text):
  * one INSERT (the worker's InboxRelay queues the row), then the acknowledgement. A wrong secret
  * matches no route and gets the ordinary 404.
@@ -34,7 +34,6 @@ export class IpnRoute implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    const url = ipnPath(this.config);
     void fastify.register(async (scope) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser(
@@ -45,16 +44,25 @@ export class IpnRoute implements OnModuleInit {
       scope.setErrorHandler((error: FastifyError, request, reply) =>
         this.refuse(error, request, reply),
       );
-      scope.route({
-        method: ['GET', 'POST'],
-        url,
-        bodyLimit: IPN_BODY_LIMIT,
-        handler: (request, reply) => this.receive(request, reply),
-      });
+      // One URL per merchant account (the default's has no account segment): a notification
+      // keeps the account it came for, so one naming no order of ours is looked up there.
+      for (const account of this.config.gateway.accounts) {
+        const gatewayAccount = account.id === DEFAULT_ACCOUNT ? null : account.id;
+        scope.route({
+          method: ['GET', 'POST'],
+          url: ipnPath(this.config, account.id),
+          bodyLimit: IPN_BODY_LIMIT,
+          handler: (request, reply) => this.receive(request, reply, gatewayAccount),
+        });
+      }
     });
   }
 
-  private async receive(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  private async receive(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    gatewayAccount: string | null,
+  ): Promise<void> {
     const wait = this.ceiling.retryAfter(request.ip ?? 'unknown');
     if (wait !== null) {
       await reply
@@ -78,6 +86,7 @@ export class IpnRoute implements OnModuleInit {
       status: verdict.kind === 'accept' ? ('received' as const) : ('ignored' as const),
       lastError: verdict.kind === 'accept' ? null : verdict.reason,
       traceParent: currentTraceParent(),
+      gatewayAccount,
     };
     try {
       await this.inbox.store(entry);
@@ -119,6 +128,7 @@ export class IpnRoute implements OnModuleInit {
         status: 'ignored',
         lastError: `refused by the database: ${(error as Error).message}`,
         traceParent: entry.traceParent,
+        gatewayAccount: entry.gatewayAccount,
       });
       return true;
     } catch {

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { loadServiceConfig } from '@app/config';
 import { MerchantReference, Money, OrderTrackingId } from '@app/domain';
-import { GatewayClient, TransactionLookup } from '@app/gateway-client';
+import { GatewayAccounts, GatewayClient, TransactionLookup } from '@app/gateway-client';
 import {
   NotificationStatus,
   OrderEntity,
@@ -131,7 +131,7 @@ function harness(named: OrderEntity | null, inbox: Partial<InboxRow> = {}) {
     orders as unknown as OrderRepository,
     sync as unknown as OrderSyncService,
     outcomes as unknown as OrderOutcomeService,
-    gateway as unknown as GatewayClient,
+    GatewayAccounts.single(gateway as unknown as GatewayClient),
     throttle as unknown as LookupThrottle,
     recurring as unknown as RecurringChargeRecorder,
     jobs as unknown as JobProducer,

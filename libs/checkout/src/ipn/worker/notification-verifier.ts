@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { serviceMetrics } from '@app/common';
-import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { DEFAULT_ACCOUNT, SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { OrderTrackingId } from '@app/domain';
-import { GatewayClient } from '@app/gateway-client';
+import { GatewayAccounts } from '@app/gateway-client';
 import {
   COMMIT_WITHOUT_FLUSH_WAIT,
   IpnNotificationEntity,
@@ -42,7 +42,8 @@ function readStatement(dataSource: DataSource): PreparedStatement {
     text: `SELECT n.id AS inbox_id, n.order_tracking_id AS inbox_tracking_id,
                   n.merchant_reference AS inbox_reference, n.notification_type AS inbox_type,
                   n.status AS inbox_status, n.attempts AS inbox_attempts,
-                  n.received_at AS inbox_received_at, now() AS inbox_read_at, ${orderColumns}
+                  n.received_at AS inbox_received_at, n.gateway_account AS inbox_account,
+                  now() AS inbox_read_at, ${orderColumns}
              FROM ipn_notifications n
              LEFT JOIN LATERAL (
                SELECT * FROM orders o
@@ -95,7 +96,7 @@ export class NotificationVerifier {
     private readonly orders: OrderRepository,
     private readonly sync: OrderSyncService,
     private readonly outcomes: OrderOutcomeService,
-    private readonly gateway: GatewayClient,
+    private readonly accounts: GatewayAccounts,
     private readonly throttle: LookupThrottle,
     private readonly recurring: RecurringChargeRecorder,
     private readonly jobs: JobProducer,
@@ -172,7 +173,12 @@ export class NotificationVerifier {
     orderId: string,
     trackingId: string,
   ): Promise<void> {
-    const lookup = await this.gateway.getTransactionStatus(trackingId as OrderTrackingId);
+    // The attempt is looked up on its order's account.
+    const order = await this.orders.findById(orderId);
+    if (!order) return this.unmatched(row);
+    const lookup = await this.accounts
+      .forOrder(order)
+      .getTransactionStatus(trackingId as OrderTrackingId);
     const result = await this.outcomes.apply(orderId, lookup, 'ipn');
     if (
       result.kind === 'flagged' &&
@@ -207,9 +213,10 @@ export class NotificationVerifier {
   private async unmatched(row: InboxRowRead): Promise<void> {
     const attempts = row.attempts + 1;
     if (attempts > 1 && row.orderTrackingId) {
-      const lookup = await this.gateway.getTransactionStatus(
-        row.orderTrackingId as OrderTrackingId,
-      );
+      // No order of ours yet: the account whose IPN URL it came to.
+      const lookup = await this.accounts
+        .client(row.gatewayAccount ?? DEFAULT_ACCOUNT)
+        .getTransactionStatus(row.orderTrackingId as OrderTrackingId);
       if (lookup.kind !== 'not_found') {
         const ours = await this.orders.findByAnyReference(lookup.record.merchantReference);
         if (ours) {
@@ -278,6 +285,7 @@ export class NotificationVerifier {
         status: raw.inbox_status,
         attempts: raw.inbox_attempts,
         receivedAt: raw.inbox_received_at,
+        gatewayAccount: raw.inbox_account ?? null,
       },
       readAt: raw.inbox_read_at,
       order: raw.id ? this.orders.hydrate(raw) : null,
@@ -300,6 +308,7 @@ type InboxRowRead = Pick<
   | 'status'
   | 'attempts'
   | 'receivedAt'
+  | 'gatewayAccount'
 >;
 
 /** The joined row: the inbox columns under their own names, the order's (all null if none) as is. */
@@ -311,5 +320,6 @@ type InboxRead = Record<string, unknown> & {
   inbox_status: NotificationStatus;
   inbox_attempts: number;
   inbox_received_at: Date;
+  inbox_account?: string | null;
   inbox_read_at: Date;
 };

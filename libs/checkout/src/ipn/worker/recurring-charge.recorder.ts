@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { OrderTrackingId } from '@app/domain';
-import { GatewayClient, TransactionRecord } from '@app/gateway-client';
+import { GatewayAccounts, TransactionRecord } from '@app/gateway-client';
 import { OrderEntity, OrderRepository } from '@app/persistence';
 import { announcement, OrderJournal } from '../../orders/order-journal';
 
@@ -20,13 +20,14 @@ export class RecurringChargeRecorder {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly gateway: GatewayClient,
+    private readonly accounts: GatewayAccounts,
     private readonly orders: OrderRepository,
     private readonly journal: OrderJournal,
   ) {}
 
   async record(first: OrderEntity, chargeTrackingId: OrderTrackingId): Promise<void> {
-    const lookup = await this.gateway.getTransactionStatus(chargeTrackingId);
+    // The subscription's first order names the account its charges are made on.
+    const lookup = await this.accounts.forOrder(first).getTransactionStatus(chargeTrackingId);
     if (lookup.kind === 'not_found' || lookup.record.outcome === 'pending') {
       throw new ChargeNotSettledError(`charge ${chargeTrackingId} is not settled at the gateway`);
     }

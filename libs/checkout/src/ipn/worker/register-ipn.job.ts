@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { DEFAULT_ACCOUNT } from '@app/config';
 import { IpnRegistrationEntity } from '@app/persistence';
 import { JobProducer, QueueJob, QueueJobHandler, RegisterIpnData } from '@app/queues';
 import { IpnRegistrationService, loggableIpnUrl } from '../ipn-registration.service';
@@ -18,14 +19,19 @@ export class RegisterIpnJob implements QueueJobHandler<'register-ipn'> {
   constructor(private readonly registration: IpnRegistrationService) {}
 
   async run(data: RegisterIpnData): Promise<void> {
-    if (data.url !== this.registration.url || data.method !== this.registration.method) {
+    const account = data.account ?? DEFAULT_ACCOUNT;
+    if (
+      !this.registration.accountIds.includes(account) ||
+      data.url !== this.registration.url(account) ||
+      data.method !== this.registration.method
+    ) {
       this.logger.warn(
-        { url: loggableIpnUrl(data.url) },
+        { account, url: loggableIpnUrl(data.url) },
         'skipping registration of a URL this service no longer uses',
       );
       return;
     }
-    await this.registration.register();
+    await this.registration.register(account);
   }
 }
 
@@ -41,17 +47,20 @@ export class IpnRegistrationAtStart implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    try {
-      const stored = await this.dataSource
-        .getRepository(IpnRegistrationEntity)
-        .findOneBy({ url: this.registration.url, method: this.registration.method });
-      if (stored) return;
-      await this.jobs.add('register-ipn', {
-        url: this.registration.url,
-        method: this.registration.method,
-      });
-    } catch (error) {
-      this.logger.warn(`IPN registration not requested at start: ${(error as Error).message}`);
+    // Each account registers its own URL, once per cluster (the job's id dedupes replicas).
+    for (const account of this.registration.accountIds) {
+      try {
+        const url = this.registration.url(account);
+        const stored = await this.dataSource
+          .getRepository(IpnRegistrationEntity)
+          .findOneBy({ url, method: this.registration.method });
+        if (stored) continue;
+        await this.jobs.add('register-ipn', { url, method: this.registration.method, account });
+      } catch (error) {
+        this.logger.warn(
+          `IPN registration of account ${account} not requested at start: ${(error as Error).message}`,
+        );
+      }
     }
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { CANCELLED_BY_CUSTOMER, OrderTrackingId } from '@app/domain';
-import { GatewayClient } from '@app/gateway-client';
+import { GatewayAccounts } from '@app/gateway-client';
 import { OrderEntity, OrderRepository } from '@app/persistence';
 import { announcement, OrderJournal } from '../order-journal';
 import { OrderSyncService } from '../order-sync.service';
@@ -32,7 +32,7 @@ export class CheckoutReturnService {
     private readonly dataSource: DataSource,
     private readonly orders: OrderRepository,
     private readonly syncer: OrderSyncService,
-    private readonly gateway: GatewayClient,
+    private readonly accounts: GatewayAccounts,
     private readonly journal: OrderJournal,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
@@ -92,7 +92,7 @@ export class CheckoutReturnService {
   private async cancelAttempt(order: OrderEntity): Promise<OrderEntity | null> {
     const trackingId = order.orderTrackingId as OrderTrackingId;
     try {
-      const ack = await this.gateway.cancelOrder(trackingId);
+      const ack = await this.accounts.forOrder(order).cancelOrder(trackingId);
       if (!ack.accepted) return null;
     } catch (error) {
       this.logger.warn(

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { DEFAULT_ACCOUNT, SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { nextPollAt } from '@app/domain';
 import { GatewayError, PushedOrder, SubmittedOrder } from '@app/gateway-client';
 import {
@@ -37,11 +37,12 @@ function checkoutStatements(dataSource: DataSource): {
         `INSERT INTO orders
            (merchant_reference, kind, amount, currency, description, customer, customer_email,
             customer_phone, return_url, cancel_url, branch, redirect_mode, subscription,
-            account_number, msisdn, network, next_poll_at, status, submission_status, version)
+            account_number, msisdn, network, next_poll_at, gateway_account, status,
+            submission_status, version)
          VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13::jsonb, $14, $15,
-                 $16, $17, 'pending', 'submitting', 1)
+                 $16, $17, $18, 'pending', 'submitting', 1)
          RETURNING ${columns}`,
-        17,
+        18,
       ),
     },
     // A row no longer 'submitting' was completed or repaired already (a twin, or the worker).
@@ -117,6 +118,7 @@ export class CheckoutSubmission {
           fields.msisdn ?? null,
           fields.network ?? null,
           this.firstPoll(now, now),
+          fields.gatewayAccount ?? DEFAULT_ACCOUNT,
           ...journalParams(
             {
               type: 'created',

@@ -2,6 +2,7 @@ import { HttpException } from '@nestjs/common';
 import { loadServiceConfig } from '@app/config';
 import { IpnId, Money, OrderTrackingId, PushMerchantReference } from '@app/domain';
 import {
+  GatewayAccounts,
   GatewayClient,
   GatewayRejectedError,
   GatewayRequestInvalidError,
@@ -145,11 +146,11 @@ function harness() {
 
   const ipn = {
     currentIpnId: jest.fn(async () => IpnId('ipn-1')),
-    replaceRejected: jest.fn(async (_rejected: IpnId) => IpnId('ipn-2')),
+    replaceRejected: jest.fn(async (_account: string, _rejected: IpnId) => IpnId('ipn-2')),
   };
 
   const service = new CheckoutService(
-    gateway as unknown as GatewayClient,
+    GatewayAccounts.single(gateway as unknown as GatewayClient),
     submission as unknown as CheckoutSubmission,
     orders as unknown as OrderRepository,
     ipn as unknown as IpnRegistrationService,
@@ -255,7 +256,7 @@ describe('CheckoutService', () => {
 
     const result = await h.service.createHosted(hostedDto(), 'shop');
 
-    expect(h.ipn.replaceRejected).toHaveBeenCalledWith('ipn-1');
+    expect(h.ipn.replaceRejected).toHaveBeenCalledWith('default', 'ipn-1');
     const ids = h.gateway.submitOrder.mock.calls.map(([request]) => request.notificationId);
     expect(ids).toEqual(['ipn-1', 'ipn-2']);
     // The refused id made no order at the gateway: the retry is not a failure of the checkout.

@@ -5,7 +5,7 @@ import { BillingAddress, MerchantReference, Money } from '@app/domain';
 import {
   buildOrderBody,
   buildPushBody,
-  GatewayClient,
+  GatewayAccounts,
   GatewayError,
   GatewayRejectedError,
   GatewayRequestInvalidError,
@@ -54,7 +54,7 @@ export class CheckoutService {
   twinWaitMs: number;
 
   constructor(
-    private readonly gateway: GatewayClient,
+    private readonly accounts: GatewayAccounts,
     private readonly submission: CheckoutSubmission,
     private readonly orders: OrderRepository,
     private readonly ipn: IpnRegistrationService,
@@ -83,12 +83,16 @@ export class CheckoutService {
     const { dto } = checkout;
     const reference = dto.reference ?? fallbackReference;
     const amount = Money.of(amountText(dto.amount) ?? '', dto.currency);
-    const request = await this.gatewayRequest(checkout, reference, amount);
+    const account = this.accountOf(dto.account, amount.currency);
+    const request = await this.gatewayRequest(checkout, reference, amount, account);
 
     // No read first: the unique index says whether the reference is new, in the same round trip.
     let order: OrderEntity;
     try {
-      order = await this.submission.record(this.newOrder(checkout, reference, amount), actor);
+      order = await this.submission.record(
+        { ...this.newOrder(checkout, reference, amount), gatewayAccount: account },
+        actor,
+      );
     } catch (error) {
       if (!(error instanceof ReferenceTakenError)) throw error;
       const twin = await this.orders.findByMerchantReference(reference);
@@ -98,11 +102,42 @@ export class CheckoutService {
     return { status: 201, body: await this.submit(order, checkout.kind, request) };
   }
 
+  /**
+   * The merchant account a checkout goes to: the one it names (which must take its currency),
+   * else its currency's. Refused with the field named, before anything is written.
+   */
+  private accountOf(named: string | undefined, currency: string): string {
+    if (named !== undefined) {
+      if (!this.accounts.has(named)) {
+        throw CheckoutError.invalid([
+          {
+            field: 'account',
+            reason: `no account ${named} (accounts: ${this.accounts.ids().join(', ')})`,
+          },
+        ]);
+      }
+      if (!this.accounts.takes(named, currency)) {
+        throw CheckoutError.invalid([
+          { field: 'account', reason: `account ${named} does not take ${currency}` },
+        ]);
+      }
+      return named;
+    }
+    const account = this.accounts.accountFor(currency);
+    if (!account) {
+      throw CheckoutError.invalid([
+        { field: 'currency', reason: `no merchant account takes ${currency}` },
+      ]);
+    }
+    return account;
+  }
+
   /** Validated the way the gateway client will send it, so nothing is written for a bad request. */
   private async gatewayRequest(
     checkout: Checkout,
     reference: string,
     amount: Money,
+    account: string,
   ): Promise<OrderRequest | PushRequest> {
     const { dto } = checkout;
     const callbackUrl = `${this.config.publicBaseUrl}${RETURN_PATH}`;
@@ -113,7 +148,7 @@ export class CheckoutService {
       description: dto.description,
       callbackUrl,
       cancellationUrl: `${callbackUrl}?cancelled=1`,
-      notificationId: await this.ipn.currentIpnId(),
+      notificationId: await this.ipn.currentIpnId(account),
       billingAddress: billingAddressOf(customer),
       branch: dto.branch,
       redirectMode: dto.redirect_mode,
@@ -149,7 +184,7 @@ export class CheckoutService {
         description: order.description,
         callbackUrl,
         cancellationUrl: `${callbackUrl}?cancelled=1`,
-        notificationId: await this.ipn.currentIpnId(),
+        notificationId: await this.ipn.currentIpnId(order.gatewayAccount),
         billingAddress: order.customer,
         branch: order.branch ?? undefined,
         redirectMode: (order.redirectMode ?? undefined) as OrderRequest['redirectMode'],
@@ -227,19 +262,23 @@ export class CheckoutService {
     request: OrderRequest | PushRequest,
   ): Promise<CheckoutAnswer> {
     let completed: OrderEntity;
+    const gateway = this.accounts.forOrder(order);
     const send = (sent: OrderRequest | PushRequest) =>
       kind === 'hosted'
-        ? this.gateway
+        ? gateway
             .submitOrder(sent)
             .then((submitted) => this.submission.completeHosted(order, submitted))
-        : this.gateway
+        : gateway
             .pushMobileMoney(sent as PushRequest)
             .then((pushed) => this.submission.completePush(order, pushed));
     try {
       completed = await send(request).catch(async (error: unknown) => {
         // A refused notification_id made no order at the gateway: send again with a valid one.
         if (!(error instanceof GatewayRejectedError && error.unknownNotificationId)) throw error;
-        const notificationId = await this.ipn.replaceRejected(request.notificationId);
+        const notificationId = await this.ipn.replaceRejected(
+          order.gatewayAccount,
+          request.notificationId,
+        );
         return send({ ...request, notificationId });
       });
     } catch (error) {
@@ -296,7 +335,7 @@ export class CheckoutService {
     }
     // Re-submitting a known id makes no second order at the gateway: it answers the original.
     if (checkout.kind === 'hosted') {
-      const submitted = await this.gateway.submitOrder(request);
+      const submitted = await this.accounts.forOrder(settled).submitOrder(request);
       return {
         status: 200,
         body: checkoutAnswerOf(await this.submission.completeHosted(settled, submitted)),

@@ -8,7 +8,7 @@ import {
   MerchantReference,
   OrderTrackingId,
 } from '@app/domain';
-import { GatewayClient } from '@app/gateway-client';
+import { GatewayAccounts } from '@app/gateway-client';
 import { OrderEntity, OrderRepository } from '@app/persistence';
 import { CheckoutError } from '../../errors/checkout-error';
 import { announcement, OrderJournal } from '../order-journal';
@@ -34,7 +34,7 @@ export class PaymentAttemptService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly orders: OrderRepository,
-    private readonly gateway: GatewayClient,
+    private readonly accounts: GatewayAccounts,
     private readonly checkouts: CheckoutService,
     private readonly submission: CheckoutSubmission,
     private readonly journal: OrderJournal,
@@ -78,7 +78,9 @@ export class PaymentAttemptService {
 
   /** The prompt still on the customer's phone is cancelled before another is sent. */
   private async cancelPendingPrompt(order: OrderEntity): Promise<void> {
-    const ack = await this.gateway.cancelOrder(order.orderTrackingId as OrderTrackingId);
+    const ack = await this.accounts
+      .forOrder(order)
+      .cancelOrder(order.orderTrackingId as OrderTrackingId);
     if (!ack.accepted) {
       throw new CheckoutError(
         'attempt_still_payable',

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isCancellable, OrderTrackingId } from '@app/domain';
-import { GatewayClient, GatewayError } from '@app/gateway-client';
+import { GatewayAccounts, GatewayError } from '@app/gateway-client';
 import { OrderEntity, OrderRepository } from '@app/persistence';
 import { OrderCancelService } from '../order-cancel.service';
 import { OrderJournal } from '../order-journal';
@@ -20,7 +20,7 @@ export class OrderExpiryService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly orders: OrderRepository,
-    private readonly gateway: GatewayClient,
+    private readonly accounts: GatewayAccounts,
     private readonly journal: OrderJournal,
     private readonly cancellation: OrderCancelService,
   ) {}
@@ -32,7 +32,9 @@ export class OrderExpiryService {
     }
     let message: string;
     try {
-      const answer = await this.gateway.cancelOrder(order.orderTrackingId as OrderTrackingId);
+      const answer = await this.accounts
+        .forOrder(order)
+        .cancelOrder(order.orderTrackingId as OrderTrackingId);
       if (answer.accepted) return this.markExpired(order.id, answer.message);
       message = answer.message;
     } catch (error) {

@@ -4,6 +4,7 @@ import { Money } from '@app/domain';
 import {
   GatewayAcknowledgement,
   GatewayAuthError,
+  GatewayAccounts,
   GatewayClient,
   GatewayTimeoutError,
   RefundRequest,
@@ -151,7 +152,7 @@ function harness(order: OrderEntity = paidOrder()) {
     dataSource,
     orders as unknown as OrderRepository,
     journal as unknown as OrderJournal,
-    gateway as unknown as GatewayClient,
+    GatewayAccounts.single(gateway as unknown as GatewayClient),
     // No threshold here: every refund is made at once (the e2e tests cover approvals).
     { needsApproval: () => false, pendingFor: async () => null } as unknown as RefundApprovals,
     {} as DoublePaymentRefunds,

@@ -9,7 +9,7 @@ import {
   Money,
   RefundStatus,
 } from '@app/domain';
-import { GatewayClient } from '@app/gateway-client';
+import { GatewayAccounts } from '@app/gateway-client';
 import {
   isUniqueViolation,
   OrderEntity,
@@ -60,7 +60,7 @@ export class RefundService {
     private readonly dataSource: DataSource,
     private readonly orders: OrderRepository,
     private readonly journal: OrderJournal,
-    private readonly gateway: GatewayClient,
+    private readonly accounts: GatewayAccounts,
     private readonly approvals: RefundApprovals,
     private readonly doublePayments: DoublePaymentRefunds,
   ) {}
@@ -235,7 +235,7 @@ export class RefundService {
     refund: RefundEntity,
     operator: Operator,
   ): Promise<AdminRefundView> {
-    const verdict = await this.ask(refund);
+    const verdict = await this.ask(order, refund);
     serviceMetrics.refunds.inc({ result: verdict.status });
     const settled = await this.settle(order.id, refund.id, verdict, operatorLabel(operator));
     return toAdminRefundView(settled, order);
@@ -386,8 +386,8 @@ export class RefundService {
   }
 
   /** The one gateway call. Anything that may have reached the gateway leaves the outcome unknown. */
-  private async ask(refund: RefundEntity): Promise<GatewayVerdict> {
-    const verdict = await askForRefund(this.gateway, {
+  private async ask(order: OrderEntity, refund: RefundEntity): Promise<GatewayVerdict> {
+    const verdict = await askForRefund(this.accounts.forOrder(order), {
       confirmationCode: refund.confirmationCode as ConfirmationCode,
       amount: Money.of(refund.amount, refund.currency),
       username: refund.requestedBy,

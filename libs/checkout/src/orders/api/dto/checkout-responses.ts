@@ -273,6 +273,12 @@ export class OrderResponse {
   @ApiProperty(text(64, { nullable: true, example: null })) business_number!: string | null;
   // orders.push_account_number: varchar(100).
   @ApiProperty(text(100, { nullable: true, example: null })) account_number!: string | null;
+  @ApiProperty({
+    ...text(20),
+    example: 'default',
+    description: 'The merchant account the payment is taken on (PESAPAL_ACCOUNTS)',
+  })
+  account!: string;
   @ApiProperty({ ...DATE_TIME, example: '2026-01-02T09:30:00.000Z' }) created_at!: string;
   @ApiProperty({ ...DATE_TIME, example: '2026-01-02T09:31:12.000Z' }) updated_at!: string;
   @ApiProperty({ ...objectOrNull(RefundResponse), description: "The order's refund, if any" })

@@ -170,6 +170,19 @@ export class CreateCheckoutDto {
   @IsConfiguredCurrency()
   currency!: string;
 
+  @ApiPropertyOptional({
+    example: 'ke',
+    pattern: '^[a-z][a-z0-9_]{0,19}$',
+    maxLength: 20,
+    description:
+      "The merchant account (PESAPAL_ACCOUNTS) to take the payment on; by default the currency's",
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(20)
+  @Matches(/^[a-z][a-z0-9_]{0,19}$/, { message: 'must be an account id (a-z, 0-9, _)' })
+  account?: string;
+
   @ApiProperty({ example: 'Two bags of coffee', minLength: 1, maxLength: 100 })
   @IsString()
   @Length(1, 100)

@@ -1,0 +1,133 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { IpnNotificationEntity, IpnRegistrationEntity, OrderEntity } from '@app/persistence';
+import { hostedBody, uniqueReference } from '../checkout/support';
+import { uidOf } from '../../apps/sandbox/src/auth/token.service';
+import { openTestDataSource } from '../support/database';
+import { RunningService, startService, waitFor } from '../support/service';
+
+const KE = { consumerKey: 'ke-merchant-key', consumerSecret: 'ke-merchant-secret' };
+const UG = { consumerKey: 'ug-merchant-key', consumerSecret: 'ug-merchant-secret' };
+
+/**
+ * One deployment, two Pesapal accounts (Kenya in KES, Uganda in UGX), each a merchant of its own
+ * at the sandbox: there, a lookup, refund or cancel with the other merchant's token is answered
+ * as for an unknown order, so every operation that succeeds below used the order's own account.
+ */
+describe('two gateway accounts (api + worker + sandbox merchants)', () => {
+  let service: RunningService;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    service = await startService({
+      worker: true,
+      sandbox: { merchants: [KE, UG] },
+      env: {
+        RUN_MIGRATIONS: 'true',
+        PESAPAL_ACCOUNTS: 'ke:KES,ug:UGX',
+        PESAPAL_ACCOUNT_KE_CONSUMER_KEY: KE.consumerKey,
+        PESAPAL_ACCOUNT_KE_CONSUMER_SECRET: KE.consumerSecret,
+        PESAPAL_ACCOUNT_UG_CONSUMER_KEY: UG.consumerKey,
+        PESAPAL_ACCOUNT_UG_CONSUMER_SECRET: UG.consumerSecret,
+      },
+    });
+    dataSource = await openTestDataSource();
+  }, 60_000);
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await service?.close();
+  });
+
+  const checkout = (body: Record<string, unknown>) =>
+    request(service.apiUrl).post('/v1/checkouts').set(service.shopAuth).send(body);
+  const orderOf = (reference: string) =>
+    dataSource.getRepository(OrderEntity).findOneByOrFail({ merchantReference: reference });
+
+  it('routes a checkout by its currency, stores its account, and pays it through that account end to end', async () => {
+    for (const [currency, account, amount] of [
+      ['KES', 'ke', '1500.00'],
+      ['UGX', 'ug', '50000.00'],
+    ] as const) {
+      const body = hostedBody({ currency, amount });
+      const created = await checkout(body);
+      expect(created.status).toBe(201);
+      const order = await orderOf(body.reference as string);
+      expect(order.gatewayAccount).toBe(account);
+      // Made at the gateway by the account's merchant, with its token.
+      const atGateway = await service.sandbox.control.order(order.orderTrackingId as string);
+      expect(atGateway.merchant).toBe(uidOf(account === 'ke' ? KE.consumerKey : UG.consumerKey));
+
+      // The sandbox notifies the account's own URL; the worker verifies with the account's token.
+      await service.sandbox.control.settle(order.orderTrackingId as string, 'completed', 'card');
+      const paid = await waitFor(`the ${currency} order paid`, async () => {
+        const fresh = await orderOf(order.merchantReference);
+        return fresh.status === 'completed' ? fresh : null;
+      });
+      expect(paid.confirmationCode).toBeTruthy();
+      const notification = await dataSource
+        .getRepository(IpnNotificationEntity)
+        .findOneByOrFail({ orderTrackingId: order.orderTrackingId as string });
+      expect(notification.gatewayAccount).toBe(account);
+
+      const shown = await request(service.apiUrl)
+        .get(`/v1/orders/${order.merchantReference}`)
+        .set(service.shopAuth);
+      expect(shown.body).toMatchObject({ account, status: 'completed' });
+
+      // A refund goes to the account that took the payment (the other would not know it).
+      const refunded = await request(service.apiUrl)
+        .post(`/v1/admin/orders/${order.merchantReference}/refunds`)
+        .set(service.adminAuth)
+        .send({ amount, reason: 'returned' });
+      expect(refunded.status).toBe(201);
+      expect(refunded.body.refund.status).toBe('accepted');
+    }
+  });
+
+  it('cancels an unpaid order and syncs one through its own account', async () => {
+    const body = hostedBody({ currency: 'UGX', amount: '20000.00' });
+    expect((await checkout(body)).status).toBe(201);
+    const synced = await request(service.apiUrl)
+      .post(`/v1/admin/orders/${body.reference as string}/sync`)
+      .set(service.adminAuth);
+    expect(synced.status).toBe(200);
+    const cancelled = await request(service.apiUrl)
+      .post(`/v1/orders/${body.reference as string}/cancel`)
+      .set(service.shopAuth)
+      .send({});
+    expect(cancelled.status).toBe(200);
+    expect((await orderOf(body.reference as string)).status).toBe('cancelled');
+  });
+
+  it('registers one IPN URL per account, each with its own id', async () => {
+    const rows = await waitFor('both registrations', async () => {
+      const found = await dataSource.getRepository(IpnRegistrationEntity).find();
+      const accounts = new Set(found.map((row) => row.gatewayAccount));
+      return accounts.has('ke') && accounts.has('ug') ? found : null;
+    });
+    const ke = rows.find((row) => row.gatewayAccount === 'ke');
+    const ug = rows.find((row) => row.gatewayAccount === 'ug');
+    expect(ke?.url).toMatch(/\/v1\/ipn\/[^/]+\/ke$/);
+    expect(ug?.url).toMatch(/\/v1\/ipn\/[^/]+\/ug$/);
+    expect(ke?.ipnId).not.toBe(ug?.ipnId);
+  });
+
+  it('refuses an account that does not exist, one that does not take the currency, and a currency no account takes, naming the field', async () => {
+    const unknown = await checkout(hostedBody({ account: 'tz' }));
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.errors).toEqual([
+      expect.objectContaining({
+        field: 'account',
+        reason: expect.stringContaining('no account tz'),
+      }),
+    ]);
+    const mismatch = await checkout(hostedBody({ account: 'ug', currency: 'KES' }));
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.error.errors[0]).toMatchObject({ field: 'account' });
+    const untaken = await checkout(hostedBody({ currency: 'USD', reference: uniqueReference() }));
+    expect(untaken.status).toBe(400);
+    expect(untaken.body.error.errors[0]).toMatchObject({ field: 'currency' });
+    const named = await checkout(hostedBody({ account: 'ke' }));
+    expect(named.status).toBe(201);
+  });
+});
