@@ -1,7 +1,7 @@
 import { Test } from '@nestjs/testing';
 import { OrderTrackingId } from '@app/domain';
 import { ServiceConfigModule } from '@app/config';
-import { GatewayClient, GatewayClientModule } from '@app/gateway-client';
+import { GatewayAccounts, GatewayClientModule } from '@app/gateway-client';
 import { RedisConnection } from '@app/queues';
 import { Global, Module } from '@nestjs/common';
 import { RunningSandbox, startSandbox } from '../support/sandbox';
@@ -32,10 +32,10 @@ describe('GatewayClientModule', () => {
     try {
       await sandbox.control.resetRequests();
       const lookup = OrderTrackingId('00000000-0000-4000-8000-000000000000');
-      expect(await first.get(GatewayClient).getTransactionStatus(lookup)).toEqual({
+      expect(await first.get(GatewayAccounts).client('default').getTransactionStatus(lookup)).toEqual({
         kind: 'not_found',
       });
-      expect(await second.get(GatewayClient).getTransactionStatus(lookup)).toEqual({
+      expect(await second.get(GatewayAccounts).client('default').getTransactionStatus(lookup)).toEqual({
         kind: 'not_found',
       });
       const expectedTokens = process.env.QUEUE_BACKEND === 'redis' ? 1 : 2;

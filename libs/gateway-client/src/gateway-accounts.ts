@@ -56,7 +56,7 @@ export class GatewayAccounts {
 
 class SingleAccount extends GatewayAccounts {
   constructor(client: GatewayClient) {
-    super(new Map([[client.account, client]]), new Map(), new Map());
+    super(new Map([[client.account ?? 'default', client]]), new Map(), new Map());
   }
 
   /** Every order is this one account's (a test's orders may name none). */
