@@ -1,7 +1,12 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { IpnNotificationEntity, IpnRegistrationEntity, OrderEntity } from '@app/persistence';
-import { hostedBody, uniqueReference } from '../checkout/support';
+import {
+  IpnNotificationEntity,
+  IpnRegistrationEntity,
+  OrderEntity,
+  SubscriptionChargeEntity,
+} from '@app/persistence';
+import { hostedBody, pushBody, uniqueReference } from '../checkout/support';
 import { uidOf } from '../../apps/sandbox/src/auth/token.service';
 import { openTestDataSource } from '../support/database';
 import { RunningService, startService, waitFor } from '../support/service';
@@ -129,5 +134,108 @@ describe('two gateway accounts (api + worker + sandbox merchants)', () => {
     expect(untaken.body.error.errors[0]).toMatchObject({ field: 'currency' });
     const named = await checkout(hostedBody({ account: 'ke' }));
     expect(named.status).toBe(201);
+  });
+
+  const paidThrough = (reference: string) =>
+    waitFor(`order ${reference} paid`, async () => {
+      const fresh = await orderOf(reference);
+      return fresh.status === 'completed' ? fresh : null;
+    });
+
+  it('pushes a PIN prompt through each account, and polls an order whose notification never comes', async () => {
+    for (const [currency, account, phone] of [
+      ['KES', 'ke', '+254712345678'],
+      ['UGX', 'ug', '+256712345678'],
+    ] as const) {
+      const body = pushBody({ currency, amount: '700.00', phone });
+      const pushed = await request(service.apiUrl)
+        .post('/v1/checkouts/mobile-money')
+        .set(service.shopAuth)
+        .send(body);
+      expect(pushed.body).toMatchObject({ reference: body.reference });
+      const order = await orderOf(body.reference as string);
+      expect(order.gatewayAccount).toBe(account);
+      const atGateway = await service.sandbox.control.order(order.orderTrackingId as string);
+      expect(atGateway.merchant).toBe(uidOf(account === 'ke' ? KE.consumerKey : UG.consumerKey));
+    }
+    // No notification: the worker's polling looks the order up on its account.
+    await service.sandbox.control.notifications('drop');
+    try {
+      const body = hostedBody({ currency: 'UGX', amount: '3000.00' });
+      expect((await checkout(body)).status).toBe(201);
+      const order = await orderOf(body.reference as string);
+      await service.sandbox.control.settle(order.orderTrackingId as string, 'completed', 'card');
+      await paidThrough(order.merchantReference);
+    } finally {
+      await service.sandbox.control.notifications('deliver');
+    }
+  });
+
+  it('takes a second attempt of a failed order on the same account', async () => {
+    const body = hostedBody({ currency: 'UGX', amount: '4000.00' });
+    expect((await checkout(body)).status).toBe(201);
+    const first = await orderOf(body.reference as string);
+    await service.sandbox.control.settle(first.orderTrackingId as string, 'failed', 'card');
+    await waitFor('the first attempt failed', async () =>
+      (await orderOf(first.merchantReference)).status === 'failed' ? true : null,
+    );
+    const again = await request(service.apiUrl)
+      .post(`/v1/orders/${first.merchantReference}/attempts`)
+      .set(service.shopAuth)
+      .send({ method: 'hosted' });
+    expect(again.body).toMatchObject({ attempt: 2 });
+    const second = await orderOf(first.merchantReference);
+    expect(second.orderTrackingId).not.toBe(first.orderTrackingId);
+    const atGateway = await service.sandbox.control.order(second.orderTrackingId as string);
+    expect(atGateway.merchant).toBe(uidOf(UG.consumerKey));
+    await service.sandbox.control.settle(second.orderTrackingId as string, 'completed', 'card');
+    await paidThrough(first.merchantReference);
+  });
+
+  it("records a subscription's recurring charge through its account", async () => {
+    const accountNumber = `SUB-${uniqueReference()}`.slice(0, 40);
+    const body = hostedBody({
+      currency: 'UGX',
+      amount: '9000.00',
+      subscription: {
+        account_number: accountNumber,
+        start_date: '2031-01-01',
+        end_date: '2031-12-31',
+        frequency: 'MONTHLY',
+      },
+    });
+    expect((await checkout(body)).status).toBe(201);
+    const order = await orderOf(body.reference as string);
+    await service.sandbox.control.settle(order.orderTrackingId as string, 'completed', 'card');
+    const first = await paidThrough(order.merchantReference);
+    const charge = await service.sandbox.control.chargeSubscription(
+      order.orderTrackingId as string,
+      '9000.00',
+    );
+    const recorded = await waitFor('the recurring charge', async () => {
+      const rows = await dataSource
+        .getRepository(SubscriptionChargeEntity)
+        .findBy({ orderId: first.id });
+      return rows.length > 0 ? rows : null;
+    });
+    expect(recorded[0]).toMatchObject({
+      orderTrackingId: charge.order_tracking_id,
+      currency: 'UGX',
+    });
+  });
+
+  it("reconciles both accounts' orders against their own merchant, finding nothing amiss", async () => {
+    const report = await request(service.apiUrl)
+      .post('/v1/admin/reconcile')
+      .set(service.adminAuth)
+      .send({});
+    expect(report.body).toMatchObject({ mismatch_count: 0 });
+    expect(report.body.failures ?? []).toEqual([]);
+    expect(report.body.mismatch_count).toBe(0);
+  });
+
+  it('logged in once per account, across the api and the worker', async () => {
+    const counts = (await service.sandbox.control.requests()).counts;
+    expect(counts.RequestToken).toBe(2);
   });
 });
