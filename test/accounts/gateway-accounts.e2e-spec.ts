@@ -234,6 +234,22 @@ describe('two gateway accounts (api + worker + sandbox merchants)', () => {
     expect(report.body.mismatch_count).toBe(0);
   });
 
+  it("lists an account's orders for the admin, and no other's", async () => {
+    const listed = await request(service.apiUrl)
+      .get('/v1/admin/orders?account=ug&limit=200')
+      .set(service.adminAuth);
+    expect(listed.status).toBe(200);
+    expect(listed.body.items.length).toBeGreaterThan(3);
+    expect(new Set(listed.body.items.map((o: { account: string }) => o.account))).toEqual(
+      new Set(['ug']),
+    );
+    const bad = await request(service.apiUrl)
+      .get('/v1/admin/orders?account=Not-An-Id')
+      .set(service.adminAuth);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.errors[0].field).toBe('account');
+  });
+
   it('logged in once per account, across the api and the worker', async () => {
     const counts = (await service.sandbox.control.requests()).counts;
     expect(counts.RequestToken).toBe(2);

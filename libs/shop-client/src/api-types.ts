@@ -4508,6 +4508,8 @@ export interface operations {
                 status?: "pending" | "completed" | "failed" | "cancelled" | "reversed" | "expired";
                 /** @description reference, order tracking id, push reference, confirmation code, customer email or phone */
                 q?: string;
+                /** @description the merchant account (PESAPAL_ACCOUNTS) the orders were taken on */
+                account?: string;
             };
             header?: never;
             path?: never;

@@ -28,6 +28,8 @@ export interface SubscriptionTerms {
 @Index('idx_orders_created', ['createdAt', 'id'])
 @Index('idx_orders_currency_created', ['currency', 'createdAt', 'id'])
 @Index('idx_orders_currency_status_created', ['currency', 'status', 'createdAt', 'id'])
+@Index('idx_orders_account_created', ['gatewayAccount', 'createdAt', 'id'])
+@Index('idx_orders_account_status_created', ['gatewayAccount', 'status', 'createdAt', 'id'])
 @Index('idx_orders_updated', ['updatedAt'])
 @Index('idx_orders_needs_review', ['createdAt', 'id'], { where: '"needs_review"' })
 @Index('idx_orders_pending_created', ['createdAt', 'id'], { where: `"status" = 'pending'` })

@@ -17,6 +17,7 @@ export interface OrderFilters {
   from?: string;
   to?: string;
   currency?: string;
+  account?: string;
   q?: string;
   limit?: number;
   cursor?: string;
@@ -176,6 +177,8 @@ export class AdminOrdersService {
     if (matches) query.andWhere('o.id = ANY(:matches)', { matches });
     if (filters.currency)
       query.andWhere('o.currency = :currency', { currency: filters.currency.toUpperCase() });
+    if (filters.account)
+      query.andWhere('o.gateway_account = :account', { account: filters.account });
     if (filters.from) query.andWhere('o.created_at >= :from', { from: new Date(filters.from) });
     if (filters.to) query.andWhere('o.created_at < :to', { to: new Date(filters.to) });
     return query;

@@ -1,6 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, MaxLength, Min, Max } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  Min,
+  Max,
+} from 'class-validator';
 import { ORDER_STATUSES, OrderStatus } from '@app/domain';
 import { NotificationStatus } from '@app/persistence';
 import {
@@ -30,6 +40,18 @@ export class ListOrdersQuery extends PageQuery {
   @IsString()
   @MaxLength(254)
   q?: string;
+
+  @ApiPropertyOptional({
+    description: 'the merchant account (PESAPAL_ACCOUNTS) the orders were taken on',
+    example: 'ke',
+    maxLength: 20,
+    pattern: '^[a-z][a-z0-9_]{0,19}$',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(20)
+  @Matches(/^[a-z][a-z0-9_]{0,19}$/, { message: 'must be an account id (a-z, 0-9, _)' })
+  account?: string;
 }
 
 /** Every NotificationStatus: a record, so that the compiler checks the list is whole. */
