@@ -250,6 +250,16 @@ describe('two gateway accounts (api + worker + sandbox merchants)', () => {
     expect(bad.body.error.errors[0].field).toBe('account');
   });
 
+  it("keeps each merchant's orders apart at the sandbox", async () => {
+    const ug = await service.sandbox.control.ordersOf(UG.consumerKey);
+    const ke = await service.sandbox.control.ordersOf(KE.consumerKey);
+    expect(ug.length).toBeGreaterThan(3);
+    expect(ke.length).toBeGreaterThan(1);
+    expect(ug.every((order) => order.merchant === uidOf(UG.consumerKey))).toBe(true);
+    expect(ug.map((order) => order.currency)).not.toContain('KES');
+    expect(ke.map((order) => order.currency)).not.toContain('UGX');
+  });
+
   it('logged in once per account, across the api and the worker', async () => {
     const counts = (await service.sandbox.control.requests()).counts;
     expect(counts.RequestToken).toBe(2);

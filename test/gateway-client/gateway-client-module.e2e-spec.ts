@@ -32,10 +32,14 @@ describe('GatewayClientModule', () => {
     try {
       await sandbox.control.resetRequests();
       const lookup = OrderTrackingId('00000000-0000-4000-8000-000000000000');
-      expect(await first.get(GatewayAccounts).client('default').getTransactionStatus(lookup)).toEqual({
+      expect(
+        await first.get(GatewayAccounts).client('default').getTransactionStatus(lookup),
+      ).toEqual({
         kind: 'not_found',
       });
-      expect(await second.get(GatewayAccounts).client('default').getTransactionStatus(lookup)).toEqual({
+      expect(
+        await second.get(GatewayAccounts).client('default').getTransactionStatus(lookup),
+      ).toEqual({
         kind: 'not_found',
       });
       const expectedTokens = process.env.QUEUE_BACKEND === 'redis' ? 1 : 2;

@@ -75,6 +75,8 @@ export interface SandboxControl {
     paymentStatusCode?: string,
   ): Promise<SandboxOrderView>;
   order(orderTrackingId: string): Promise<SandboxOrderView>;
+  /** One merchant's latest orders (up to 100), newest first. */
+  ordersOf(consumerKey: string): Promise<SandboxOrderView[]>;
   /** How notifications are delivered from now on. */
   notifications(
     mode: 'deliver' | 'drop' | 'delay' | 'duplicate',
@@ -161,6 +163,13 @@ export async function startSandbox(
         ...(paymentStatusCode === undefined ? {} : { payment_status_code: paymentStatusCode }),
       }),
     order: (id) => call('GET', `/orders/${id}`),
+    ordersOf: async (consumerKey) =>
+      (
+        await call<{ orders: SandboxOrderView[] }>(
+          'GET',
+          `/orders?consumer_key=${encodeURIComponent(consumerKey)}`,
+        )
+      ).orders,
     notifications: async (mode, options = {}) => {
       await call('POST', '/notifications', { mode, ...options });
     },

@@ -1839,6 +1839,11 @@ export interface components {
              */
             current: boolean;
             /**
+             * @description The merchant account it is for
+             * @example default
+             */
+            account: string;
+            /**
              * @example POST
              * @enum {string}
              */

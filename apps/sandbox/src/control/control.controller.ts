@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DecimalLiteral, isPlainDecimal } from '../http/exact-json';
 import { decimalField, stringField } from '../http/fields';
@@ -6,6 +6,7 @@ import { GatewayReply, messageOnly, ok, sendGatewayReply } from '../http/gateway
 import { bindBody, fieldsOf } from '../http/raw-body';
 import { GATEWAY_OPERATION_NAMES, GatewayOperation } from '../http/route-table';
 import { IpnRegistry } from '../ipn/ipn-registry.service';
+import { uidOf } from '../auth/token.service';
 import {
   DeliveryMode,
   NotificationDispatcher,
@@ -36,6 +37,25 @@ export class ControlController {
     private readonly traffic: TrafficService,
     private readonly ipns: IpnRegistry,
   ) {}
+
+  /** One merchant's orders, newest first: `?consumer_key=` names the merchant (up to 100). */
+  @Get('orders')
+  orders(
+    @Query('consumer_key') consumerKey: string | undefined,
+    @Query('limit') limit: string | undefined,
+    @Res() res: FastifyReply,
+  ): void {
+    if (!consumerKey) {
+      sendGatewayReply(
+        res,
+        messageOnly(400, 'consumer_key names the merchant whose orders to list'),
+      );
+      return;
+    }
+    const count = Math.min(Math.max(Number(limit) || 100, 1), 100);
+    const orders = this.store.latestOf(uidOf(consumerKey), count);
+    sendGatewayReply(res, ok({ orders: orders.map((order) => summary(order, this.store)) }));
+  }
 
   @Get('orders/:orderTrackingId')
   order(@Param('orderTrackingId') id: string, @Res() res: FastifyReply): void {

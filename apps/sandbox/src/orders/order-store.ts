@@ -41,6 +41,17 @@ export class OrderStore {
     if (order.payment) this.byConfirmationCode.set(order.payment.confirmationCode, order);
   }
 
+  /** One merchant's latest orders, newest first (a sandbox holds few: it keeps them in memory). */
+  latestOf(merchantId: string, limit: number): SandboxOrder[] {
+    const found: SandboxOrder[] = [];
+    for (const order of [...this.byTrackingId.values()].reverse()) {
+      if (order.merchantId !== merchantId) continue;
+      found.push(order);
+      if (found.length >= limit) break;
+    }
+    return found;
+  }
+
   byTracking(orderTrackingId: string): SandboxOrder | undefined {
     return this.byTrackingId.get(orderTrackingId);
   }

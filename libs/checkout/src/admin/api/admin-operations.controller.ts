@@ -68,6 +68,7 @@ export class AdminOperationsController {
         // The deployment's configured URL: as long as a URL we take anywhere, at most.
         url: cutText(loggableIpnUrl(row.url), URL_MAX_LENGTH),
         current: this.registrations.isCurrent(row),
+        account: row.gatewayAccount,
         method: row.method,
         ipn_id: row.ipnId,
         gateway_created_at: row.gatewayCreatedAt?.toISOString() ?? null,

@@ -556,6 +556,10 @@ export class AdminIpnRegistration implements IpnRegistrationView {
   })
   current!: boolean;
 
+  // ipn_registrations.gateway_account: varchar(20).
+  @ApiProperty({ ...text(20), example: 'default', description: 'The merchant account it is for' })
+  account!: string;
+
   @ApiProperty({ type: String, enum: ['GET', 'POST'], example: 'POST' })
   method!: 'GET' | 'POST';
 
