@@ -22,6 +22,10 @@ const UG = { consumerKey: 'ug-merchant-key', consumerSecret: 'ug-merchant-secret
 describe('two gateway accounts (api + worker + sandbox merchants)', () => {
   let service: RunningService;
   let dataSource: DataSource;
+  const workers: {
+    listen(port: number, host: string): Promise<unknown>;
+    close(): Promise<void>;
+  }[] = [];
 
   beforeAll(async () => {
     service = await startService({
@@ -37,8 +41,17 @@ describe('two gateway accounts (api + worker + sandbox merchants)', () => {
       },
     });
     dataSource = await openTestDataSource();
+    // Two more workers, starting as replicas do: each account is still registered once.
+    const { createFastifyApp } = await import('@app/common');
+    const { WorkerModule } = await import('../../apps/worker/src/worker.module');
+    for (let i = 0; i < 2; i += 1) {
+      const worker = await createFastifyApp(WorkerModule);
+      await worker.listen(0, '127.0.0.1');
+      workers.push(worker);
+    }
   }, 60_000);
   afterAll(async () => {
+    for (const worker of workers) await worker.close();
     await dataSource?.destroy();
     await service?.close();
   });
@@ -115,6 +128,8 @@ describe('two gateway accounts (api + worker + sandbox merchants)', () => {
     expect(ke?.url).toMatch(/\/v1\/ipn\/[^/]+\/ke$/);
     expect(ug?.url).toMatch(/\/v1\/ipn\/[^/]+\/ug$/);
     expect(ke?.ipnId).not.toBe(ug?.ipnId);
+    // Three workers and the api, two accounts: two registrations at the gateway, no more.
+    expect((await service.sandbox.control.requests()).counts.RegisterIPN).toBe(2);
   });
 
   it('refuses an account that does not exist, one that does not take the currency, and a currency no account takes, naming the field', async () => {
@@ -157,6 +172,13 @@ describe('two gateway accounts (api + worker + sandbox merchants)', () => {
       expect(order.gatewayAccount).toBe(account);
       const atGateway = await service.sandbox.control.order(order.orderTrackingId as string);
       expect(atGateway.merchant).toBe(uidOf(account === 'ke' ? KE.consumerKey : UG.consumerKey));
+      // The customer enters the PIN: notified to the account's URL, verified on its account.
+      await service.sandbox.control.settle(
+        order.orderTrackingId as string,
+        'completed',
+        'mobile_money',
+      );
+      await paidThrough(order.merchantReference);
     }
     // No notification: the worker's polling looks the order up on its account.
     await service.sandbox.control.notifications('drop');
