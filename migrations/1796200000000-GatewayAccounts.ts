@@ -1,5 +1,10 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { createIndexesOnline, dropIndexesOnline, OnlineIndex } from './online-indexes';
+import {
+  alterBriefly,
+  createIndexesOnline,
+  dropIndexesOnline,
+  OnlineIndex,
+} from './online-indexes';
 
 /** The admin's orders by account (and status), newest first: built online. */
 const INDEXES: OnlineIndex[] = [
@@ -18,7 +23,8 @@ const INDEXES: OnlineIndex[] = [
 /**
  * Several Pesapal merchant accounts: each order, IPN registration and notification names its
  * account. Existing rows are the account `default` (the single pair). Online on a large table:
- * adding a column with a constant default is a catalogue change (PostgreSQL 11+), no rewrite;
+ * adding a column with a constant default is a catalogue change (PostgreSQL 11+), no rewrite,
+ * and its instant of exclusive lock is never queued behind a long transaction (alterBriefly);
  * the admin's indexes by account are built CONCURRENTLY.
  */
 export class GatewayAccounts1796200000000 implements MigrationInterface {
@@ -27,13 +33,16 @@ export class GatewayAccounts1796200000000 implements MigrationInterface {
   transaction = false as const;
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(
+    await alterBriefly(
+      queryRunner,
       `ALTER TABLE "ipn_notifications" ADD IF NOT EXISTS "gateway_account" character varying(20)`,
     );
-    await queryRunner.query(
+    await alterBriefly(
+      queryRunner,
       `ALTER TABLE "ipn_registrations" ADD IF NOT EXISTS "gateway_account" character varying(20) NOT NULL DEFAULT 'default'`,
     );
-    await queryRunner.query(
+    await alterBriefly(
+      queryRunner,
       `ALTER TABLE "orders" ADD IF NOT EXISTS "gateway_account" character varying(20) NOT NULL DEFAULT 'default'`,
     );
     await createIndexesOnline(queryRunner, INDEXES);
@@ -41,8 +50,12 @@ export class GatewayAccounts1796200000000 implements MigrationInterface {
 
   public async down(queryRunner: QueryRunner): Promise<void> {
     await dropIndexesOnline(queryRunner, INDEXES);
-    await queryRunner.query(`ALTER TABLE "orders" DROP COLUMN "gateway_account"`);
-    await queryRunner.query(`ALTER TABLE "ipn_registrations" DROP COLUMN "gateway_account"`);
-    await queryRunner.query(`ALTER TABLE "ipn_notifications" DROP COLUMN "gateway_account"`);
+    await queryRunner.query(`ALTER TABLE "orders" DROP COLUMN IF EXISTS "gateway_account"`);
+    await queryRunner.query(
+      `ALTER TABLE "ipn_registrations" DROP COLUMN IF EXISTS "gateway_account"`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE "ipn_notifications" DROP COLUMN IF EXISTS "gateway_account"`,
+    );
   }
 }

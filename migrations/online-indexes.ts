@@ -39,3 +39,32 @@ export async function dropIndexesOnline(
     await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS "${index.name}"`);
   }
 }
+
+/**
+ * A catalogue-only ALTER (a column with a constant default) still takes the table's ACCESS
+ * EXCLUSIVE lock for an instant: waiting behind a long transaction it would block every read
+ * and write meanwhile. So it waits at most `lockTimeoutMs`, and is tried again (a few times,
+ * a little later) rather than queueing the table's traffic behind it.
+ */
+export async function alterBriefly(
+  queryRunner: QueryRunner,
+  sql: string,
+  { lockTimeoutMs = 3000, attempts = 10, pauseMs = 2000 } = {},
+): Promise<void> {
+  await queryRunner.query(`SET lock_timeout = ${lockTimeoutMs}`);
+  try {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await queryRunner.query(sql);
+        return;
+      } catch (error) {
+        const failure = error as { driverError?: { code?: string }; code?: string };
+        const code = failure.code ?? failure.driverError?.code;
+        if (code !== '55P03' || attempt >= attempts) throw error;
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      }
+    }
+  } finally {
+    await queryRunner.query('RESET lock_timeout');
+  }
+}

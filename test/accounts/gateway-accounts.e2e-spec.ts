@@ -8,7 +8,7 @@ import {
 } from '@app/persistence';
 import { hostedBody, pushBody, uniqueReference } from '../checkout/support';
 import { uidOf } from '../../apps/sandbox/src/auth/token.service';
-import { openTestDataSource } from '../support/database';
+import { ownTestDatabase } from '../support/database';
 import { RunningService, startService, waitFor } from '../support/service';
 
 const KE = { consumerKey: 'ke-merchant-key', consumerSecret: 'ke-merchant-secret' };
@@ -20,6 +20,7 @@ const UG = { consumerKey: 'ug-merchant-key', consumerSecret: 'ug-merchant-secret
  * as for an unknown order, so every operation that succeeds below used the order's own account.
  */
 describe('two gateway accounts (api + worker + sandbox merchants)', () => {
+  let database: Awaited<ReturnType<typeof ownTestDatabase>>;
   let service: RunningService;
   let dataSource: DataSource;
   const workers: {
@@ -28,6 +29,10 @@ describe('two gateway accounts (api + worker + sandbox merchants)', () => {
   }[] = [];
 
   beforeAll(async () => {
+    // A database of its own: other files' orders are the account `default`, which this
+    // deployment does not have, and the reconciliation reads every recent order.
+    database = await ownTestDatabase('accounts');
+    dataSource = database.dataSource;
     service = await startService({
       worker: true,
       sandbox: { merchants: [KE, UG] },
@@ -40,7 +45,6 @@ describe('two gateway accounts (api + worker + sandbox merchants)', () => {
         PESAPAL_ACCOUNT_UG_CONSUMER_SECRET: UG.consumerSecret,
       },
     });
-    dataSource = await openTestDataSource();
     // Two more workers, starting as replicas do: each account is still registered once.
     const { createFastifyApp } = await import('@app/common');
     const { WorkerModule } = await import('../../apps/worker/src/worker.module');
@@ -52,8 +56,8 @@ describe('two gateway accounts (api + worker + sandbox merchants)', () => {
   }, 60_000);
   afterAll(async () => {
     for (const worker of workers) await worker.close();
-    await dataSource?.destroy();
     await service?.close();
+    await database?.drop();
   });
 
   const checkout = (body: Record<string, unknown>) =>

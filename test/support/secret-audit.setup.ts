@@ -38,6 +38,11 @@ function currentSecrets(): Secret[] {
     env.ADMIN_API_KEYS,
     env.ORDER_WEBHOOK_SECRET,
     env.METRICS_TOKEN,
+    env.ADMIN_AUTH_SECRET,
+    env.OIDC_CLIENT_SECRET,
+    ...Object.keys(env)
+      .filter((name) => name.startsWith('PESAPAL_ACCOUNT_'))
+      .map((name) => `${name}=${env[name] ?? ''}`),
   ].join('\u0000');
   if (signature !== cachedFor) {
     cachedFor = signature;

@@ -39,6 +39,12 @@ export function configuredSecrets(env: NodeJS.ProcessEnv = process.env): Secret[
     ...keysOf(env.ADMIN_API_KEYS).map((value) => ({ kind: 'admin API key', value })),
     ...keysOf(env.ORDER_WEBHOOK_SECRET).map((value) => ({ kind: 'webhook secret', value })),
     { kind: 'metrics token', value: env.METRICS_TOKEN ?? '' },
+    { kind: 'admin auth secret', value: env.ADMIN_AUTH_SECRET ?? '' },
+    { kind: 'identity provider client secret', value: env.OIDC_CLIENT_SECRET ?? '' },
+    // Each merchant account's own secret (PESAPAL_ACCOUNTS).
+    ...Object.entries(env)
+      .filter(([name]) => /^PESAPAL_ACCOUNT_[A-Z0-9_]+_CONSUMER_SECRET$/.test(name))
+      .map(([, value]) => ({ kind: 'consumer secret', value: value ?? '' })),
   ];
   return secrets.filter((secret) => secret.value.trim().length >= SHORTEST_AUDITED);
 }

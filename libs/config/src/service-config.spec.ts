@@ -291,6 +291,7 @@ describe('loadServiceConfig', () => {
 
     it('reads each account of PESAPAL_ACCOUNTS with its own pair, and says the single pair is unused', () => {
       const config = loadServiceConfig({
+        CURRENCIES: 'KES,UGX,USD',
         PESAPAL_CONSUMER_KEY: 'single',
         PESAPAL_ACCOUNTS: 'ke:KES/USD, ug:UGX/USD',
         PESAPAL_CURRENCY_ACCOUNTS: 'USD:ug',
@@ -320,7 +321,7 @@ describe('loadServiceConfig', () => {
     it('names an account without its key or secret, and a currency two accounts take without a default', () => {
       expect(() =>
         loadServiceConfig({
-          PESAPAL_ACCOUNTS: 'ke:KES/USD,ug:UGX/USD',
+          PESAPAL_ACCOUNTS: 'ke:KES/USD,ug:UGX/USD/EUR',
           PESAPAL_ACCOUNT_KE_CONSUMER_KEY: 'ke-key',
           PESAPAL_ACCOUNT_KE_CONSUMER_SECRET: 'ke-secret',
           PESAPAL_ACCOUNT_UG_CONSUMER_KEY: 'ug-key',
@@ -330,6 +331,7 @@ describe('loadServiceConfig', () => {
           problems: expect.arrayContaining([
             'PESAPAL_ACCOUNT_UG_CONSUMER_SECRET is required (account ug)',
             expect.stringContaining('USD is taken by accounts ke and ug'),
+            expect.stringContaining('account ug takes EUR, not in CURRENCIES'),
           ]),
         }),
       );
@@ -349,6 +351,13 @@ describe('loadServiceConfig', () => {
         PESAPAL_ACCOUNT_KE_CONSUMER_SECRET: 'ke-secret',
       });
       expect(config.gateway.accounts.map((a) => a.id)).toEqual(['ke']);
+      expect(config.warnings).toEqual([expect.stringContaining('takes UGX, TZS, USD')]);
+    });
+
+    it('says when account settings are set but PESAPAL_ACCOUNTS names none', () => {
+      const config = loadServiceConfig({ PESAPAL_CURRENCY_ACCOUNTS: 'USD:ke' });
+      expect(config.gateway.accounts.map((a) => a.id)).toEqual(['default']);
+      expect(config.warnings).toEqual([expect.stringContaining('PESAPAL_CURRENCY_ACCOUNTS')]);
     });
   });
 });

@@ -213,7 +213,7 @@ export function loadServiceConfig(
   );
   const production = nodeEnv === 'production';
   // With PESAPAL_ACCOUNTS, each account has its own pair: the single one is not asked for.
-  const accountsListed = Boolean(env.PESAPAL_ACCOUNTS?.trim());
+  const accountsListed = (env.PESAPAL_ACCOUNTS ?? '').split(',').some((entry) => entry.trim());
   const devDefault = <T>(value: T): T | undefined => (production ? undefined : value);
 
   const config: ServiceConfig = {
@@ -403,6 +403,14 @@ function readAccounts(r: EnvReader, env: Env, config: ServiceConfig): void {
   const defaults = r.list('PESAPAL_CURRENCY_ACCOUNTS', []);
   const gateway = config.gateway;
   if (listed.length === 0) {
+    const stray = Object.keys(env).filter(
+      (name) =>
+        (name === 'PESAPAL_CURRENCY_ACCOUNTS' || name.startsWith('PESAPAL_ACCOUNT_')) &&
+        env[name]?.trim(),
+    );
+    if (stray.length > 0) {
+      config.warnings.push(`${stray.join(', ')} not used: PESAPAL_ACCOUNTS names no account`);
+    }
     gateway.accounts = [
       {
         id: DEFAULT_ACCOUNT,
@@ -435,13 +443,24 @@ function readAccounts(r: EnvReader, env: Env, config: ServiceConfig): void {
       r.problems.push(`PESAPAL_ACCOUNTS names account ${id} twice`);
       continue;
     }
-    const currencies = currencyList
-      .split('/')
-      .map((c) => c.trim().toUpperCase())
-      .filter(Boolean);
+    const currencies = [
+      ...new Set(
+        currencyList
+          .split('/')
+          .map((c) => c.trim().toUpperCase())
+          .filter(Boolean),
+      ),
+    ];
     if (currencies.length === 0 || currencies.some((c) => !/^[A-Z]{3}$/.test(c))) {
       r.problems.push(`PESAPAL_ACCOUNTS must list id:CURRENCY[/CURRENCY] (got "${entry}")`);
       continue;
+    }
+    const offered = config.currencies.map((c) => c.toUpperCase());
+    const unoffered = currencies.filter((c) => !offered.includes(c));
+    if (unoffered.length > 0) {
+      r.problems.push(
+        `PESAPAL_ACCOUNTS: account ${id} takes ${unoffered.join(', ')}, not in CURRENCIES (${offered.join(',')})`,
+      );
     }
     const variable = (part: string) => `PESAPAL_ACCOUNT_${id.toUpperCase()}_${part}`;
     const consumerKey = env[variable('CONSUMER_KEY')]?.trim();
@@ -474,6 +493,14 @@ function readAccounts(r: EnvReader, env: Env, config: ServiceConfig): void {
       continue;
     }
     chosen.set(upper, id);
+  }
+  const untaken = config.currencies
+    .map((c) => c.toUpperCase())
+    .filter((currency) => !takers.has(currency));
+  if (untaken.length > 0) {
+    config.warnings.push(
+      `no account of PESAPAL_ACCOUNTS takes ${untaken.join(', ')} (in CURRENCIES): checkouts in it are refused`,
+    );
   }
   for (const [currency, ids] of takers) {
     const pick = chosen.get(currency) ?? (ids.length === 1 ? ids[0] : undefined);

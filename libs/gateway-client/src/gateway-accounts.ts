@@ -27,7 +27,11 @@ export class GatewayAccounts {
   /** The account's client; an account the deployment does not have is a bug, not a fallback. */
   client(account: string): GatewayClient {
     const client = this.clients.get(account);
-    if (!client) throw new Error(`no gateway account "${account}" in this deployment`);
+    if (!client) {
+      throw new Error(
+        `the gateway account "${account}" is not configured (PESAPAL_ACCOUNTS): an account stays listed while it has orders`,
+      );
+    }
     return client;
   }
 

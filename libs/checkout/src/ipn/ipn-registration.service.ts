@@ -117,10 +117,15 @@ export class IpnRegistrationService {
    */
   async register(account: string = DEFAULT_ACCOUNT, rejected?: IpnId): Promise<IpnId> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
-        IPN_REGISTRATION_LOCK,
-        account,
-      ]);
+      // The default account keeps the lock it always had (replicas of an older release share it).
+      if (account === DEFAULT_ACCOUNT) {
+        await manager.query('SELECT pg_advisory_xact_lock($1)', [IPN_REGISTRATION_LOCK]);
+      } else {
+        await manager.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
+          IPN_REGISTRATION_LOCK,
+          account,
+        ]);
+      }
       const stored = await manager
         .getRepository(IpnRegistrationEntity)
         .findOneBy({ url: this.url(account), method: this.method });

@@ -129,9 +129,14 @@ export class OrderRepository {
   }
 
   /** The first order of a subscription, found by the account number recurring notifications name. */
-  findBySubscriptionAccount(accountNumber: string, manager?: EntityManager) {
+  /** The subscription's first order, on the merchant account its charges come from. */
+  findBySubscriptionAccount(
+    accountNumber: string,
+    gatewayAccount = 'default',
+    manager?: EntityManager,
+  ) {
     return this.orders(manager).findOne({
-      where: { accountNumber },
+      where: { accountNumber, gatewayAccount },
       order: { createdAt: 'ASC' },
     });
   }

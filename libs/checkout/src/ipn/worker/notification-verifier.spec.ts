@@ -32,6 +32,7 @@ const READ_AT = new Date();
 
 function order(): OrderEntity {
   return Object.assign(new OrderEntity(), {
+    gatewayAccount: 'default',
     id: '20000000-0000-4000-8000-000000000009',
     merchantReference: 'ORDER-9',
     orderTrackingId: 'track-9',

@@ -126,7 +126,11 @@ export class NotificationVerifier {
     const reference = row.merchantReference ?? '';
 
     if (row.notificationType === 'RECURRING') {
-      const first = await this.orders.findBySubscriptionAccount(reference);
+      // Subscription account numbers are the shop's: two merchants may share one.
+      const first = await this.orders.findBySubscriptionAccount(
+        reference,
+        row.gatewayAccount ?? DEFAULT_ACCOUNT,
+      );
       if (first && first.orderTrackingId !== trackingId) {
         await this.recurring.record(first, trackingId as OrderTrackingId);
         await this.finish(row.id, first.id);
@@ -219,7 +223,8 @@ export class NotificationVerifier {
         .getTransactionStatus(row.orderTrackingId as OrderTrackingId);
       if (lookup.kind !== 'not_found') {
         const ours = await this.orders.findByAnyReference(lookup.record.merchantReference);
-        if (ours) {
+        // Only an order of the account that answered: another account's is not this payment.
+        if (ours && ours.gatewayAccount === (row.gatewayAccount ?? DEFAULT_ACCOUNT)) {
           await this.outcomes.apply(ours.id, lookup, 'ipn');
           await this.finish(row.id, ours.id);
           applied(row);

@@ -48,6 +48,7 @@ function existingOrder(overrides: Partial<OrderEntity> = {}): OrderEntity {
     submissionStatus: 'submitted',
     amount: '1500.00',
     currency: 'KES',
+    gatewayAccount: 'default',
     orderTrackingId: 'track-original',
     redirectUrl: 'https://pay.example/original',
     gatewayError: null,

@@ -97,7 +97,7 @@ export class CheckoutService {
       if (!(error instanceof ReferenceTakenError)) throw error;
       const twin = await this.orders.findByMerchantReference(reference);
       if (!twin) throw error;
-      return this.reuse(twin, checkout, amount, request);
+      return this.reuse(twin, checkout, amount, request, account);
     }
     return { status: 201, body: await this.submit(order, checkout.kind, request) };
   }
@@ -294,16 +294,25 @@ export class CheckoutService {
     checkout: Checkout,
     amount: Money,
     request: OrderRequest | PushRequest,
+    account: string,
   ): Promise<CheckoutResult> {
     if (
       order.kind !== checkout.kind ||
       order.currency !== amount.currency ||
-      !Money.of(order.amount, order.currency).equals(amount)
+      !Money.of(order.amount, order.currency).equals(amount) ||
+      order.gatewayAccount !== account
     ) {
       throw new CheckoutError(
         'reference_in_use',
-        `reference ${order.merchantReference} already names a ${order.kind} checkout of ${order.amount} ${order.currency}; use a new reference`,
-        { existing: { kind: order.kind, amount: order.amount, currency: order.currency } },
+        `reference ${order.merchantReference} already names a ${order.kind} checkout of ${order.amount} ${order.currency} on account ${order.gatewayAccount}; use a new reference`,
+        {
+          existing: {
+            kind: order.kind,
+            amount: order.amount,
+            currency: order.currency,
+            account: order.gatewayAccount,
+          },
+        },
       );
     }
     const settled = await this.waitWhileSubmitting(order);
