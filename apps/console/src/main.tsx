@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { adminApi, ApiRefusal, AuthMethods, session, WhoAmI } from './admin-api';
 import { isSignedOut, Loading, problemOf } from './answer';
 import {
@@ -47,10 +47,13 @@ type Access =
 
 /**
  * Who this tab is, on start: the key it holds, else a person's session cookie (the browser sends
- * it by itself). A refusal (401) is simply not signed in.
+ * it by itself). A refusal (401) is simply not signed in. Without a key, and with nobody able to
+ * sign in through the identity provider, there is no one to ask about (and no refusal to write
+ * to the audit trail).
  */
-async function start(): Promise<Access> {
+async function start(methods: Promise<AuthMethods | null>): Promise<Access> {
   const key = session.key();
+  if (!key && !(await methods)?.identity_provider) return { state: 'signed-out', said: null };
   try {
     const who = await adminApi.whoAmI();
     if (!key) session.followCookie(who.session?.csrf_token ?? null);
@@ -231,13 +234,21 @@ function Console() {
   const [methods, setMethods] = useState<AuthMethods | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [place, setPlace] = useState<Place>(placeOf(location.hash));
+  const asked = useMemo(
+    () =>
+      adminApi.authMethods().then(
+        (found) => found,
+        () => null,
+      ),
+    [],
+  );
   const check = () => {
     setAccess({ state: 'checking' });
-    void start().then(setAccess);
+    void start(asked).then(setAccess);
   };
   useEffect(() => {
-    // Whether people sign in with the company's identity provider, asked beside who we are.
-    adminApi.authMethods().then(setMethods, () => setMethods(null));
+    // Whether people sign in with the company's identity provider, asked once.
+    void asked.then(setMethods);
     check();
     const follow = () => setPlace(placeOf(location.hash));
     addEventListener('hashchange', follow);
