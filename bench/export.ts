@@ -25,7 +25,7 @@ import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { exportRows } from '../libs/checkout/src/finance/money-movements';
-import { PAYMENT_COLUMN_NAMES } from '../libs/checkout/src/finance/payment-columns';
+import { DEFAULT_PAYMENT_COLUMNS } from '../libs/checkout/src/finance/payment-columns';
 import { appArgs, buildIfNeeded, call, freePort, startMeasured, waitUntil } from './processes';
 import { dropQueuePrefix } from './queue-prefix';
 import { writeResults } from './results';
@@ -146,7 +146,7 @@ async function floor(
   to: string,
 ): Promise<{ rows: number; seconds: number }> {
   const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
-  const sql = exportRows(PAYMENT_COLUMN_NAMES)
+  const sql = exportRows(DEFAULT_PAYMENT_COLUMNS)
     .replace(/\$1/g, `${literal(from)}::timestamptz`)
     .replace(/\$2/g, `${literal(to)}::timestamptz`)
     .replace(/\$[345](::\w+)?/g, 'NULL::text');

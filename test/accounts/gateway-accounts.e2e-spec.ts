@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import {
@@ -274,6 +275,68 @@ describe('two gateway accounts (api + worker + sandbox merchants)', () => {
       .set(service.adminAuth);
     expect(bad.status).toBe(400);
     expect(bad.body.error.errors[0].field).toBe('account');
+  });
+
+  it("exports and sums each account's money apart for finance", async () => {
+    const day = (offset: number) =>
+      new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const range = `from=${day(-1)}&to=${day(1)}&tz=UTC`;
+    const rowsOf = async (extra: string) => {
+      const response = await request(service.apiUrl)
+        .get(
+          `/v1/admin/exports/payments.csv?${range}&columns=account,merchant_reference,type,amount${extra}`,
+        )
+        .set(service.adminAuth)
+        .buffer(true);
+      expect(response.status).toBe(200);
+      return parse(response.text, { columns: true }) as Record<string, string>[];
+    };
+    const every = await rowsOf('');
+    const ke = await rowsOf('&account=ke');
+    const ug = await rowsOf('&account=ug');
+    // The earlier tests paid and refunded on both accounts.
+    for (const [rows, account] of [
+      [ke, 'ke'],
+      [ug, 'ug'],
+    ] as const) {
+      expect(rows.map((row) => row.type)).toEqual(expect.arrayContaining(['payment', 'refund']));
+      expect(new Set(rows.map((row) => row.account))).toEqual(new Set([account]));
+      for (const row of rows) {
+        expect((await orderOf(row.merchant_reference)).gatewayAccount).toBe(account);
+      }
+    }
+    const key = (row: Record<string, string>) => JSON.stringify(row);
+    expect([...ke, ...ug].map(key).sort()).toEqual(every.map(key).sort());
+
+    const daily = async (extra: string) => {
+      const response = await request(service.apiUrl)
+        .get(`/v1/admin/reports/daily?${range}${extra}`)
+        .set(service.adminAuth);
+      expect(response.status).toBe(200);
+      return response.body as {
+        account: string | null;
+        rows: { currency: string; payments: number }[];
+      };
+    };
+    const keReport = await daily('&account=ke');
+    expect(keReport.account).toBe('ke');
+    expect(new Set(keReport.rows.map((row) => row.currency))).toEqual(new Set(['KES']));
+    const payments = (report: { rows: { payments: number }[] }) =>
+      report.rows.reduce((sum, row) => sum + row.payments, 0);
+    expect(payments(keReport)).toBe(ke.filter((row) => row.type === 'payment').length);
+    expect(payments(await daily('&account=ug'))).toBe(
+      ug.filter((row) => row.type === 'payment').length,
+    );
+
+    for (const path of ['/v1/admin/exports/payments.csv', '/v1/admin/reports/daily']) {
+      const refused = await request(service.apiUrl)
+        .get(`${path}?${range}&account=default`)
+        .set(service.adminAuth);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.errors).toEqual([
+        { field: 'account', reason: 'must be one of the merchant accounts (ke, ug)' },
+      ]);
+    }
   });
 
   it("keeps each merchant's orders apart at the sandbox", async () => {

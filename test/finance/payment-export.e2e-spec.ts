@@ -356,6 +356,9 @@ describe('payment export and daily report (api + Postgres)', () => {
     const excel = await exportRows(`${range}&excel=1`);
     expect(excel.text.charCodeAt(0)).toBe(0xfeff);
     expect(excel.rows).toHaveLength(1);
+    // The merchant account only when asked for; the one account here is `default`.
+    const withAccount = await exportRows(`${range}&columns=account,amount&account=default`);
+    expect(withAccount.rows).toEqual([{ account: 'default', amount: '12.34' }]);
     // An empty range is a header alone.
     const empty = await exportRows('from=2015-06-02&to=2015-06-02&tz=UTC');
     expect(empty.rows).toEqual([]);
@@ -522,6 +525,16 @@ describe('payment export and daily report (api + Postgres)', () => {
       ['an instant without an offset', 'from=2015-03-10T10:00:00&to=2015-03-10', 'from'],
       ['no range', 'tz=UTC', 'from'],
       ['an unknown type', 'from=2015-03-10&to=2015-03-10&type=fee', 'type'],
+      [
+        'an account this service does not have',
+        'from=2015-03-10&to=2015-03-10&account=ke',
+        'account',
+      ],
+      [
+        'an account that is no account id',
+        'from=2015-03-10&to=2015-03-10&account=K%20E',
+        'account',
+      ],
       ['excel other than 0 or 1', 'from=2015-03-10&to=2015-03-10&excel=yes', 'excel'],
     ];
     it.each(cases)('%s', async (_name, query, field) => {

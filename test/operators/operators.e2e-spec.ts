@@ -142,6 +142,28 @@ describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Po
     expect(await fixtures.refundRequests()).toBe(before);
   });
 
+  it("refuses finance's files to a viewer (403 naming finance:export) and writes each refusal", async () => {
+    for (const path of ['/v1/admin/exports/payments.csv', '/v1/admin/reports/daily']) {
+      const refused = await get('vic', `${path}?from=2015-03-10&to=2015-03-10`);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toMatchObject({ code: 'forbidden', permission: 'finance:export' });
+    }
+    await waitFor(
+      'both refusals in the trail',
+      async () =>
+        (
+          await trail(`action = 'request.refused' AND actor_id = $1 AND target = ANY($2)`, [
+            person('vic'),
+            ['GET /v1/admin/exports/payments.csv', 'GET /v1/admin/reports/daily'],
+          ])
+        ).length === 2,
+    );
+    // A refund approver closes the books: the same file is theirs to take.
+    expect(
+      (await get('fiona', '/v1/admin/reports/daily?from=2015-03-10&to=2015-03-10')).status,
+    ).toBe(200);
+  });
+
   it('refuses a console change without its CSRF token, and with a wrong one', async () => {
     const { cookie } = await as('alice');
     const none = await request(service.apiUrl)

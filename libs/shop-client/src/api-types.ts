@@ -2416,6 +2416,11 @@ export interface components {
              * @example KES
              */
             currency: string | null;
+            /**
+             * @description The merchant account asked for; null for every account
+             * @example ke
+             */
+            account: string | null;
             /** @description By day, then currency, then payment method (none first); days without any are left out. A range of more rows is refused (400 naming `to`) */
             rows: components["schemas"]["DailyReportRowResponse"][];
         };
@@ -5118,10 +5123,12 @@ export interface operations {
                 tz?: string;
                 /** @description one of the configured currencies */
                 currency?: string;
+                /** @description one of the merchant accounts (PESAPAL_ACCOUNTS); default every one */
+                account?: string;
                 type?: "payment" | "refund" | "reversal";
                 /** @description the payment's order status or the refund's status */
                 status?: "completed" | "reversed" | "accepted";
-                /** @description comma-separated, in the order wanted; default all: occurred_at_utc, occurred_at_local, type, status, merchant_reference, order_tracking_id, attempt, confirmation_code, currency, amount, payment_method, payment_account, customer_email, customer_phone, refund_reason, original_reference, description */
+                /** @description comma-separated, in the order wanted, from occurred_at_utc, occurred_at_local, type, status, merchant_reference, order_tracking_id, attempt, confirmation_code, currency, amount, payment_method, payment_account, customer_email, customer_phone, refund_reason, original_reference, description, account; default all but account */
                 columns?: string;
                 /** @description 1: start with a byte-order mark, for Excel */
                 excel?: "0" | "1";
@@ -5132,7 +5139,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description UTF-8 CSV (with a byte-order mark when excel=1), a header line, then one row per money movement, oldest first; columns as asked in `columns`, by default occurred_at_utc, occurred_at_local, type, status, merchant_reference, order_tracking_id, attempt, confirmation_code, currency, amount, payment_method, payment_account, customer_email, customer_phone, refund_reason, original_reference, description */
+            /** @description UTF-8 CSV (with a byte-order mark when excel=1), a header line, then one row per money movement, oldest first; columns as asked in `columns`, by default occurred_at_utc, occurred_at_local, type, status, merchant_reference, order_tracking_id, attempt, confirmation_code, currency, amount, payment_method, payment_account, customer_email, customer_phone, refund_reason, original_reference, description (account only when asked for) */
             200: {
                 headers: {
                     /** @description Never cached */
@@ -5168,6 +5175,8 @@ export interface operations {
                 tz?: string;
                 /** @description one of the configured currencies */
                 currency?: string;
+                /** @description one of the merchant accounts (PESAPAL_ACCOUNTS); default every one */
+                account?: string;
             };
             header?: never;
             path?: never;
@@ -5209,6 +5218,8 @@ export interface operations {
                 tz?: string;
                 /** @description one of the configured currencies */
                 currency?: string;
+                /** @description one of the merchant accounts (PESAPAL_ACCOUNTS); default every one */
+                account?: string;
             };
             header?: never;
             path?: never;

@@ -12,6 +12,7 @@ export function FinancePage() {
   const [to, setTo] = useState(today());
   const [tz, setTz] = useState('');
   const [currency, setCurrency] = useState('');
+  const [account, setAccount] = useState('');
   const [excel, setExcel] = useState(false);
   const [report, setReport] = useState<DailyReport | null>(null);
   const [busy, setBusy] = useState(false);
@@ -22,6 +23,7 @@ export function FinancePage() {
     to,
     ...(tz.trim() ? { tz: tz.trim() } : {}),
     ...(currency.trim() ? { currency: currency.trim().toUpperCase() } : {}),
+    ...(account.trim() ? { account: account.trim().toLowerCase() } : {}),
   });
 
   async function work(task: () => Promise<void>) {
@@ -85,6 +87,13 @@ export function FinancePage() {
           maxLength={3}
           value={currency}
           onInput={(event) => setCurrency((event.target as HTMLInputElement).value)}
+        />
+        <label for="finance-account">Merchant account (empty: every one)</label>
+        <input
+          id="finance-account"
+          maxLength={20}
+          value={account}
+          onInput={(event) => setAccount((event.target as HTMLInputElement).value)}
         />
         <button type="submit" disabled={busy}>
           Show the daily report

@@ -4,6 +4,7 @@ export interface MovementFilters {
   currency?: string;
   type?: MovementType;
   status?: string;
+  account?: string;
 }
 
 const SETTLED_REFUND = `status IN ('accepted', 'reversed')`;
@@ -12,7 +13,7 @@ const SETTLED_REFUND = `status IN ('accepted', 'reversed')`;
 const orderColumns = (alias: string) =>
   `${alias}.merchant_reference, ${alias}.payment_method, ${alias}.payment_account,
          ${alias}.customer_email, COALESCE(${alias}.customer_phone, ${alias}.msisdn) AS customer_phone,
-         ${alias}.description`;
+         ${alias}.description, ${alias}.gateway_account AS account`;
 
 /**
  * Every money movement in [$1, $2), one row each with its order's columns, through the date
@@ -62,14 +63,16 @@ const MOVEMENTS = `
      AND NOT EXISTS (SELECT 1 FROM refunds vr WHERE vr.order_id = v.id AND vr.${SETTLED_REFUND})`;
 
 /**
- * The movements of [$1, $2) filtered by $3 (currency), $4 (type) and $5 (status), each null for
- * any. The one place the movement query lives: the export streams it and the daily report sums it.
+ * The movements of [$1, $2) filtered by $3 (currency), $4 (type), $5 (status) and $6 (merchant
+ * account), each null for any. The one place the movement query lives: the export streams it and
+ * the daily report sums it.
  */
 export const MOVEMENTS_WITH_ORDERS = `
   SELECT m.* FROM (${MOVEMENTS}) m
    WHERE ($3::varchar IS NULL OR m.currency = $3)
      AND ($4::text IS NULL OR m.type = $4)
-     AND ($5::text IS NULL OR m.status = $5)`;
+     AND ($5::text IS NULL OR m.status = $5)
+     AND ($6::varchar IS NULL OR m.account = $6)`;
 
 /**
  * A text cell a spreadsheet would run as a formula (=, +, -, @, or a tab or carriage return
@@ -109,6 +112,7 @@ const CELLS: Record<PaymentColumn, string> = {
   refund_reason: inert('x.refund_reason'),
   original_reference: inert('x.original_reference'),
   description: inert('x.description'),
+  account: 'x.account',
 };
 
 /** The export's rows with `columns`, oldest first (ties by type, then id). */
@@ -119,7 +123,7 @@ export function exportRows(columns: readonly PaymentColumn[]): string {
    ORDER BY x.occurred_at, x.type, x.movement_id`;
 }
 
-/** $1…$5 of MOVEMENTS_WITH_ORDERS: the bounds to the microsecond, then the filters. */
+/** $1…$6 of MOVEMENTS_WITH_ORDERS: the bounds to the microsecond, then the filters. */
 export function movementParameters(
   bounds: { fromText: string; toText: string },
   filters: MovementFilters,
@@ -130,5 +134,6 @@ export function movementParameters(
     filters.currency ?? null,
     filters.type ?? null,
     filters.status ?? null,
+    filters.account ?? null,
   ];
 }

@@ -21,11 +21,17 @@ export const PAYMENT_COLUMNS = {
   refund_reason: 'why the refund was asked for',
   original_reference: 'for a refund or reversal: the confirmation code of the payment it undoes',
   description: "the order's description",
+  account: 'the merchant account (PESAPAL_ACCOUNTS) the money moved on; asked for by name',
 } as const;
 
 export type PaymentColumn = keyof typeof PAYMENT_COLUMNS;
 
+/** Every column an export may ask for. */
 export const PAYMENT_COLUMN_NAMES = Object.keys(PAYMENT_COLUMNS) as PaymentColumn[];
+
+/** The columns of an export that does not name its own: all but `account`, which a shop with one
+ * merchant account has no use for. */
+export const DEFAULT_PAYMENT_COLUMNS = PAYMENT_COLUMN_NAMES.filter((name) => name !== 'account');
 
 export const MOVEMENT_TYPES = ['payment', 'refund', 'reversal'] as const;
 export type MovementType = (typeof MOVEMENT_TYPES)[number];

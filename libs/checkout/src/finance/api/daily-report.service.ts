@@ -34,6 +34,7 @@ export interface DailyReport {
   to: string;
   tz: string;
   currency: string | null;
+  account: string | null;
   rows: DailyReportRow[];
 }
 
@@ -76,10 +77,12 @@ const DAILY = `
       SELECT f.failed_at::date, f.currency, f.payment_method, 'failed', NULL
         FROM orders f
        WHERE f.failed_at >= $1 AND f.failed_at < $2 AND ($3::varchar IS NULL OR f.currency = $3)
+         AND ($6::varchar IS NULL OR f.gateway_account = $6)
       UNION ALL
       SELECT c.cancelled_at::date, c.currency, c.payment_method, 'cancelled', NULL
         FROM orders c
        WHERE c.cancelled_at >= $1 AND c.cancelled_at < $2 AND ($3::varchar IS NULL OR c.currency = $3)
+         AND ($6::varchar IS NULL OR c.gateway_account = $6)
     ) k
    GROUP BY k.day, k.currency, k.payment_method
    ORDER BY k.day, k.currency, k.payment_method NULLS FIRST`;
@@ -105,7 +108,7 @@ export class DailyReportService {
       const currency = query.currency?.toUpperCase();
       const rows = await snapshot.query<DailyReportRow>(
         `${DAILY} LIMIT ${DAILY_REPORT_ROWS_MAX + 1}`,
-        movementParameters(snapshot.bounds, { currency }),
+        movementParameters(snapshot.bounds, { currency, account: query.account }),
       );
       if (rows.length > DAILY_REPORT_ROWS_MAX) {
         throw CheckoutError.invalid([
@@ -120,6 +123,7 @@ export class DailyReportService {
         to: snapshot.bounds.to.toISOString(),
         tz: snapshot.bounds.tz,
         currency: currency ?? null,
+        account: query.account ?? null,
         rows,
       };
     } finally {
@@ -131,7 +135,8 @@ export class DailyReportService {
   async csv(query: DailyReportQuery): Promise<{ tz: string; body: Readable }> {
     const snapshot = await openFinanceSnapshot(this.dataSource, this.config, query);
     const currency = query.currency?.toUpperCase();
-    const body = snapshot.csv(DAILY_CSV, movementParameters(snapshot.bounds, { currency }), {
+    const filters = { currency, account: query.account };
+    const body = snapshot.csv(DAILY_CSV, movementParameters(snapshot.bounds, filters), {
       byteOrderMark: false,
     });
     return { tz: snapshot.bounds.tz, body };

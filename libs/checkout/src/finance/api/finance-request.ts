@@ -22,6 +22,13 @@ export async function openFinanceSnapshot(
       reason: `must be one of the configured currencies (${config.currencies.join(', ')})`,
     });
   }
+  const accounts = config.gateway.accounts.map((account) => account.id);
+  if (query.account !== undefined && !accounts.includes(query.account)) {
+    problems.push({
+      field: 'account',
+      reason: `must be one of the merchant accounts (${accounts.join(', ')})`,
+    });
+  }
   problems.push(...extra);
   if (problems.length > 0 || !range) throw CheckoutError.invalid(problems);
   return FinanceSnapshot.open(dataSource, range);

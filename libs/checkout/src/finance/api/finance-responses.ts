@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { CURRENCY, DATE_TIME, INTEGER, SIGNED_AMOUNT, text } from '../../http/documented-schemas';
-import { PAYMENT_COLUMN_NAMES } from '../payment-columns';
+import { DEFAULT_PAYMENT_COLUMNS } from '../payment-columns';
 import { DAILY_REPORT_COLUMNS, DAILY_REPORT_ROWS_MAX } from './daily-report.service';
 import { TIME_ZONE_MAX_LENGTH } from '../../http/time-zone';
 import { RANGE_TEXT_MAX_LENGTH } from './finance.dto';
@@ -109,6 +109,15 @@ export class DailyReportResponse {
   currency!: string | null;
 
   @ApiProperty({
+    type: String,
+    maxLength: 20,
+    example: 'ke',
+    nullable: true,
+    description: 'The merchant account asked for; null for every account',
+  })
+  account!: string | null;
+
+  @ApiProperty({
     type: [DailyReportRowResponse],
     maxItems: DAILY_REPORT_ROWS_MAX,
     description:
@@ -152,4 +161,4 @@ export const CSV_MEDIA_TYPE = 'text/csv';
 
 export const DAILY_CSV_DESCRIPTION = `UTF-8 CSV with a header line and the columns ${DAILY_REPORT_COLUMNS.join(', ')}, as in the JSON report`;
 
-export const PAYMENTS_CSV_DESCRIPTION = `UTF-8 CSV (with a byte-order mark when excel=1), a header line, then one row per money movement, oldest first; columns as asked in \`columns\`, by default ${PAYMENT_COLUMN_NAMES.join(', ')}`;
+export const PAYMENTS_CSV_DESCRIPTION = `UTF-8 CSV (with a byte-order mark when excel=1), a header line, then one row per money movement, oldest first; columns as asked in \`columns\`, by default ${DEFAULT_PAYMENT_COLUMNS.join(', ')} (account only when asked for)`;

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import {
   MOVEMENT_STATUSES,
   MOVEMENT_TYPES,
@@ -49,6 +49,18 @@ export class FinanceRangeQuery {
   @IsString()
   @Length(3, 3)
   currency?: string;
+
+  @ApiPropertyOptional({
+    description: 'one of the merchant accounts (PESAPAL_ACCOUNTS); default every one',
+    example: 'ke',
+    maxLength: 20,
+    pattern: '^[a-z][a-z0-9_]{0,19}$',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(20)
+  @Matches(/^[a-z][a-z0-9_]{0,19}$/, { message: 'must be an account id (a-z, 0-9, _)' })
+  account?: string;
 }
 
 export class DailyReportQuery extends FinanceRangeQuery {}
@@ -68,7 +80,7 @@ export class PaymentExportQuery extends FinanceRangeQuery {
   status?: string;
 
   @ApiPropertyOptional({
-    description: `comma-separated, in the order wanted; default all: ${PAYMENT_COLUMN_NAMES.join(', ')}`,
+    description: `comma-separated, in the order wanted, from ${PAYMENT_COLUMN_NAMES.join(', ')}; default all but account`,
     maxLength: 1000,
   })
   @IsOptional()

@@ -3,7 +3,12 @@ import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { Readable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { FieldProblem } from '../../errors/checkout-error';
-import { PAYMENT_COLUMN_NAMES, PaymentColumn, PAYMENT_COLUMNS } from '../payment-columns';
+import {
+  DEFAULT_PAYMENT_COLUMNS,
+  PAYMENT_COLUMN_NAMES,
+  PaymentColumn,
+  PAYMENT_COLUMNS,
+} from '../payment-columns';
 import { PaymentExportQuery } from './finance.dto';
 import { openFinanceSnapshot } from './finance-request';
 import { exportRows, movementParameters } from '../money-movements';
@@ -17,7 +22,7 @@ function readColumns(text: string | undefined): {
   columns: PaymentColumn[];
   problems: FieldProblem[];
 } {
-  if (text === undefined) return { columns: PAYMENT_COLUMN_NAMES, problems: [] };
+  if (text === undefined) return { columns: DEFAULT_PAYMENT_COLUMNS, problems: [] };
   const names = text.split(',').map((name) => name.trim());
   const unknown = names.filter((name) => !(name in PAYMENT_COLUMNS));
   if (names.length === 0 || names.some((name) => name === '')) {
@@ -66,6 +71,7 @@ export class PaymentExportService {
       currency: query.currency?.toUpperCase(),
       type: query.type,
       status: query.status,
+      account: query.account,
     };
     const parameters = movementParameters(snapshot.bounds, filters);
     const body = snapshot.csv(exportRows(columns), parameters, {
