@@ -1,14 +1,21 @@
-import { GUARDS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import {
+  GUARDS_METADATA,
+  INTERCEPTORS_METADATA,
+  METHOD_METADATA,
+  PATH_METADATA,
+} from '@nestjs/common/constants';
 import { RequestMethod } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import { AdminAccessGuard } from '../../libs/checkout/src/http/api-key.guards';
+import { OperatorActInterceptor } from '../../libs/checkout/src/operators/operator-act.interceptor';
 import { PERMISSIONS } from '@app/domain';
 import { RunningService, startService } from '../support/service';
 
 /**
  * No admin route without an operator and a permission: every route under v1/admin is behind
- * AdminAccessGuard and declares what it needs (checked on the api as it runs, so a route added
- * later is checked too).
+ * AdminAccessGuard, declares what it needs, and runs as its operator's act (the interceptor that
+ * writes the audit row of a change); checked on the api as it runs, so a route added later is
+ * checked too.
  */
 describe('every admin route checks a permission', () => {
   let service: RunningService;
@@ -20,7 +27,7 @@ describe('every admin route checks a permission', () => {
     await service?.close();
   });
 
-  it('guards each v1/admin route and names a known permission (or any operator)', () => {
+  it('guards each v1/admin route, names a known permission (or any operator) and runs it as the act', () => {
     const routes: string[] = [];
     const problems: string[] = [];
     for (const module of service.apiApp.get(ModulesContainer).values()) {
@@ -46,6 +53,12 @@ describe('every admin route checks a permission', () => {
           const needed = (Reflect.getMetadata('checkout:permission', handler) ??
             Reflect.getMetadata('checkout:permission', controller)) as string | undefined;
           if (!guards.includes(AdminAccessGuard)) problems.push(`${route}: no AdminAccessGuard`);
+          const interceptors = [
+            ...((Reflect.getMetadata(INTERCEPTORS_METADATA, controller) as unknown[]) ?? []),
+            ...((Reflect.getMetadata(INTERCEPTORS_METADATA, handler) as unknown[]) ?? []),
+          ];
+          if (!interceptors.includes(OperatorActInterceptor))
+            problems.push(`${route}: not run as the operator's act (OperatorActInterceptor)`);
           if (!needed || !(needed === 'any' || (PERMISSIONS as readonly string[]).includes(needed)))
             problems.push(`${route} (${controller.name}.${name}): permission ${String(needed)}`);
           // A route that changes something needs more than the right to read.

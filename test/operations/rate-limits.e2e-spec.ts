@@ -7,6 +7,7 @@ import { RunningService, startService } from '../support/service';
 import { ipnUrl, reference } from '../ipn/ipn-support';
 import { TcpProxy } from '../foundation/tcp-proxy';
 import { redisForTest } from '../support/redis-servers';
+import { RedisConnection } from '@app/queues';
 
 /** Small ceilings so a test reaches them; the defaults are in the README. */
 const SHOP_PER_MINUTE = 5;
@@ -41,6 +42,8 @@ describe('rate limits: per API key on the shop and admin routes, per source addr
   it('answers 429 with Retry-After once a shop key spends its minute, and creates nothing then', async () => {
     const answers = [];
     for (let i = 0; i < SHOP_PER_MINUTE; i += 1) {
+      // Redis forgets the window's script midway (as after a restart): counting goes on.
+      if (i === 2) await service.apiApp.get(RedisConnection).client?.script('FLUSH');
       answers.push(
         await request(service.apiUrl)
           .get(`/v1/orders/${reference('RL')}`)

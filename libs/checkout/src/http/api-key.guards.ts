@@ -4,6 +4,9 @@ import {
   Inject,
   Injectable,
   SetMetadata,
+  UseGuards,
+  UseInterceptors,
+  applyDecorators,
   createParamDecorator,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -14,6 +17,7 @@ import { CheckoutError } from '../errors/checkout-error';
 import { ApiKeyRegistry } from '../operators/api-key-registry';
 import { auditActorOf, Operator, operatorLabel } from '../operators/operator';
 import { AccessRequest, OperatorAccess } from '../operators/operator-access';
+import { OperatorActInterceptor } from '../operators/operator-act.interceptor';
 
 interface KeyedRequest extends AccessRequest {
   apiKey?: ApiKeyIdentity;
@@ -150,3 +154,12 @@ export const CallerOperator = createParamDecorator(
     return request.operator;
   },
 );
+
+/**
+ * What every admin route is behind: an operator holding the route's permission
+ * (AdminAccessGuard, with `@Requires`), and the request run as that operator's act
+ * (OperatorActInterceptor). On the admin controllers rather than registered globally, so the
+ * shop's routes pay for no interceptor.
+ */
+export const AdminRoutes = () =>
+  applyDecorators(UseGuards(AdminAccessGuard), UseInterceptors(OperatorActInterceptor));

@@ -2,6 +2,7 @@ import { ExecutionContext, Inject, Injectable, Logger, Module } from '@nestjs/co
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerGuard, ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
+import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { RedisConnection } from '@app/queues';
@@ -19,6 +20,10 @@ if hits == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local left = redis.call('PTTL', KEYS[1])
 if left < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); left = tonumber(ARGV[1]) end
 return {hits, left}`;
+
+/** The script's SHA-1: each count sends it (EVALSHA), not the script; EVAL only when a Redis
+ * node does not have it yet (after a restart, or a node of a cluster it never ran on). */
+const REDIS_WINDOW_SHA = createHash('sha1').update(REDIS_WINDOW).digest('hex');
 
 /** The same window in the service's database, for QUEUE_BACKEND=postgres (no Redis). */
 const POSTGRES_WINDOW = `
@@ -72,11 +77,16 @@ export class SharedRateWindows implements ThrottlerStorage {
   }
 
   private async count(key: string, ttlMs: number): Promise<[number, number]> {
-    if (this.redis.client) {
-      const [hits, left] = (await this.redis.client.eval(REDIS_WINDOW, 1, key, ttlMs)) as [
-        number,
-        number,
-      ];
+    const redis = this.redis.client;
+    if (redis) {
+      const answer = await redis
+        .evalsha(REDIS_WINDOW_SHA, 1, key, ttlMs)
+        .catch((error: Error) =>
+          error.message.startsWith('NOSCRIPT')
+            ? redis.eval(REDIS_WINDOW, 1, key, ttlMs)
+            : Promise.reject(error),
+        );
+      const [hits, left] = answer as [number, number];
       return [hits, left];
     }
     const [row] = (await this.dataSource.query(POSTGRES_WINDOW, [key, ttlMs])) as {

@@ -1,5 +1,5 @@
 import { cutText } from '@app/domain';
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBearerAuth,
@@ -13,7 +13,7 @@ import {
 import { QUEUE_NAMES } from '@app/queues';
 import { text, URL_MAX_LENGTH, UUID } from '../../http/documented-schemas';
 import { ApiKeyIdentity } from '../../http/api-keys';
-import { AdminAccessGuard, CallerKey, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, CallerKey, Requires } from '../../http/api-key.guards';
 import { IpnRegistrationService, loggableIpnUrl } from '../../ipn/ipn-registration.service';
 import { DeadLettersQuery, ListNotificationsQuery, ReconcileBody } from './admin.dto';
 import {
@@ -41,7 +41,7 @@ const JOB_ID_PARAM = { name: 'jobId', ...text(JOB_ID_MAX_LENGTH), example: '42' 
 /** The plumbing an operator inspects: IPN URLs, the notification inbox, dead jobs, reconciliation. */
 @ApiTags('admin: operations')
 @ApiBearerAuth()
-@UseGuards(AdminAccessGuard)
+@AdminRoutes()
 @Requires('admin:read')
 @Controller('v1/admin')
 export class AdminOperationsController {

@@ -8,7 +8,6 @@ import {
   Param,
   Post,
   Query,
-  UseGuards,
 } from '@nestjs/common';
 import {
   ApiBadGatewayResponse,
@@ -21,7 +20,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiKeyIdentity } from '../../http/api-keys';
-import { AdminAccessGuard, CallerKey, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, CallerKey, Requires } from '../../http/api-key.guards';
 import { REVIEW_REASON_MAX_LENGTH } from '../../orders/order-view';
 import { OrderCancelService } from '../../orders/order-cancel.service';
 import { OrderSyncService } from '../../orders/order-sync.service';
@@ -61,7 +60,7 @@ const ApiGatewayErrors = () =>
 
 @ApiTags('admin: orders')
 @ApiBearerAuth()
-@UseGuards(AdminAccessGuard)
+@AdminRoutes()
 @Requires('admin:read')
 @Controller('v1/admin/orders')
 export class AdminOrdersController {

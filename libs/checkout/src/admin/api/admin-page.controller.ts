@@ -1,10 +1,10 @@
-import { Controller, Delete, Get, HttpCode, Inject, Post, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Inject, Post, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyReply } from 'fastify';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { CheckoutError } from '../../errors/checkout-error';
-import { AdminAccessGuard, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, Requires } from '../../http/api-key.guards';
 import { bearerKey } from '../../http/api-keys';
 import { secureCookies } from '../../operators/session-cookie';
 import { AdminSessions, SESSION_COOKIE, sessionCookieOptions } from './admin-session';
@@ -68,7 +68,7 @@ export class AdminPageController {
    */
   @Post('session')
   @Requires('operations:write')
-  @UseGuards(AdminAccessGuard)
+  @AdminRoutes()
   @HttpCode(204)
   signIn(@Res() reply: FastifyReply) {
     const session = this.sessions.sessionFor(bearerKey(reply.request.headers.authorization) ?? '');

@@ -1,6 +1,6 @@
-import { Controller, Get, Header, Query, StreamableFile, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Query, StreamableFile } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { AdminAccessGuard, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, Requires } from '../../http/api-key.guards';
 import { DailyReportService } from './daily-report.service';
 import { DailyReportQuery, PaymentExportQuery } from './finance.dto';
 import {
@@ -26,7 +26,7 @@ const csvAnswer = (description: string, kind: string, exampleFilename: string) =
 
 @ApiTags('admin: finance')
 @ApiBearerAuth()
-@UseGuards(AdminAccessGuard)
+@AdminRoutes()
 @Requires('finance:export')
 @Controller('v1/admin')
 export class FinanceController {

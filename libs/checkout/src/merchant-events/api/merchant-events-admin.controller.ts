@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBearerAuth,
@@ -9,7 +9,7 @@ import {
 } from '@nestjs/swagger';
 import { UUID } from '../../http/documented-schemas';
 import { ApiKeyIdentity } from '../../http/api-keys';
-import { AdminAccessGuard, CallerKey, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, CallerKey, Requires } from '../../http/api-key.guards';
 import { ListMerchantEventsQuery } from './merchant-events.dto';
 import { MerchantEventsAdminService } from './merchant-events-admin.service';
 import {
@@ -24,7 +24,7 @@ const EventIdParam = ApiParam({ name: 'id', ...UUID, description: "The event's i
 
 @ApiTags('admin: merchant events')
 @ApiBearerAuth()
-@UseGuards(AdminAccessGuard)
+@AdminRoutes()
 @Requires('admin:read')
 @Controller('v1/admin/events')
 export class MerchantEventsAdminController {

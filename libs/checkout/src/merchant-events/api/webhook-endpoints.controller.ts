@@ -1,14 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBearerAuth,
@@ -22,7 +12,7 @@ import {
 } from '@nestjs/swagger';
 import { UUID } from '../../http/documented-schemas';
 import { ApiKeyIdentity } from '../../http/api-keys';
-import { AdminAccessGuard, CallerKey, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, CallerKey, Requires } from '../../http/api-key.guards';
 import {
   CreateWebhookEndpointBody,
   ReplayBody,
@@ -46,7 +36,7 @@ const EndpointIdParam = ApiParam({ name: 'id', ...UUID, description: "The endpoi
 
 @ApiTags('admin: webhook endpoints')
 @ApiBearerAuth()
-@UseGuards(AdminAccessGuard)
+@AdminRoutes()
 @Requires('webhooks:manage')
 @Controller('v1/admin/webhook-endpoints')
 export class WebhookEndpointsController {

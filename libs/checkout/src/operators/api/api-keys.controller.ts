@@ -8,7 +8,6 @@ import {
   Param,
   Post,
   Query,
-  UseGuards,
 } from '@nestjs/common';
 import {
   ApiBearerAuth,
@@ -20,7 +19,7 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { AdminAccessGuard, CallerOperator, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, CallerOperator, Requires } from '../../http/api-key.guards';
 import { UUID } from '../../http/documented-schemas';
 import { Operator } from '../operator';
 import { ApiKeysService } from './api-keys.service';
@@ -35,7 +34,7 @@ import {
 /** Scoped API keys for machines: made, listed, rolled and revoked by people holding api_keys:manage. */
 @ApiTags('admin: api keys')
 @ApiBearerAuth()
-@UseGuards(AdminAccessGuard)
+@AdminRoutes()
 @Requires('api_keys:manage')
 @Controller('v1/admin/api-keys')
 export class ApiKeysController {

@@ -1,6 +1,6 @@
-import { Controller, Get, Header, Query, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminAccessGuard, CallerOperator, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, CallerOperator, Requires } from '../../http/api-key.guards';
 import { auditActorOf, Operator } from '../operator';
 import { OriginRequest, originOf } from '../../http/request-origin';
 import { AuditTrail } from '../audit-trail';
@@ -11,7 +11,7 @@ import { AuditPageResponse, AuditVerificationResponse } from './audit-responses'
 /** The audit trail, read-only; every read of it is itself written to it. */
 @ApiTags('admin: audit')
 @ApiBearerAuth()
-@UseGuards(AdminAccessGuard)
+@AdminRoutes()
 @Requires('audit:read')
 @Controller('v1/admin/audit')
 export class AuditController {

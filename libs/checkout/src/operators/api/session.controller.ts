@@ -1,14 +1,4 @@
-import {
-  Controller,
-  Get,
-  Header,
-  HttpCode,
-  Inject,
-  Post,
-  Req,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiExtraModels,
@@ -19,7 +9,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { AdminAccessGuard, AnyOperator, CallerOperator } from '../../http/api-key.guards';
+import { AdminRoutes, AnyOperator, CallerOperator } from '../../http/api-key.guards';
 import { recordCurrentAct } from '../audit-trail';
 import { Operator } from '../operator';
 import { AccessRequest } from '../operator-access';
@@ -31,7 +21,7 @@ import { sessionCookie } from '../session-cookie';
 @ApiTags('admin: operators')
 @ApiBearerAuth()
 @ApiExtraModels(ConsoleSessionResponse)
-@UseGuards(AdminAccessGuard)
+@AdminRoutes()
 @AnyOperator()
 @Controller('v1/admin/session')
 export class SessionController {

@@ -1,13 +1,13 @@
-import { Controller, Get, Header, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminAccessGuard, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, Requires } from '../../http/api-key.guards';
 import { OverviewQuery } from './overview.dto';
 import { OverviewResponse } from './overview-responses';
 import { OverviewService } from './overview.service';
 
 @ApiTags('admin: overview')
 @ApiBearerAuth()
-@UseGuards(AdminAccessGuard)
+@AdminRoutes()
 @Requires('admin:read')
 @Controller('v1/admin')
 export class OverviewController {

@@ -8,7 +8,6 @@ import {
   Post,
   Query,
   Res,
-  UseGuards,
 } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import {
@@ -27,7 +26,7 @@ import {
 } from '@nestjs/swagger';
 import { INTEGER, UUID } from '../../http/documented-schemas';
 import { ATTEMPTS_PER_ORDER_LIMIT } from '../../orders/order-view';
-import { AdminAccessGuard, CallerOperator, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, CallerOperator, Requires } from '../../http/api-key.guards';
 import { Operator } from '../../operators/operator';
 import {
   CreateRefundDto,
@@ -68,7 +67,7 @@ const REFERENCE_PARAM = {
 
 @ApiTags('admin: refunds')
 @ApiBearerAuth()
-@UseGuards(AdminAccessGuard)
+@AdminRoutes()
 @Requires('admin:read')
 @Controller('v1/admin')
 export class RefundsController {

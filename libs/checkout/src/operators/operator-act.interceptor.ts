@@ -6,13 +6,13 @@ import {
   NestInterceptor,
 } from '@nestjs/common';
 import { Observable, from, lastValueFrom } from 'rxjs';
-import { CheckoutError } from '../../errors/checkout-error';
-import { STATUS_OF_CATEGORY } from '../../http/checkout-exception.filter';
-import { OriginRequest, originOf, routeOf } from '../../http/request-origin';
-import { AuditTrail } from '../audit-trail';
-import { auditActorOf, Operator } from '../operator';
-import { READING } from '../operator-access';
-import { OperatorAct, runAsAct } from '../operator-act';
+import { CheckoutError } from '../errors/checkout-error';
+import { STATUS_OF_CATEGORY } from '../http/checkout-exception.filter';
+import { OriginRequest, originOf, routeOf } from '../http/request-origin';
+import { AuditTrail } from './audit-trail';
+import { auditActorOf, Operator } from './operator';
+import { READING } from './operator-access';
+import { OperatorAct, runAsAct } from './operator-act';
 
 interface ActingRequest extends OriginRequest {
   operator?: Operator;
