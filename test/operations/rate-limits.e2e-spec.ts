@@ -8,6 +8,8 @@ import { ipnUrl, reference } from '../ipn/ipn-support';
 import { TcpProxy } from '../foundation/tcp-proxy';
 import { redisForTest } from '../support/redis-servers';
 import { RedisConnection } from '@app/queues';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { SharedRateWindows } from '../../libs/checkout/src/http/rate-limits';
 
 /** Small ceilings so a test reaches them; the defaults are in the README. */
 const SHOP_PER_MINUTE = 5;
@@ -103,6 +105,31 @@ describe('rate limits: per API key on the shop and admin routes, per source addr
     }
     expect(statuses.slice(0, SHOP_PER_MINUTE)).toEqual(Array(SHOP_PER_MINUTE).fill(401));
     expect(statuses[SHOP_PER_MINUTE]).toBe(429);
+  });
+
+  it('two replicas leasing from one shared window let exactly its limit through between them', async () => {
+    // The api's own windows and a second replica's, on the same store (Redis, or PostgreSQL on
+    // the Postgres queue backend): far below the limit each takes hits a lease at a time.
+    const own = service.apiApp.get(SharedRateWindows);
+    const other = new SharedRateWindows(
+      service.apiApp.get(RedisConnection),
+      service.apiApp.get(DataSource),
+      service.apiApp.get<ServiceConfig>(SERVICE_CONFIG),
+    );
+    const replicas = [own, other];
+    const key = `lease-test:${randomUUID()}`;
+    const limit = 600;
+    const allowed = [0, 0];
+    const refused = [0, 0];
+    for (let i = 0; refused[0] < 2 || refused[1] < 2; i += 1) {
+      const record = await replicas[i % 2].increment(key, 60_000, limit);
+      expect(record.totalHits).toBeGreaterThan(0);
+      if (record.isBlocked) refused[i % 2] += 1;
+      else allowed[i % 2] += 1;
+    }
+    expect(allowed[0] + allowed[1]).toBe(limit);
+    expect(allowed[0]).toBeGreaterThan(limit / 4);
+    expect(allowed[1]).toBeGreaterThan(limit / 4);
   });
 
   it('answers a flood of notifications from one address 429 with Retry-After, storing none of the refused', async () => {

@@ -1,4 +1,4 @@
-import { SourceAddressCeiling } from './rate-limits';
+import { CountHits, RateLeases, SourceAddressCeiling } from './rate-limits';
 
 describe('SourceAddressCeiling', () => {
   it('lets an address make its minute’s worth, then asks it to wait until the window ends', () => {
@@ -15,5 +15,80 @@ describe('SourceAddressCeiling', () => {
   it('is off at 0', () => {
     const ceiling = new SourceAddressCeiling(0);
     for (let i = 0; i < 5; i += 1) expect(ceiling.retryAfter('10.0.0.1')).toBeNull();
+  });
+});
+
+/** A shared window as the stores keep it (INCRBY, one window), counting the round trips. */
+function sharedWindow() {
+  const store = { total: 0, calls: 0 };
+  const count: CountHits = async (_key, ttlMs, hits) => {
+    store.calls += 1;
+    await new Promise((resolve) => setImmediate(resolve));
+    store.total += hits;
+    return [store.total, ttlMs];
+  };
+  return { store, count };
+}
+
+describe('RateLeases', () => {
+  it('far below the limit, asks the store once per lease; every request has its own hit number', async () => {
+    const { store, count } = sharedWindow();
+    const leases = new RateLeases(count);
+    const numbers: number[] = [];
+    for (let i = 0; i < 1000; i += 1) numbers.push((await leases.hit('k', 60_000, 60_000))[0]);
+    expect(numbers).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+    // The first hit alone (nothing known of the key), then leases of 100.
+    expect(store.calls).toBe(11);
+  });
+
+  it('near the limit counts each hit in the store, and refuses exactly past it', async () => {
+    const { store, count } = sharedWindow();
+    const leases = new RateLeases(count);
+    const numbers: number[] = [];
+    for (let i = 0; i < 25; i += 1) numbers.push((await leases.hit('k', 60_000, 20))[0]);
+    expect(numbers.filter((n) => n <= 20)).toHaveLength(20);
+    expect(numbers.slice(20).every((n) => n > 20)).toBe(true);
+    expect(store.calls).toBe(25);
+  });
+
+  it('replicas sharing a window let exactly the limit through between them', async () => {
+    const { store, count } = sharedWindow();
+    const replicas = [new RateLeases(count), new RateLeases(count)];
+    const allowed = [0, 0];
+    const refused = [0, 0];
+    for (let i = 0; refused[0] < 3 || refused[1] < 3; i += 1) {
+      const [hit] = await replicas[i % 2].hit('k', 60_000, 500);
+      if (hit <= 500) allowed[i % 2] += 1;
+      else refused[i % 2] += 1;
+    }
+    expect(allowed[0] + allowed[1]).toBe(500);
+    expect(store.calls).toBeLessThan(150);
+  });
+
+  it('concurrent requests wait for one lease instead of each asking the store', async () => {
+    const { store, count } = sharedWindow();
+    const leases = new RateLeases(count);
+    await leases.hit('k', 60_000, 60_000);
+    const numbers = await Promise.all(
+      Array.from({ length: 50 }, () => leases.hit('k', 60_000, 60_000).then(([n]) => n)),
+    );
+    expect(new Set(numbers).size).toBe(50);
+    expect(Math.max(...numbers)).toBe(51);
+    expect(store.calls).toBe(2);
+  });
+
+  it('starts a key afresh when its window has ended', async () => {
+    let total = 0;
+    let calls = 0;
+    const leases = new RateLeases(async (_key, _ttl, hits) => {
+      calls += 1;
+      total += hits;
+      // A window that ends at once: each lease is void before it is used again.
+      return [total, 0];
+    });
+    await leases.hit('k', 60_000, 60_000);
+    await leases.hit('k', 60_000, 60_000);
+    expect(calls).toBe(2);
+    expect(total).toBe(2);
   });
 });

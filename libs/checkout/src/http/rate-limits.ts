@@ -11,12 +11,12 @@ import { bearerKey, fingerprintOf } from './api-keys';
 const MINUTE_MS = 60_000;
 
 /**
- * One fixed window per key: INCR, and the window's expiry set by its first hit. Answers the hits
- * so far and the milliseconds left in the window.
+ * One fixed window per key: INCRBY the hits taken (one, or a lease of several), and the window's
+ * expiry set by its first hits. Answers the hits so far and the milliseconds left in the window.
  */
 const REDIS_WINDOW = `
-local hits = redis.call('INCR', KEYS[1])
-if hits == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local hits = redis.call('INCRBY', KEYS[1], ARGV[2])
+if hits == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local left = redis.call('PTTL', KEYS[1])
 if left < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); left = tonumber(ARGV[1]) end
 return {hits, left}`;
@@ -28,23 +28,105 @@ const REDIS_WINDOW_SHA = createHash('sha1').update(REDIS_WINDOW).digest('hex');
 /** The same window in the service's database, for QUEUE_BACKEND=postgres (no Redis). */
 const POSTGRES_WINDOW = `
   INSERT INTO rate_limit_windows (key, hits, window_ends)
-  VALUES ($1, 1, clock_timestamp() + make_interval(secs => $2::float8 / 1000))
+  VALUES ($1, $3::int, clock_timestamp() + make_interval(secs => $2::float8 / 1000))
   ON CONFLICT (key) DO UPDATE
-     SET hits = CASE WHEN rate_limit_windows.window_ends <= clock_timestamp() THEN 1
-                     ELSE rate_limit_windows.hits + 1 END,
+     SET hits = CASE WHEN rate_limit_windows.window_ends <= clock_timestamp() THEN $3::int
+                     ELSE rate_limit_windows.hits + $3::int END,
          window_ends = CASE WHEN rate_limit_windows.window_ends <= clock_timestamp()
                             THEN EXCLUDED.window_ends ELSE rate_limit_windows.window_ends END
   RETURNING hits, GREATEST(0, EXTRACT(EPOCH FROM window_ends - clock_timestamp()) * 1000)::float8 AS left_ms`;
 
+/** A lease is at most this share of what a window has left (1/16)... */
+const LEASE_SHARE = 16;
+/** ...and at most this many hits. */
+const LEASE_MAX = 100;
+/** Keys whose lease this process keeps at once (random keys each get a window). */
+const LEASES_KEPT_MAX = 10_000;
+
+/** Hits a process took from a shared window ahead of its requests: numbers firstHit… */
+interface Lease {
+  endsAt: number;
+  firstHit: number;
+  granted: number;
+  used: number;
+}
+
+/** Adds `hits` to the key's shared window; answers its hits so far and the ms it has left. */
+export type CountHits = (key: string, ttlMs: number, hits: number) => Promise<[number, number]>;
+
+/**
+ * Takes a window's hits from the shared store a lease at a time, so that a key far below its
+ * limit costs the store one round trip per lease rather than per request. A lease is at most a
+ * sixteenth of what the window had left when it was taken (and at most 100), so replicas holding
+ * leases together take little of a window's rest; within sixteen of the limit each hit goes to
+ * the store as it comes, exactly. A key's first request in a window takes one hit (nothing is
+ * known of it yet). Each request gets its own hit number, so the limit holds per hit: a lease
+ * that ran past the limit (other replicas took the rest) refuses its hits beyond it. Hits leased
+ * and never used count against the window: a limit errs towards refusing, never beyond it.
+ */
+export class RateLeases {
+  private readonly leases = new Map<string, Lease>();
+  private readonly taking = new Map<string, Promise<Lease>>();
+  private nextSweepAt = 0;
+
+  constructor(private readonly count: CountHits) {}
+
+  /** The request's hit number in the key's window, and the ms the window has left. */
+  async hit(key: string, ttlMs: number, limit: number): Promise<[number, number]> {
+    for (;;) {
+      const now = Date.now();
+      this.sweep(now);
+      const lease = this.leases.get(key);
+      if (lease && lease.endsAt > now && lease.used < lease.granted) return take(lease, now);
+      const taking = this.taking.get(key);
+      if (taking) {
+        await taking;
+        continue;
+      }
+      const known = lease && lease.endsAt > now ? lease.firstHit + lease.granted - 1 : null;
+      const size =
+        known === null
+          ? 1
+          : Math.max(1, Math.min(LEASE_MAX, Math.floor((limit - known) / LEASE_SHARE)));
+      const next = this.lease(key, ttlMs, size);
+      this.taking.set(key, next);
+      try {
+        const fresh = await next;
+        if (this.leases.size < LEASES_KEPT_MAX || this.leases.has(key)) this.leases.set(key, fresh);
+        return take(fresh, Date.now());
+      } finally {
+        this.taking.delete(key);
+      }
+    }
+  }
+
+  private async lease(key: string, ttlMs: number, size: number): Promise<Lease> {
+    const [total, leftMs] = await this.count(key, ttlMs, size);
+    return { endsAt: Date.now() + leftMs, firstHit: total - size + 1, granted: size, used: 0 };
+  }
+
+  private sweep(now: number): void {
+    if (now < this.nextSweepAt) return;
+    for (const [key, lease] of this.leases) if (lease.endsAt <= now) this.leases.delete(key);
+    this.nextSweepAt = now + MINUTE_MS;
+  }
+}
+
+function take(lease: Lease, now: number): [number, number] {
+  lease.used += 1;
+  return [lease.firstHit + lease.used - 1, Math.max(0, lease.endsAt - now)];
+}
+
 /**
  * Counts requests in windows shared by every api replica: in Redis, or in PostgreSQL on the
- * Postgres queue backend. A limit protects the service; it must not take it down, so while the
- * store cannot count, requests pass (and the outage is logged once).
+ * Postgres queue backend, leased (RateLeases). A limit protects the service; it must not take it
+ * down, so while the store cannot count, requests pass (and the outage is logged once).
  */
 @Injectable()
 export class SharedRateWindows implements ThrottlerStorage {
   private readonly logger = new Logger(SharedRateWindows.name);
   private failing = false;
+  private readonly leases = new RateLeases((key, ttlMs, hits) => this.count(key, ttlMs, hits));
 
   constructor(
     private readonly redis: RedisConnection,
@@ -55,7 +137,7 @@ export class SharedRateWindows implements ThrottlerStorage {
   async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
     const windowKey = `${this.config.queuePrefix}:rate:${key}`;
     try {
-      const [hits, leftMs] = await this.count(windowKey, ttl);
+      const [hits, leftMs] = await this.leases.hit(windowKey, ttl, limit);
       if (this.failing) this.logger.log('rate limits counting again');
       this.failing = false;
       const secondsLeft = Math.max(1, Math.ceil(leftMs / 1000));
@@ -76,20 +158,20 @@ export class SharedRateWindows implements ThrottlerStorage {
     }
   }
 
-  private async count(key: string, ttlMs: number): Promise<[number, number]> {
+  private async count(key: string, ttlMs: number, hits: number): Promise<[number, number]> {
     const redis = this.redis.client;
     if (redis) {
       const answer = await redis
-        .evalsha(REDIS_WINDOW_SHA, 1, key, ttlMs)
+        .evalsha(REDIS_WINDOW_SHA, 1, key, ttlMs, hits)
         .catch((error: Error) =>
           error.message.startsWith('NOSCRIPT')
-            ? redis.eval(REDIS_WINDOW, 1, key, ttlMs)
+            ? redis.eval(REDIS_WINDOW, 1, key, ttlMs, hits)
             : Promise.reject(error),
         );
-      const [hits, left] = answer as [number, number];
-      return [hits, left];
+      const [total, left] = answer as [number, number];
+      return [total, left];
     }
-    const [row] = (await this.dataSource.query(POSTGRES_WINDOW, [key, ttlMs])) as {
+    const [row] = (await this.dataSource.query(POSTGRES_WINDOW, [key, ttlMs, hits])) as {
       hits: number;
       left_ms: number;
     }[];
