@@ -29,7 +29,31 @@ export interface MobileMoneyCheckoutAnswer {
 
 export type CheckoutAnswer = HostedCheckoutAnswer | MobileMoneyCheckoutAnswer;
 
-export function checkoutAnswerOf(order: OrderEntity): CheckoutAnswer {
+/** What an answer is made of: these columns of the order, and no others. */
+export type CheckoutAnswerSource = Pick<
+  OrderEntity,
+  | 'merchantReference'
+  | 'attemptNumber'
+  | 'orderTrackingId'
+  | 'status'
+  | 'kind'
+  | 'redirectUrl'
+  | 'pushMerchantReference'
+  | 'businessNumber'
+  | 'pushAccountNumber'
+  | 'amount'
+  | 'currency'
+  | 'createdAt'
+>;
+
+/** The answer's columns as a statement returns them (each named as its entity property). */
+export const CHECKOUT_ANSWER_COLUMNS = `merchant_reference AS "merchantReference",
+  attempt_number AS "attemptNumber", order_tracking_id AS "orderTrackingId", status, kind,
+  redirect_url AS "redirectUrl", push_merchant_reference AS "pushMerchantReference",
+  business_number AS "businessNumber", push_account_number AS "pushAccountNumber", amount,
+  currency, created_at AS "createdAt"`;
+
+export function checkoutAnswerOf(order: CheckoutAnswerSource): CheckoutAnswer {
   const common = {
     reference: order.merchantReference,
     attempt: order.attemptNumber,

@@ -11,25 +11,34 @@ import {
   runPrepared,
 } from '@app/persistence';
 import { journalledStatement, journalParams, OrderJournal } from '../order-journal';
+import {
+  CHECKOUT_ANSWER_COLUMNS,
+  CheckoutAnswer,
+  checkoutAnswerOf,
+  CheckoutAnswerSource,
+} from './checkout-answers';
 
 export type NewOrder = Omit<
   Partial<OrderEntity>,
   'id' | 'status' | 'submissionStatus' | 'createdAt' | 'updatedAt' | 'version'
 >;
 
+/** What the checkout needs of the row it recorded, until the gateway answers. */
+export type RecordedOrder = Pick<
+  OrderEntity,
+  'id' | 'gatewayAccount' | 'attemptStartedAt' | 'createdAt'
+>;
+
 /**
- * The order's columns are listed, not `*`: a prepared statement whose result changes shape (a
+ * Each statement returns only what its caller uses (the recorded row's id and times; the id the
+ * journal needs and the answer's columns), listed, not `*`: a prepared statement whose result changes shape (a
  * migration adding a column while this process runs) would fail on every connection holding it.
  * A first attempt is sent under the reference (gateway_reference stays null).
  */
-function checkoutStatements(dataSource: DataSource): {
+function checkoutStatements(): {
   record: PreparedStatement;
   complete: PreparedStatement;
 } {
-  const columns = dataSource
-    .getMetadata(OrderEntity)
-    .columns.map((column) => `"${column.databaseName}"`)
-    .join(', ');
   return {
     record: {
       name: 'checkout-record',
@@ -41,7 +50,8 @@ function checkoutStatements(dataSource: DataSource): {
             submission_status, version)
          VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13::jsonb, $14, $15,
                  $16, $17, $18, 'pending', 'submitting', 1)
-         RETURNING ${columns}`,
+         RETURNING id, gateway_account AS "gatewayAccount",
+                   attempt_started_at AS "attemptStartedAt", created_at AS "createdAt"`,
         18,
       ),
     },
@@ -60,7 +70,7 @@ function checkoutStatements(dataSource: DataSource): {
                                     ELSE next_poll_at END,
                 updated_at = CURRENT_TIMESTAMP, version = version + 1
           WHERE id = $1 AND submission_status <> 'submitted'
-          RETURNING ${columns}`,
+          RETURNING id, ${CHECKOUT_ANSWER_COLUMNS}`,
         7,
       ),
     },
@@ -90,49 +100,45 @@ export class CheckoutSubmission {
     private readonly journal: OrderJournal,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {
-    this.statements = checkoutStatements(dataSource);
+    this.statements = checkoutStatements();
   }
 
   /** Writes the row and its 'created' event; a crash after this leaves a row the poller repairs. */
-  async record(fields: NewOrder, actor: string): Promise<OrderEntity> {
+  async record(fields: NewOrder, actor: string): Promise<RecordedOrder> {
     const now = new Date();
     try {
-      const [row] = await runPrepared<Record<string, unknown>>(
-        this.dataSource,
-        this.statements.record,
-        [
-          fields.merchantReference,
-          fields.kind,
-          fields.amount,
-          fields.currency,
-          fields.description,
-          JSON.stringify(fields.customer ?? {}),
-          fields.customerEmail ?? null,
-          fields.customerPhone ?? null,
-          fields.returnUrl ?? null,
-          fields.cancelUrl ?? null,
-          fields.branch ?? null,
-          fields.redirectMode ?? null,
-          fields.subscription ? JSON.stringify(fields.subscription) : null,
-          fields.accountNumber ?? null,
-          fields.msisdn ?? null,
-          fields.network ?? null,
-          this.firstPoll(now, now),
-          fields.gatewayAccount ?? DEFAULT_ACCOUNT,
-          ...journalParams(
-            {
-              type: 'created',
-              source: 'api',
-              actor,
-              toStatus: 'pending',
-              details: { kind: fields.kind, amount: fields.amount, currency: fields.currency },
-            },
-            null,
-          ),
-        ],
-      );
+      const [row] = await runPrepared<RecordedOrder>(this.dataSource, this.statements.record, [
+        fields.merchantReference,
+        fields.kind,
+        fields.amount,
+        fields.currency,
+        fields.description,
+        JSON.stringify(fields.customer ?? {}),
+        fields.customerEmail ?? null,
+        fields.customerPhone ?? null,
+        fields.returnUrl ?? null,
+        fields.cancelUrl ?? null,
+        fields.branch ?? null,
+        fields.redirectMode ?? null,
+        fields.subscription ? JSON.stringify(fields.subscription) : null,
+        fields.accountNumber ?? null,
+        fields.msisdn ?? null,
+        fields.network ?? null,
+        this.firstPoll(now, now),
+        fields.gatewayAccount ?? DEFAULT_ACCOUNT,
+        ...journalParams(
+          {
+            type: 'created',
+            source: 'api',
+            actor,
+            toStatus: 'pending',
+            details: { kind: fields.kind, amount: fields.amount, currency: fields.currency },
+          },
+          null,
+        ),
+      ]);
       if (!row) throw new Error('order insert returned no row');
-      return this.orders.hydrate(row);
+      return row;
     } catch (error) {
       if (isUniqueViolation(error, 'uq_orders_merchant_reference')) {
         throw new ReferenceTakenError(fields.merchantReference ?? '');
@@ -141,14 +147,14 @@ export class CheckoutSubmission {
     }
   }
 
-  completeHosted(order: OrderEntity, submitted: SubmittedOrder): Promise<OrderEntity> {
+  completeHosted(order: RecordedOrder, submitted: SubmittedOrder): Promise<CheckoutAnswer> {
     return this.complete(order, { redirectUrl: submitted.redirectUrl }, submitted.orderTrackingId, {
       order_tracking_id: submitted.orderTrackingId,
       redirect_url: submitted.redirectUrl,
     });
   }
 
-  completePush(order: OrderEntity, pushed: PushedOrder): Promise<OrderEntity> {
+  completePush(order: RecordedOrder, pushed: PushedOrder): Promise<CheckoutAnswer> {
     return this.complete(
       order,
       {
@@ -169,13 +175,14 @@ export class CheckoutSubmission {
    * A business rejection means no gateway order exists: the row stays as a failed record of the
    * attempt. Anything else (timeout, unreachable, unreadable answer) leaves the outcome unknown.
    */
-  markFailed(order: OrderEntity, error: unknown): Promise<OrderEntity> {
+  markFailed(order: Pick<OrderEntity, 'id'>, error: unknown): Promise<OrderEntity> {
     const rejected =
       error instanceof GatewayError && (error.kind === 'rejected' || error.kind === 'auth');
     const gatewayError =
       error instanceof GatewayError ? { code: error.code, messages: error.messages } : null;
     return this.dataSource.transaction(async (manager) => {
-      const row = (await this.orders.lockById(order.id, manager)) ?? order;
+      const row = await this.orders.lockById(order.id, manager);
+      if (!row) throw new Error(`order ${order.id} is gone`);
       // The worker may have repaired the row meanwhile; never undo that.
       if (row.submissionStatus !== 'submitting') return row;
       row.gatewayError = gatewayError;
@@ -209,15 +216,15 @@ export class CheckoutSubmission {
    * no longer 'submitting' was completed or repaired already (a twin, or the worker): left as is.
    */
   private async complete(
-    order: OrderEntity,
+    order: RecordedOrder,
     fields: Pick<
       Partial<OrderEntity>,
       'redirectUrl' | 'pushMerchantReference' | 'businessNumber' | 'pushAccountNumber'
     >,
     orderTrackingId: string,
     details: Record<string, unknown>,
-  ): Promise<OrderEntity> {
-    const [row] = await runPrepared<Record<string, unknown>>(
+  ): Promise<CheckoutAnswer> {
+    const [row] = await runPrepared<CheckoutAnswerSource>(
       this.dataSource,
       this.statements.complete,
       [
@@ -231,8 +238,10 @@ export class CheckoutSubmission {
         ...journalParams({ type: 'submitted', source: 'api', details }, null),
       ],
     );
-    if (row) return this.orders.hydrate(row);
-    return (await this.orders.findById(order.id)) ?? order;
+    if (row) return checkoutAnswerOf(row);
+    const current = await this.orders.findById(order.id);
+    if (!current) throw new Error(`order ${order.id} is gone`);
+    return checkoutAnswerOf(current);
   }
 
   firstPoll(createdAt: Date, now: Date): Date | null {

@@ -1,3 +1,4 @@
+import { checkoutAnswerOf } from './checkout-answers';
 import { HttpException } from '@nestjs/common';
 import { loadServiceConfig } from '@app/config';
 import { IpnId, Money, OrderTrackingId, PushMerchantReference } from '@app/domain';
@@ -96,21 +97,25 @@ function harness() {
     }),
     completeHosted: jest.fn(async (order: OrderEntity, submitted: SubmittedOrder) => {
       steps.push('completeHosted');
-      return Object.assign(new OrderEntity(), order, {
-        orderTrackingId: submitted.orderTrackingId,
-        redirectUrl: submitted.redirectUrl,
-        submissionStatus: 'submitted',
-      });
+      return checkoutAnswerOf(
+        Object.assign(new OrderEntity(), order, {
+          orderTrackingId: submitted.orderTrackingId,
+          redirectUrl: submitted.redirectUrl,
+          submissionStatus: 'submitted',
+        }),
+      );
     }),
     completePush: jest.fn(async (order: OrderEntity, pushed: PushedOrder) => {
       steps.push('completePush');
-      return Object.assign(new OrderEntity(), order, {
-        orderTrackingId: pushed.orderTrackingId,
-        pushMerchantReference: pushed.pushMerchantReference,
-        businessNumber: pushed.businessNumber,
-        pushAccountNumber: pushed.accountNumber,
-        submissionStatus: 'submitted',
-      });
+      return checkoutAnswerOf(
+        Object.assign(new OrderEntity(), order, {
+          orderTrackingId: pushed.orderTrackingId,
+          pushMerchantReference: pushed.pushMerchantReference,
+          businessNumber: pushed.businessNumber,
+          pushAccountNumber: pushed.accountNumber,
+          submissionStatus: 'submitted',
+        }),
+      );
     }),
     markFailed: jest.fn(async (order: OrderEntity, _error: unknown) => {
       steps.push('markFailed');

@@ -18,7 +18,12 @@ import { OrderEntity, OrderRepository } from '@app/persistence';
 import { CheckoutError } from '../../errors/checkout-error';
 import { IpnRegistrationService } from '../../ipn/ipn-registration.service';
 import { CheckoutAnswer, checkoutAnswerOf } from './checkout-answers';
-import { CheckoutSubmission, NewOrder, ReferenceTakenError } from './checkout-submission';
+import {
+  CheckoutSubmission,
+  NewOrder,
+  RecordedOrder,
+  ReferenceTakenError,
+} from './checkout-submission';
 import { amountText } from './dto/checkout-rules';
 import { mobileMoneyCountry, readMobileNumber } from './dto/mobile-number';
 import {
@@ -87,7 +92,7 @@ export class CheckoutService {
     const request = await this.gatewayRequest(checkout, reference, amount, account);
 
     // No read first: the unique index says whether the reference is new, in the same round trip.
-    let order: OrderEntity;
+    let order: RecordedOrder;
     try {
       order = await this.submission.record(
         { ...this.newOrder(checkout, reference, amount), gatewayAccount: account },
@@ -257,11 +262,11 @@ export class CheckoutService {
 
   /** Sends a recorded order (or a new attempt of one) to the gateway and records the answer. */
   async submit(
-    order: OrderEntity,
+    order: RecordedOrder,
     kind: Checkout['kind'],
     request: OrderRequest | PushRequest,
   ): Promise<CheckoutAnswer> {
-    let completed: OrderEntity;
+    let completed: CheckoutAnswer;
     const gateway = this.accounts.forOrder(order);
     const send = (sent: OrderRequest | PushRequest) =>
       kind === 'hosted'
@@ -285,7 +290,7 @@ export class CheckoutService {
       await this.submission.markFailed(order, error);
       throw error;
     }
-    return checkoutAnswerOf(completed);
+    return completed;
   }
 
   /** The reference names an order already: the same checkout again, or a conflict. */
@@ -347,7 +352,7 @@ export class CheckoutService {
       const submitted = await this.accounts.forOrder(settled).submitOrder(request);
       return {
         status: 200,
-        body: checkoutAnswerOf(await this.submission.completeHosted(settled, submitted)),
+        body: await this.submission.completeHosted(settled, submitted),
       };
     }
     // A second push would be a second PIN prompt; the workers settle the first one.
