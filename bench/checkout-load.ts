@@ -8,7 +8,12 @@
  *
  * Beside both, the same checkouts through bench/floor-checkout.ts, the floor: one framework-free
  * route with the same two statements and gateway call and nothing else, so the service's own
- * cost shows against what any integration must spend (BENCH_FLOOR=0 leaves it out).
+ * cost shows against what any integration must spend (BENCH_FLOOR=0 leaves it out). It prints
+ * the service ÷ floor ratios against the goals (docs/benchmarks.md).
+ *
+ * BENCH_PROFILE=1 has the api and the floor write V8 CPU profiles and puts where their time went,
+ * layer by layer, in bench/results/checkout-profile.json (the page's profile table); a profiled
+ * run is slower, so its figures do not replace checkout.json's.
  *
  * Starts its own sandbox and api (child processes: the built apps, built first when needed;
  * BENCH_FROM=source runs them through @swc-node/register) on a
@@ -24,6 +29,8 @@ import { cpuMs, databaseCounters, groupCpuMs, peakRssMiB, STATS_SETTLE_MS } from
 import { appArgs, buildIfNeeded, freePort, startMeasured } from './processes';
 import { dropQueuePrefix } from './queue-prefix';
 import { writeResults } from './results';
+import { profileDirectory, profileFlags, readProfiles } from './cpu-profile';
+import { ratioLines } from './floor-goals';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '1,8,32,64').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -53,8 +60,17 @@ function send(url: string, method: string, headers: Record<string, string>, body
   });
 }
 
+const PROFILE_DIR = process.env.BENCH_PROFILE === '1' ? profileDirectory() : null;
+const PROFILED = ['api', 'floor'];
+
 const start = (name: string, args: string[], env: Record<string, string>): ChildProcess =>
-  startMeasured(name, args, env, children);
+  startMeasured(
+    name,
+    args,
+    env,
+    children,
+    PROFILE_DIR && PROFILED.includes(name) ? profileFlags(PROFILE_DIR, name) : [],
+  );
 
 async function waitUntilUp(url: string): Promise<void> {
   const deadline = Date.now() + 60_000;
@@ -110,6 +126,7 @@ const reference = () => `bench-${process.pid}-${(sequence += 1)}`;
 
 async function main(): Promise<void> {
   buildIfNeeded();
+  let results: Record<string, unknown> | null = null;
   const database = `pesapal_bench_${Date.now().toString(36)}`;
   const admin = new Client({ connectionString: `${POSTGRES}/postgres` });
   await admin.connect();
@@ -303,16 +320,16 @@ async function main(): Promise<void> {
         '',
       ].join('\n'),
     );
-    process.stdout.write(
-      `results: ${writeResults('checkout', {
-        seconds_per_level: SECONDS,
-        levels,
-        peak_rss_mib: {
-          api: Math.round(peakRssMiB(apiProcess.pid as number)),
-          ...(floorProcess ? { floor: Math.round(peakRssMiB(floorProcess.pid as number)) } : {}),
-        },
-      })}\n`,
-    );
+    process.stdout.write(`${ratioLines('checkout', levels).join('\n')}\n`);
+    results = {
+      seconds_per_level: SECONDS,
+      levels,
+      peak_rss_mib: {
+        api: Math.round(peakRssMiB(apiProcess.pid as number)),
+        ...(floorProcess ? { floor: Math.round(peakRssMiB(floorProcess.pid as number)) } : {}),
+      },
+    };
+    if (!PROFILE_DIR) process.stdout.write(`results: ${writeResults('checkout', results)}\n`);
     await counters.end();
   } finally {
     for (const child of children) child.kill('SIGTERM');
@@ -323,6 +340,10 @@ async function main(): Promise<void> {
     );
     await admin.end();
     agent.destroy();
+  }
+  if (PROFILE_DIR && results) {
+    const profile = await readProfiles(PROFILE_DIR, PROFILED, SECONDS);
+    process.stdout.write(`results: ${writeResults('checkout-profile', { ...results, profile })}\n`);
   }
 }
 

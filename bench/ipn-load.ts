@@ -42,6 +42,8 @@ import {
 import { appArgs, buildIfNeeded, freePort, startMeasured, waitUntil } from './processes';
 import { dropQueuePrefix } from './queue-prefix';
 import { writeResults } from './results';
+import { ratioLines } from './floor-goals';
+import { profileDirectory, profileFlags, readProfiles } from './cpu-profile';
 
 const RATES = (process.env.BENCH_RATES ?? '500,1000,2000,3000').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -75,19 +77,17 @@ function send(url: string, method: string, body?: unknown): Promise<Answer> {
   });
 }
 
-/** BENCH_CPU_PROFILE_DIR=/tmp/x writes a V8 CPU profile of each child (<name>.cpuprofile) there. */
-const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
+/**
+ * BENCH_CPU_PROFILE_DIR=/tmp/x keeps a V8 CPU profile of each child (<name>.cpuprofile) there;
+ * BENCH_PROFILE=1 puts where the api's, the worker's and the floor's time went, layer by layer, in
+ * bench/results/ipn-profile.json (a profiled run is slower, so its figures do not replace ipn.json's).
+ */
+const SUMMARY_DIR = process.env.BENCH_PROFILE === '1' ? profileDirectory() : null;
+const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR ?? SUMMARY_DIR;
+const PROFILED = ['api', 'worker', 'floor'];
 
 const start = (name: string, args: string[], env: Record<string, string>): ChildProcess =>
-  startMeasured(
-    name,
-    args,
-    env,
-    children,
-    PROFILE_DIR
-      ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name}.cpuprofile`]
-      : [],
-  );
+  startMeasured(name, args, env, children, PROFILE_DIR ? profileFlags(PROFILE_DIR, name) : []);
 
 const BARE_ROUTE = `
 const fastify = require('fastify')();
@@ -183,6 +183,7 @@ function withDuplicates(orders: Notification[], count: number): Notification[] {
 
 async function main(): Promise<void> {
   buildIfNeeded();
+  let recorded: Record<string, unknown> | null = null;
   const database = `pesapal_bench_${Date.now().toString(36)}`;
   const admin = new Client({ connectionString: `${POSTGRES}/postgres` });
   await admin.connect();
@@ -540,7 +541,9 @@ async function main(): Promise<void> {
       }
     }
     process.stdout.write(`\n${perOperation.join('\n')}\n`);
-    process.stdout.write(`results: ${writeResults('ipn', results)}\n`);
+    process.stdout.write(`${ratioLines('ipn', results).join('\n')}\n`);
+    recorded = results;
+    if (!SUMMARY_DIR) process.stdout.write(`results: ${writeResults('ipn', results)}\n`);
     process.stdout.write(
       `\nIPN acknowledgements, ${SECONDS} s per rate, ${Math.round(DUPLICATES * 100)}% duplicates, open loop (latency from the planned send)\n${lines.join('\n')}\n`,
     );
@@ -551,6 +554,10 @@ async function main(): Promise<void> {
     await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
     await admin.end();
     await dropQueuePrefix(REDIS, queuePrefix).catch(() => undefined);
+  }
+  if (SUMMARY_DIR && recorded) {
+    const profile = await readProfiles(SUMMARY_DIR, PROFILED, SECONDS);
+    process.stdout.write(`results: ${writeResults('ipn-profile', { ...recorded, profile })}\n`);
   }
 }
 

@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkoutGoals, goalTable, ipnGoals } from './floor-goals';
 
 const ROOT = join(__dirname, '..');
 const RESULTS = join(ROOT, 'bench', 'results');
@@ -199,6 +200,112 @@ function exportSection(result: Json | null): string[] {
   return lines;
 }
 
+/** One profile table: each layer's share of each process's sampled time, and its ms per operation. */
+function profileTable(
+  profile: Json,
+  processes: [string, string, number][],
+  operation: string,
+): string[] {
+  const present = processes.filter(([name]) => Array.isArray(profile[name]));
+  if (present.length === 0) return [];
+  const layers = new Map<string, number>();
+  for (const [name] of present) {
+    for (const entry of profile[name] as { layer: string; share: number }[]) {
+      layers.set(entry.layer, Math.max(layers.get(entry.layer) ?? 0, entry.share));
+    }
+  }
+  const shareOf = (name: string, layer: string) =>
+    (profile[name] as { layer: string; share: number }[]).find((entry) => entry.layer === layer)
+      ?.share ?? 0;
+  const order = [...layers].sort((a, b) => b[1] - a[1]).map(([layer]) => layer);
+  return [
+    `| layer | ${present.map(([, label]) => `${label}: share, ≈ ms per ${operation}`).join(' | ')} |`,
+    `| --- | ${present.map(() => '---:').join(' | ')} |`,
+    ...order.map(
+      (layer) =>
+        `| ${layer} | ${present
+          .map(([name, , cpu]) => {
+            const share = shareOf(name, layer);
+            return share === 0 ? '—' : `${n(share * 100, 1)}%, ${n(share * cpu, 3)}`;
+          })
+          .join(' | ')} |`,
+    ),
+  ];
+}
+
+function floorSection(
+  checkout: Json | null,
+  ipn: Json | null,
+  checkoutProfile: Json | null,
+  ipnProfile: Json | null,
+): string[] {
+  const lines = ['## Against the floor', ''];
+  lines.push(
+    'The goals the service is held to, each against the floor measured in the same run (the',
+    'tables above); `bench:checkout` and `bench:ipn` print the same at their end.',
+    '',
+  );
+  const checks = [
+    ...checkoutGoals((checkout?.levels ?? []) as Json[]),
+    ...(ipn ? ipnGoals(ipn) : []),
+  ];
+  if (checks.length === 0) return [...lines, 'No run recorded yet.', ''];
+  lines.push(...goalTable(checks), '');
+  lines.push(
+    '### Where the time goes',
+    '',
+    'A run with `BENCH_PROFILE=1` has the processes write V8 CPU profiles and sorts their samples by',
+    'layer (`bench/cpu-profile.ts`): each sample counts for the nearest frame in a package, in our',
+    "code or in Node's HTTP, crypto or async-context modules, so a socket write is the PostgreSQL",
+    "driver's or an HTTP answer's. V8 samples wall time while the thread runs: a system call that",
+    'waits for a core (a write to PostgreSQL on a busy machine) counts for its caller, so the shares',
+    "are where the thread was, not exact CPU; the ms column is the share of the profiled run's",
+    'CPU per operation. The floor spends the same on its statements and its gateway call: what the',
+    'service spends beyond it is its framework, validation, logging and the rest of its own code.',
+    '',
+  );
+  if (checkoutProfile?.profile) {
+    const level = ((checkoutProfile.levels ?? []) as Json[]).at(-1) ?? {};
+    const service = (level.service ?? {}) as Json;
+    const floor = (level.floor ?? {}) as Json;
+    lines.push(
+      `Checkouts at concurrency ${String(level.concurrency)}, ${String(checkoutProfile.at).slice(0, 10)} (profiled, so slower than the run above: api ${n(service.cpu_ms_process, 2)} ms, floor ${n(floor.cpu_ms_process, 2)} ms of CPU per checkout):`,
+      '',
+      ...profileTable(
+        checkoutProfile.profile as Json,
+        [
+          ['api', 'api', Number(service.cpu_ms_process)],
+          ['floor', 'floor', Number(floor.cpu_ms_process)],
+        ],
+        'checkout',
+      ),
+      '',
+    );
+  }
+  if (ipnProfile?.profile) {
+    const first = ((ipnProfile.rates ?? []) as Json[])[0] ?? {};
+    const work = (first.per_notification ?? {}) as Json;
+    const floor = (first.floor ?? {}) as Json;
+    lines.push(
+      `Notifications at ${String(first.rate)}/s, ${String(ipnProfile.at).slice(0, 10)} (profiled: api ${n(work.cpu_ms_api, 2)}, worker ${n(work.cpu_ms_worker, 2)}, floor ${n(floor.cpu_ms_floor, 2)} ms of CPU per notification):`,
+      '',
+      ...profileTable(
+        ipnProfile.profile as Json,
+        [
+          ['api', 'api', Number(work.cpu_ms_api)],
+          ['worker', 'worker', Number(work.cpu_ms_worker)],
+          ['floor', 'floor', Number(floor.cpu_ms_floor)],
+        ],
+        'notification',
+      ),
+      '',
+    );
+  }
+  if (!checkoutProfile?.profile && !ipnProfile?.profile)
+    lines.push('No profiled run recorded yet.', '');
+  return lines;
+}
+
 /** The whole page. */
 export function renderBenchmarksPage(): string {
   return [
@@ -220,6 +327,7 @@ export function renderBenchmarksPage(): string {
     '',
     ...checkoutSection(load('checkout')),
     ...ipnSection(load('ipn')),
+    ...floorSection(load('checkout'), load('ipn'), load('checkout-profile'), load('ipn-profile')),
     ...dataSection(load('data-growth')),
     ...exportSection(load('export')),
     '## Faults',

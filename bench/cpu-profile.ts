@@ -1,0 +1,163 @@
+/**
+ * Where a process's time went, from the V8 CPU profile a benchmark had it write (`--cpu-prof`):
+ * each sample is given to the layer of its nearest frame in a package, in our code or in Node's
+ * HTTP, crypto or async-context modules (a native call, such as a socket write, counts for the
+ * code that made it), over the busiest window of the run (the load, not the start). V8 samples wall time while the thread runs, so a system call that
+ * waits for a core shows in its caller's share: shares, not exact CPU.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  children?: number[];
+}
+
+interface CpuProfile {
+  nodes: ProfileNode[];
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The layers a request passes through, by the package (or our folder) a frame's file is in. */
+const LAYERS: [string, RegExp][] = [
+  [
+    'validation (class-validator, class-transformer)',
+    /node_modules\/(class-validator|class-transformer|validator)\//,
+  ],
+  [
+    'request logging (pino, pino-http, nestjs-pino)',
+    /node_modules\/(pino|pino-http|nestjs-pino|@pinojs\/[^/]+|pino-std-serializers|fast-redact|sonic-boom)\//,
+  ],
+  [
+    'Nest (core, common, middleware)',
+    /node_modules\/(@nestjs\/[^/]+|@fastify\/middie|rxjs|path-to-regexp|reflect-metadata)\//,
+  ],
+  [
+    'Fastify and its plugins',
+    /node_modules\/(fastify|find-my-way|@fastify\/[^/]+|avvio|light-my-request|secure-json-parse|fast-json-stringify|fastify-plugin)\//,
+  ],
+  ['Redis client (ioredis)', /node_modules\/(ioredis|@ioredis\/[^/]+|redis-parser|bullmq)\//],
+  [
+    'PostgreSQL driver (pg), TypeORM',
+    /node_modules\/(pg|pg-protocol|pg-pool|pg-types|postgres-[^/]+|typeorm)\//,
+  ],
+  ['metrics (prom-client)', /node_modules\/prom-client\//],
+  ['our code', /\/(dist|apps|libs|bench)\//],
+  [
+    'HTTP messages (node:http: requests, answers, parsing)',
+    /^node:(_http_server|_http_incoming|_http_outgoing|_http_common|http)$/,
+  ],
+  ['gateway calls (node:http client)', /^node:(_http_client|_http_agent)$/],
+  [
+    'async context (async_hooks)',
+    /^node:(async_hooks|internal\/async_hooks|internal\/async_local_storage)/,
+  ],
+  ['crypto', /^node:(crypto|internal\/crypto)/],
+];
+
+const GARBAGE = '(garbage collector)';
+const IDLE = new Set(['(idle)', '(program)', '(root)']);
+
+export interface ProfileShare {
+  layer: string;
+  share: number;
+}
+
+/** A frame's layer; null for Node's generic internals (streams, events, ticks), which count for
+ * whoever called them (a socket write is the PostgreSQL driver's, or an HTTP answer's). */
+function layerOf(url: string): string | null {
+  if (!url) return null;
+  for (const [layer, pattern] of LAYERS) if (pattern.test(url)) return layer;
+  if (url.includes('node_modules/')) return 'other packages';
+  if (url.startsWith('node:')) return null;
+  return 'other';
+}
+
+const NODE_INTERNALS = 'Node.js internals (event loop, streams, timers)';
+
+/** Shares of the busiest `windowSeconds` of a profile, largest first (summing to 1). */
+export function profileShares(file: string, windowSeconds: number): ProfileShare[] {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parent.set(child, node.id);
+  const layerOfNode = new Map<number, string>();
+  const layerFor = (id: number): string => {
+    const known = layerOfNode.get(id);
+    if (known) return known;
+    const node = byId.get(id) as ProfileNode;
+    const name = node.callFrame.functionName;
+    let layer: string;
+    if (name === GARBAGE) layer = 'garbage collection';
+    else {
+      const own = layerOf(node.callFrame.url);
+      const up = parent.get(id);
+      layer = own ?? (up === undefined ? NODE_INTERNALS : layerFor(up));
+    }
+    layerOfNode.set(id, layer);
+    return layer;
+  };
+  const busy = profile.samples.map((id) => !IDLE.has(byId.get(id)?.callFrame.functionName ?? ''));
+  const times: number[] = [];
+  let clock = profile.startTime;
+  for (const delta of profile.timeDeltas) times.push((clock += delta));
+  // The busiest window: the load, not the start or the idle end.
+  const window = windowSeconds * 1e6;
+  let best = 0;
+  let bestStart = 0;
+  let sum = 0;
+  for (let i = 0, j = 0; i < times.length; i += 1) {
+    if (busy[i]) sum += profile.timeDeltas[i];
+    while (times[i] - times[j] > window) {
+      if (busy[j]) sum -= profile.timeDeltas[j];
+      j += 1;
+    }
+    if (sum > best) [best, bestStart] = [sum, j];
+  }
+  const totals = new Map<string, number>();
+  let total = 0;
+  for (let i = bestStart; i < times.length && times[i] - times[bestStart] <= window; i += 1) {
+    if (!busy[i]) continue;
+    const layer = layerFor(profile.samples[i]);
+    totals.set(layer, (totals.get(layer) ?? 0) + profile.timeDeltas[i]);
+    total += profile.timeDeltas[i];
+  }
+  return [...totals]
+    .map(([layer, time]) => ({ layer, share: Number((time / total).toFixed(3)) }))
+    .sort((a, b) => b.share - a.share);
+}
+
+/** A directory for the profiles of a run (BENCH_PROFILE=1), removed once they are read. */
+export function profileDirectory(): string {
+  return mkdtempSync(join(tmpdir(), 'bench-profile-'));
+}
+
+/** Node's flags that make a child write its profile as <dir>/<name>.cpuprofile at exit. */
+export function profileFlags(dir: string, name: string): string[] {
+  return ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`];
+}
+
+/** Each named child's shares (children that wrote no profile are left out); the directory goes. */
+export async function readProfiles(
+  dir: string,
+  names: string[],
+  windowSeconds: number,
+): Promise<Record<string, ProfileShare[]>> {
+  const shares: Record<string, ProfileShare[]> = {};
+  // A child writes its profile as it exits: give the last of them a moment.
+  for (let waited = 0; waited < 5000; waited += 250) {
+    if (names.every((name) => existsSync(join(dir, `${name}.cpuprofile`)))) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  for (const name of names) {
+    const file = join(dir, `${name}.cpuprofile`);
+    if (existsSync(file)) shares[name] = profileShares(file, windowSeconds);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return shares;
+}
