@@ -587,7 +587,7 @@ describe('merchant webhooks (Standard Webhooks): endpoints admins manage, delive
     expect(after.data).toEqual(before.data);
   });
 
-  it('marks events skipped when no endpoint subscribes, and replays them to one added later', async () => {
+  it('marks events skipped as they are written when no endpoint subscribes, and replays them to one added later', async () => {
     await harness.restartWorker({ ORDER_WEBHOOK_URL: undefined });
     try {
       const { order, eventId } = await harness.orderChanged('order.cancelled');
@@ -596,6 +596,10 @@ describe('merchant webhooks (Standard Webhooks): endpoints admins manage, delive
         return row.lastError ? row : null;
       });
       expect(skipped.lastError).toMatch(/^skipped: no enabled webhook endpoint subscribes to/);
+      // Skipped as it was written (in the change's own transaction), not by a later fan-out.
+      expect((skipped.relayedAt as Date).getTime()).toBeLessThanOrEqual(
+        skipped.createdAt.getTime(),
+      );
       const listed = (await (
         await harness.admin(`/v1/admin/events?order=${encodeURIComponent(order.merchantReference)}`)
       ).json()) as { data: { id: string; delivery_state: string }[] };

@@ -17,6 +17,23 @@ import { displayUrlOf } from './endpoint-view';
 export type DeliveryState = 'pending' | 'queued' | 'retrying' | 'delivered' | 'skipped' | 'failed';
 
 export const SKIPPED_PREFIX = 'skipped: no enabled webhook endpoint subscribes to ';
+
+/** SQL: the endpoint row `endpoint` takes events of `type` (an SQL expression): enabled, subscribed. */
+export const endpointTakes = (endpoint: string, type: string): string =>
+  `${endpoint}.disabled_at IS NULL AND (${endpoint}.event_types IS NULL OR ${type} = ANY (${endpoint}.event_types))`;
+
+/**
+ * SQL: the outbox row's relayed_at and last_error when it is written. An event no enabled endpoint
+ * subscribes to is skipped as it is written (the fan-out would only mark it so: a shop without
+ * webhooks pays no second write per event); any other waits for the fan-out.
+ */
+export function handedOverAtWrite(type: string): { relayedAt: string; lastError: string } {
+  const skipped = `NOT EXISTS (SELECT 1 FROM webhook_endpoints ep WHERE ${endpointTakes('ep', type)})`;
+  return {
+    relayedAt: `CASE WHEN ${skipped} THEN now() END`,
+    lastError: `CASE WHEN ${skipped} THEN '${SKIPPED_PREFIX}' || ${type} END`,
+  };
+}
 export const GAVE_UP_PREFIX = 'gave up: ';
 /** outbox_events.type is varchar(48). */
 const EVENT_TYPE_MAX_LENGTH = 48;

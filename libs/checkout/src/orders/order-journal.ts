@@ -4,6 +4,7 @@ import { cutText, MerchantEventType } from '@app/domain';
 import { EventSource, OrderEntity, RefundEntity } from '@app/persistence';
 import { recordCurrentAct } from '../operators/audit-trail';
 import { REVIEW_REASON_MAX_LENGTH, toOrderView } from './order-view';
+import { handedOverAtWrite } from '../merchant-events/delivery-state';
 
 export interface JournalEntry {
   type: string;
@@ -37,8 +38,8 @@ export function announcement(
  * The one statement shape that writes order_events and outbox_events (with its batched form,
  * journalledBatchStatement, below): the change (an
  * `INSERT|UPDATE orders ... RETURNING id, ...` whose parameters come first, or just an order id),
- * its timeline event if the entry's type is given, and its merchant event if one is announced,
- * as data-modifying CTEs. As atomic as a transaction, in one round trip; the answer is the
+ * its timeline event if the entry's type is given, and its merchant event if one is announced
+ * (skipped as it is written when no endpoint takes it: handedOverAtWrite), as data-modifying CTEs. As atomic as a transaction, in one round trip; the answer is the
  * changed row (none when the change matched nothing, and then nothing is journalled either).
  */
 export function journalledStatement(changeSql: string, changeParamCount: number): string {
@@ -51,8 +52,9 @@ export function journalledStatement(changeSql: string, changeParamCount: number)
               ${p(5)}::varchar, ${p(6)}::jsonb, ${p(7)}::jsonb, ${p(10)}::int
          FROM changed WHERE ${p(1)}::varchar IS NOT NULL),
      announced AS (
-       INSERT INTO outbox_events (order_id, type, payload)
-       SELECT changed.id, ${p(8)}::varchar, ${p(9)}::jsonb
+       INSERT INTO outbox_events (order_id, type, payload, relayed_at, last_error)
+       SELECT changed.id, ${p(8)}::varchar, ${p(9)}::jsonb, ${handedOverAtWrite(`${p(8)}::varchar`).relayedAt},
+              ${handedOverAtWrite(`${p(8)}::varchar`).lastError}
          FROM changed WHERE ${p(8)}::varchar IS NOT NULL)
      SELECT * FROM changed`;
 }
@@ -117,8 +119,9 @@ export function journalledBatchStatement(
               v.gateway_record, v.details, v.attempt
          FROM v JOIN changed USING (id) WHERE v.event_type IS NOT NULL),
      announced AS (
-       INSERT INTO outbox_events (order_id, type, payload)
-       SELECT v.id, v.announced_type, v.announced_payload
+       INSERT INTO outbox_events (order_id, type, payload, relayed_at, last_error)
+       SELECT v.id, v.announced_type, v.announced_payload, ${handedOverAtWrite('v.announced_type').relayedAt},
+              ${handedOverAtWrite('v.announced_type').lastError}
          FROM v JOIN changed USING (id) WHERE v.announced_type IS NOT NULL)${rest(columns.length + 1)}`;
 }
 

@@ -28,7 +28,12 @@ const GATHER_MS = 20;
 /** While the queue is full, look again this soon for room. */
 const ROOM_RETRY_MS = 50;
 
-/** Claims due rows with a lease: a row whose job is lost comes due again when it lapses. */
+/**
+ * Claims due rows with a lease: a row whose job is lost comes due again when it lapses. With $3
+ * (the queue answered a moment ago), new rows are marked queued in the same write, one write per
+ * row relayed; a claim whose jobs are then not added is given back as received (GIVE_BACK).
+ * Without it (the queue did not answer), rows are marked only once their jobs are added.
+ */
 const CLAIM: PreparedStatement = {
   name: 'inbox-claim-due',
   text: `WITH due AS (
@@ -38,14 +43,16 @@ const CLAIM: PreparedStatement = {
             LIMIT $1
             FOR UPDATE SKIP LOCKED)
          UPDATE ipn_notifications n
-            SET next_attempt_at = now() + make_interval(secs => $2::double precision)
+            SET next_attempt_at = now() + make_interval(secs => $2::double precision),
+                status = CASE WHEN $3::boolean AND n.status = 'received' THEN 'queued'
+                              ELSE n.status END
            FROM due WHERE n.id = due.id AND ${COMMIT_WITHOUT_FLUSH_WAIT}
          RETURNING n.id, n.order_tracking_id, n.attempts, n.trace_parent,
                    (extract(epoch FROM n.next_attempt_at) * 1000)::float8 AS claimed_until`,
 };
 
 /*
- * Marking and giving back skip rows another transaction holds: that is a verifier changing the
+ * Marking (after a claim that could not) and giving back skip rows another transaction holds: that is a verifier changing the
  * row already (its job started as soon as it was queued), and waiting for it could deadlock,
  * since a verifier's cover locks several rows of one order while this locks a whole batch. A row
  * skipped here keeps its lease and comes due again if nothing else settled it.
@@ -61,7 +68,9 @@ export const MARK_QUEUED: PreparedStatement = {
 
 export const GIVE_BACK: PreparedStatement = {
   name: 'inbox-give-back',
-  text: `UPDATE ipn_notifications SET next_attempt_at = now()
+  text: `UPDATE ipn_notifications
+            SET next_attempt_at = now(),
+                status = CASE WHEN status = 'queued' THEN 'received' ELSE status END
           WHERE id IN (SELECT id FROM ipn_notifications
                         WHERE id = ANY($1::uuid[]) AND status IN ${OPEN_NOTIFICATION_STATUSES_SQL}
                           FOR UPDATE SKIP LOCKED)
@@ -186,9 +195,11 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       this.heldBack = true;
       return 0;
     }
+    const markedAtClaim = waiting !== null;
     const claimed = await runPrepared<ClaimedRow>(this.dataSource, CLAIM, [
       limit,
       claimLeaseSeconds(this.config),
+      markedAtClaim,
     ]);
     this.heldBack = limit < BATCH && claimed.length === limit;
     if (claimed.length === 0) return 0;
@@ -219,8 +230,9 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     if (queued && this.queueProblem) this.logger.log('notification queue reachable again');
     if (queued) this.queueProblem = '';
     this.queueDown = !queued;
-    // Queued: marked so (the lease stays, in case the job is lost). Not queued: given back with
-    // their status untouched, so the next timed pass takes them at once.
+    // Queued: marked so, unless the claim did (the lease stays, in case a job is lost). Not
+    // queued: given back as received, so the next timed pass takes them at once.
+    if (queued && markedAtClaim) return claimed.length;
     await runPrepared(this.dataSource, queued ? MARK_QUEUED : GIVE_BACK, [
       claimed.map((row) => row.id),
     ]);

@@ -11,7 +11,7 @@ import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { PreparedStatement, runPrepared } from '@app/persistence';
 import { AttemptVerdict, judgeAttempt } from '../delivery-policy';
 import { WEBHOOK_ERROR_MAX_LENGTH } from '../delivery-limits';
-import { GAVE_UP_PREFIX, SKIPPED_PREFIX } from '../delivery-state';
+import { endpointTakes, GAVE_UP_PREFIX, SKIPPED_PREFIX } from '../delivery-state';
 import { disableEndpointStatement } from '../endpoint-statements';
 import { displayUrlOf } from '../endpoint-view';
 import { webhookBody } from '../webhook-signature';
@@ -39,8 +39,7 @@ const FAN_OUT: PreparedStatement = {
          handed AS (
            INSERT INTO webhook_messages (event_id, endpoint_id, order_id, event_created_at)
            SELECT b.id, ep.id, b.order_id, b.created_at
-             FROM batch b JOIN webhook_endpoints ep
-               ON ep.disabled_at IS NULL AND (ep.event_types IS NULL OR b.type = ANY (ep.event_types))
+             FROM batch b JOIN webhook_endpoints ep ON ${endpointTakes('ep', 'b.type')}
            ON CONFLICT DO NOTHING
            RETURNING event_id)
          UPDATE outbox_events e
