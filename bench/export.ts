@@ -149,7 +149,7 @@ async function floor(
   const sql = exportRows(DEFAULT_PAYMENT_COLUMNS)
     .replace(/\$1/g, `${literal(from)}::timestamptz`)
     .replace(/\$2/g, `${literal(to)}::timestamptz`)
-    .replace(/\$[345](::\w+)?/g, 'NULL::text');
+    .replace(/\$[3456](::\w+)?/g, 'NULL::text');
   const started = performance.now();
   const output = await new Promise<string>((resolve, reject) => {
     const psql = spawn(

@@ -1,4 +1,4 @@
-import { MOVEMENTS_WITH_ORDERS } from '../finance/money-movements';
+import { MOVEMENTS_WITH_ORDERS, movementParameters } from '../finance/money-movements';
 
 /**
  * What the overview counts, each summed per hour (or per minute, live) under a key:
@@ -33,9 +33,9 @@ export const LAG_OPEN = 'open';
 export const LAG_BIN_KEYS: readonly string[] = [...LAG_BINS_MS.map(String), LAG_MORE];
 
 const BINS = `ARRAY[${LAG_BINS_MS.join(', ')}]::numeric[]`;
-const at = (column: string) => `date_trunc($6, ${column}, 'UTC')`;
+const at = (column: string) => `date_trunc($7, ${column}, 'UTC')`;
 
-/** Orders, movements and refunds of [$1, $2) ($3-$5 finance's filters, null here). */
+/** Orders, movements and refunds of [$1, $2) ($3-$6 finance's filters, null here). */
 const ORDER_ACTIVITY = `
   SELECT ${at('o.created_at')} AS bucket, 'checkouts' AS measure, o.kind::text AS key,
          count(*)::int AS count, NULL::numeric AS amount
@@ -95,18 +95,21 @@ export function measuresOf(parts: readonly ActivityPart[]): ActivityMeasure[] {
 }
 
 /**
- * The activity of [$1, $2) per `$6` ('minute' or 'hour', UTC) as rows (bucket, measure, key,
+ * The activity of [$1, $2) per `$7` ('minute' or 'hour', UTC) as rows (bucket, measure, key,
  * count, amount), each part read through the index on its date: the work is bounded by the
- * activity of the range, never by history. `orders` is always a part (it binds $3-$5).
+ * activity of the range, never by history. `orders` is always a part (it binds $3-$6).
  */
 export function activityOf(parts: readonly ActivityPart[] = ALL_PARTS): string {
   const chosen: ActivityPart[] = ['orders', ...parts.filter((part) => part !== 'orders')];
   return chosen.map((part) => PARTS[part].sql).join('\n  UNION ALL');
 }
 
-/** The parameters of activityOf: $1-$2 the range, $3-$5 finance's (unused) filters, $6 the grain. */
+/** The parameters of activityOf: $1-$2 the range, $3-$6 finance's (unused) filters, $7 the grain. */
 export function activityParameters(from: Date, to: Date, grain: 'minute' | 'hour'): unknown[] {
-  return [from.toISOString(), to.toISOString(), null, null, null, grain];
+  return [
+    ...movementParameters({ fromText: from.toISOString(), toText: to.toISOString() }, {}),
+    grain,
+  ];
 }
 
 /**

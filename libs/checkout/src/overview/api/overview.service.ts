@@ -5,6 +5,7 @@ import { CheckoutError } from '../../errors/checkout-error';
 import { offsetMinutes, timeZoneProblem } from '../../http/time-zone';
 import {
   activityOf,
+  activityParameters,
   ActivityMeasure,
   LAG_BIN_KEYS,
   LAG_BINS_MS,
@@ -98,19 +99,20 @@ const BOUNDS = `
     FROM w`;
 
 /**
- * The summed hours of [$7, $8) and the live activity of [$1, $2) per $6, grouped into the
- * window's buckets ($9 in zone $10), with the window's totals (the rows without a bucket).
+ * The summed hours of [$8, $9) and the live activity of [$1, $2) per $7 (activityParameters),
+ * grouped into the window's buckets ($10 in zone $11), with the window's totals (the rows
+ * without a bucket).
  */
 const ACTIVITY = `
-  SELECT date_trunc($9, x.bucket, $10) AS bucket, x.measure, x.key,
+  SELECT date_trunc($10, x.bucket, $11) AS bucket, x.measure, x.key,
          sum(x.count)::int AS count, sum(x.amount)::text AS amount
     FROM (
       SELECT t.hour AS bucket, t.measure, t.key, t.count, t.amount
-        FROM activity_totals t WHERE t.hour >= $7 AND t.hour < $8
+        FROM activity_totals t WHERE t.hour >= $8 AND t.hour < $9
       UNION ALL
       SELECT a.bucket, a.measure, a.key, a.count, a.amount FROM (${activityOf()}) a
     ) x
-   GROUP BY GROUPING SETS ((date_trunc($9, x.bucket, $10), x.measure, x.key), (x.measure, x.key))`;
+   GROUP BY GROUPING SETS ((date_trunc($10, x.bucket, $11), x.measure, x.key), (x.measure, x.key))`;
 
 /** Orders still waiting for their payment, made in the window (the partial index on pending). */
 const PENDING_NOW = `SELECT count(*)::int AS n FROM orders WHERE status = 'pending' AND created_at >= $1`;
@@ -159,12 +161,7 @@ export class OverviewService {
             );
       const liveFrom = new Date(Math.max(summedTo.getTime(), now.getTime() - LIVE_MAX_MS));
       const rows = (await manager.query(ACTIVITY, [
-        liveFrom.toISOString(),
-        now.toISOString(),
-        null,
-        null,
-        null,
-        grain === 'minute' ? 'minute' : 'hour',
+        ...activityParameters(liveFrom, now, grain === 'minute' ? 'minute' : 'hour'),
         from.toISOString(),
         summedTo.toISOString(),
         grain,
