@@ -1,4 +1,3 @@
-import helmet from '@fastify/helmet';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { countHttpRequests, createFastifyApp } from '@app/common';
@@ -13,8 +12,6 @@ import { apiDocument } from './api-document';
 export async function createApiApp(): Promise<NestFastifyApplication> {
   const app = await createFastifyApp(ApiModule);
   acceptEmptyJsonBodies(app);
-  // Helmet's headers where a route asks for them (the console), not on the JSON API.
-  await app.getHttpAdapter().getInstance().register(helmet, { global: false });
   await useAdminSessionCookies(
     app.getHttpAdapter().getInstance(),
     app.get<ServiceConfig>(SERVICE_CONFIG).adminApiKeys,

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Inject, Post, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { FastifyHelmetOptions } from '@fastify/helmet';
+import helmet, { HelmetOptions } from 'helmet';
 import type { FastifyReply } from 'fastify';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { CheckoutError } from '../../errors/checkout-error';
@@ -11,11 +11,12 @@ import { AdminSessions, SESSION_COOKIE, sessionCookieOptions } from './admin-ses
 import { consoleFiles } from './console-files';
 
 /**
- * helmet's headers for the console, its script and its styles (registered on the api without
- * global effect: the JSON API and the queue dashboard keep theirs). Only same-origin scripts and
- * styles: the console holds no key of its own and runs no inline script; it is never framed.
+ * helmet's headers for the console, its script and its styles (set on these answers only: the
+ * JSON API and the queue dashboard keep theirs, and no other request runs a hook for them). Only
+ * same-origin scripts and styles: the console holds no key of its own and runs no inline script;
+ * it is never framed.
  */
-export const CONSOLE_SECURITY: FastifyHelmetOptions = {
+export const CONSOLE_SECURITY: HelmetOptions = {
   contentSecurityPolicy: {
     useDefaults: false,
     directives: {
@@ -91,8 +92,15 @@ export class AdminPageController {
   }
 }
 
+const consoleHeaders = helmet(CONSOLE_SECURITY);
+
 /** A part of the console with helmet's headers, never cached. */
 async function sendPagePart(reply: FastifyReply, type: string, body: string) {
-  await reply.helmet(CONSOLE_SECURITY);
+  // helmet sets its headers on the outgoing message; Fastify sends them with its own.
+  await new Promise<void>((resolve, reject) =>
+    consoleHeaders(reply.request.raw, reply.raw, (error?: unknown) =>
+      error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(),
+    ),
+  );
   return reply.header('cache-control', 'no-store').type(type).send(body);
 }
