@@ -142,11 +142,13 @@ export function profileFlags(dir: string, name: string): string[] {
   return ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`];
 }
 
-/** Each named child's shares (children that wrote no profile are left out); the directory goes. */
+/** Each named child's shares (children that wrote no profile are left out); the directory goes
+ * unless it is one the caller keeps. */
 export async function readProfiles(
   dir: string,
   names: string[],
   windowSeconds: number,
+  remove = true,
 ): Promise<Record<string, ProfileShare[]>> {
   const shares: Record<string, ProfileShare[]> = {};
   // A child writes its profile as it exits: give the last of them a moment.
@@ -158,6 +160,6 @@ export async function readProfiles(
     const file = join(dir, `${name}.cpuprofile`);
     if (existsSync(file)) shares[name] = profileShares(file, windowSeconds);
   }
-  rmSync(dir, { recursive: true, force: true });
+  if (remove) rmSync(dir, { recursive: true, force: true });
   return shares;
 }

@@ -82,8 +82,9 @@ function send(url: string, method: string, body?: unknown): Promise<Answer> {
  * BENCH_PROFILE=1 puts where the api's, the worker's and the floor's time went, layer by layer, in
  * bench/results/ipn-profile.json (a profiled run is slower, so its figures do not replace ipn.json's).
  */
-const SUMMARY_DIR = process.env.BENCH_PROFILE === '1' ? profileDirectory() : null;
-const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR ?? SUMMARY_DIR;
+const KEPT_PROFILES = process.env.BENCH_CPU_PROFILE_DIR;
+const SUMMARY = process.env.BENCH_PROFILE === '1';
+const PROFILE_DIR = KEPT_PROFILES ?? (SUMMARY ? profileDirectory() : null);
 const PROFILED = ['api', 'worker', 'floor'];
 
 const start = (name: string, args: string[], env: Record<string, string>): ChildProcess =>
@@ -543,7 +544,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${perOperation.join('\n')}\n`);
     process.stdout.write(`${ratioLines('ipn', results).join('\n')}\n`);
     recorded = results;
-    if (!SUMMARY_DIR) process.stdout.write(`results: ${writeResults('ipn', results)}\n`);
+    if (!SUMMARY) process.stdout.write(`results: ${writeResults('ipn', results)}\n`);
     process.stdout.write(
       `\nIPN acknowledgements, ${SECONDS} s per rate, ${Math.round(DUPLICATES * 100)}% duplicates, open loop (latency from the planned send)\n${lines.join('\n')}\n`,
     );
@@ -555,8 +556,8 @@ async function main(): Promise<void> {
     await admin.end();
     await dropQueuePrefix(REDIS, queuePrefix).catch(() => undefined);
   }
-  if (SUMMARY_DIR && recorded) {
-    const profile = await readProfiles(SUMMARY_DIR, PROFILED, SECONDS);
+  if (SUMMARY && PROFILE_DIR && recorded) {
+    const profile = await readProfiles(PROFILE_DIR, PROFILED, SECONDS, !KEPT_PROFILES);
     process.stdout.write(`results: ${writeResults('ipn-profile', { ...recorded, profile })}\n`);
   }
 }

@@ -20,10 +20,13 @@ describe('SourceAddressCeiling', () => {
 
 /** A shared window as the stores keep it (INCRBY, one window), counting the round trips. */
 function sharedWindow() {
-  const store = { total: 0, calls: 0 };
+  const store = { total: 0, calls: 0, inFlight: 0, mostInFlight: 0 };
   const count: CountHits = async (_key, ttlMs, hits) => {
     store.calls += 1;
+    store.inFlight += 1;
+    store.mostInFlight = Math.max(store.mostInFlight, store.inFlight);
     await new Promise((resolve) => setImmediate(resolve));
+    store.inFlight -= 1;
     store.total += hits;
     return [store.total, ttlMs];
   };
@@ -75,6 +78,18 @@ describe('RateLeases', () => {
     expect(new Set(numbers).size).toBe(50);
     expect(Math.max(...numbers)).toBe(51);
     expect(store.calls).toBe(2);
+  });
+
+  it('near or past the limit, counts concurrent requests side by side (none waits for another)', async () => {
+    const { store, count } = sharedWindow();
+    const leases = new RateLeases(count);
+    for (let i = 0; i < 15; i += 1) await leases.hit('k', 60_000, 20);
+    store.mostInFlight = 0;
+    const numbers = await Promise.all(
+      Array.from({ length: 10 }, () => leases.hit('k', 60_000, 20).then(([n]) => n)),
+    );
+    expect(numbers.sort((a, b) => a - b)).toEqual([16, 17, 18, 19, 20, 21, 22, 23, 24, 25]);
+    expect(store.mostInFlight).toBe(10);
   });
 
   it('starts a key afresh when its window has ended', async () => {

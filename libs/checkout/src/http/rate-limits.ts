@@ -58,8 +58,8 @@ export type CountHits = (key: string, ttlMs: number, hits: number) => Promise<[n
  * Takes a window's hits from the shared store a lease at a time, so that a key far below its
  * limit costs the store one round trip per lease rather than per request. A lease is at most a
  * sixteenth of what the window had left when it was taken (and at most 100), so replicas holding
- * leases together take little of a window's rest; within sixteen of the limit each hit goes to
- * the store as it comes, exactly. A key's first request in a window takes one hit (nothing is
+ * leases together take little of a window's rest; with fewer than 32 left (and past the limit)
+ * each hit goes to the store as it comes, exactly, side by side with the others. A key's first request in a window takes one hit (nothing is
  * known of it yet). Each request gets its own hit number, so the limit holds per hit: a lease
  * that ran past the limit (other replicas took the rest) refuses its hits beyond it. Hits leased
  * and never used count against the window: a limit errs towards refusing, never beyond it.
@@ -77,27 +77,42 @@ export class RateLeases {
       const now = Date.now();
       this.sweep(now);
       const lease = this.leases.get(key);
-      if (lease && lease.endsAt > now && lease.used < lease.granted) return take(lease, now);
-      const taking = this.taking.get(key);
-      if (taking) {
-        await taking;
-        continue;
-      }
+      if (lease && usable(lease, now)) return take(lease, now);
       const known = lease && lease.endsAt > now ? lease.firstHit + lease.granted - 1 : null;
       const size =
         known === null
           ? 1
           : Math.max(1, Math.min(LEASE_MAX, Math.floor((limit - known) / LEASE_SHARE)));
+      // A single hit (a key's first in its window, or one near or past its limit) is counted at
+      // once, beside any other: only a lease of several, which serves the requests behind it,
+      // is waited for.
+      if (size === 1) {
+        const single = await this.lease(key, ttlMs, 1);
+        this.keep(key, single);
+        return take(single, Date.now());
+      }
+      const taking = this.taking.get(key);
+      if (taking) {
+        await taking;
+        continue;
+      }
       const next = this.lease(key, ttlMs, size);
       this.taking.set(key, next);
       try {
         const fresh = await next;
-        if (this.leases.size < LEASES_KEPT_MAX || this.leases.has(key)) this.leases.set(key, fresh);
+        this.keep(key, fresh);
         return take(fresh, Date.now());
       } finally {
         this.taking.delete(key);
       }
     }
+  }
+
+  /** Remembers a key's newest lease, unless one with hits still to use is there. */
+  private keep(key: string, fresh: Lease): void {
+    const current = this.leases.get(key);
+    if (current && usable(current, Date.now())) return;
+    if (current || this.leases.size < LEASES_KEPT_MAX) this.leases.set(key, fresh);
   }
 
   private async lease(key: string, ttlMs: number, size: number): Promise<Lease> {
@@ -110,6 +125,10 @@ export class RateLeases {
     for (const [key, lease] of this.leases) if (lease.endsAt <= now) this.leases.delete(key);
     this.nextSweepAt = now + MINUTE_MS;
   }
+}
+
+function usable(lease: Lease, now: number): boolean {
+  return lease.endsAt > now && lease.used < lease.granted;
 }
 
 function take(lease: Lease, now: number): [number, number] {

@@ -23,15 +23,22 @@ export const endpointTakes = (endpoint: string, type: string): string =>
   `${endpoint}.disabled_at IS NULL AND (${endpoint}.event_types IS NULL OR ${type} = ANY (${endpoint}.event_types))`;
 
 /**
- * SQL: the outbox row's relayed_at and last_error when it is written. An event no enabled endpoint
- * subscribes to is skipped as it is written (the fan-out would only mark it so: a shop without
- * webhooks pays no second write per event); any other waits for the fan-out.
+ * SQL for writing an outbox row: a LATERAL join (`skip.skipped`) and the row's relayed_at and
+ * last_error. An event no enabled endpoint subscribes to is skipped as it is written (the
+ * fan-out would only mark it so: a shop without webhooks pays no second write per event); any
+ * other waits for the fan-out. Like the fan-out, it hands an event to the endpoints that exist
+ * when it is decided: here, when the event is written.
  */
-export function handedOverAtWrite(type: string): { relayedAt: string; lastError: string } {
-  const skipped = `NOT EXISTS (SELECT 1 FROM webhook_endpoints ep WHERE ${endpointTakes('ep', type)})`;
+export function handedOverAtWrite(type: string): {
+  join: string;
+  relayedAt: string;
+  lastError: string;
+} {
   return {
-    relayedAt: `CASE WHEN ${skipped} THEN now() END`,
-    lastError: `CASE WHEN ${skipped} THEN '${SKIPPED_PREFIX}' || ${type} END`,
+    join: `CROSS JOIN LATERAL (SELECT NOT EXISTS (SELECT 1 FROM webhook_endpoints ep
+                                                WHERE ${endpointTakes('ep', type)}) AS skipped) skip`,
+    relayedAt: 'CASE WHEN skip.skipped THEN now() END',
+    lastError: `CASE WHEN skip.skipped THEN '${SKIPPED_PREFIX}' || ${type} END`,
   };
 }
 export const GAVE_UP_PREFIX = 'gave up: ';

@@ -39,11 +39,13 @@ export function announcement(
  * journalledBatchStatement, below): the change (an
  * `INSERT|UPDATE orders ... RETURNING id, ...` whose parameters come first, or just an order id),
  * its timeline event if the entry's type is given, and its merchant event if one is announced
- * (skipped as it is written when no endpoint takes it: handedOverAtWrite), as data-modifying CTEs. As atomic as a transaction, in one round trip; the answer is the
- * changed row (none when the change matched nothing, and then nothing is journalled either).
+ * (skipped as it is written when no endpoint takes it: handedOverAtWrite), as data-modifying
+ * CTEs. As atomic as a transaction, in one round trip; the answer is the changed row (none when
+ * the change matched nothing, and then nothing is journalled either).
  */
 export function journalledStatement(changeSql: string, changeParamCount: number): string {
   const p = (n: number) => `$${changeParamCount + n}`;
+  const handed = handedOverAtWrite(`${p(8)}::varchar`);
   return `WITH changed AS (${changeSql}),
      event AS (
        INSERT INTO order_events
@@ -53,9 +55,8 @@ export function journalledStatement(changeSql: string, changeParamCount: number)
          FROM changed WHERE ${p(1)}::varchar IS NOT NULL),
      announced AS (
        INSERT INTO outbox_events (order_id, type, payload, relayed_at, last_error)
-       SELECT changed.id, ${p(8)}::varchar, ${p(9)}::jsonb, ${handedOverAtWrite(`${p(8)}::varchar`).relayedAt},
-              ${handedOverAtWrite(`${p(8)}::varchar`).lastError}
-         FROM changed WHERE ${p(8)}::varchar IS NOT NULL)
+       SELECT changed.id, ${p(8)}::varchar, ${p(9)}::jsonb, ${handed.relayedAt}, ${handed.lastError}
+         FROM changed ${handed.join} WHERE ${p(8)}::varchar IS NOT NULL)
      SELECT * FROM changed`;
 }
 
@@ -110,6 +111,7 @@ export function journalledBatchStatement(
   const columns = [...changeColumns, ...JOURNAL_COLUMNS, ...trailing];
   const arrays = columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ');
   const names = columns.map(([name]) => name).join(', ');
+  const handed = handedOverAtWrite('v.announced_type');
   return `WITH v AS (SELECT * FROM unnest(${arrays}) AS v(${names})),
      changed AS (${change}),
      event AS (
@@ -120,9 +122,9 @@ export function journalledBatchStatement(
          FROM v JOIN changed USING (id) WHERE v.event_type IS NOT NULL),
      announced AS (
        INSERT INTO outbox_events (order_id, type, payload, relayed_at, last_error)
-       SELECT v.id, v.announced_type, v.announced_payload, ${handedOverAtWrite('v.announced_type').relayedAt},
-              ${handedOverAtWrite('v.announced_type').lastError}
-         FROM v JOIN changed USING (id) WHERE v.announced_type IS NOT NULL)${rest(columns.length + 1)}`;
+       SELECT v.id, v.announced_type, v.announced_payload, ${handed.relayedAt}, ${handed.lastError}
+         FROM v JOIN changed USING (id) ${handed.join}
+        WHERE v.announced_type IS NOT NULL)${rest(columns.length + 1)}`;
 }
 
 /**

@@ -1,16 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  IsIn,
-  IsInt,
-  IsISO8601,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  Min,
-  Max,
-} from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, MaxLength, Min, Max } from 'class-validator';
 import { ORDER_STATUSES, OrderStatus } from '@app/domain';
 import { NotificationStatus } from '@app/persistence';
 import {
@@ -20,6 +10,7 @@ import {
   PageQuery,
 } from '../../http/page-query';
 import { QUEUE_NAME_MAX_LENGTH } from './dead-letters/dead-letter.service';
+import { AccountField } from '../../http/account-field';
 
 /** The stuck list's longest pending_minutes: 90 days. */
 export const PENDING_MINUTES_MAX = 60 * 24 * 90;
@@ -41,16 +32,7 @@ export class ListOrdersQuery extends PageQuery {
   @MaxLength(254)
   q?: string;
 
-  @ApiPropertyOptional({
-    description: 'the merchant account (PESAPAL_ACCOUNTS) the orders were taken on',
-    example: 'ke',
-    maxLength: 20,
-    pattern: '^[a-z][a-z0-9_]{0,19}$',
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(20)
-  @Matches(/^[a-z][a-z0-9_]{0,19}$/, { message: 'must be an account id (a-z, 0-9, _)' })
+  @AccountField('the merchant account (PESAPAL_ACCOUNTS) the orders were taken on')
   account?: string;
 }
 

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { AccountField } from '../../http/account-field';
 import {
   MOVEMENT_STATUSES,
   MOVEMENT_TYPES,
@@ -50,16 +51,7 @@ export class FinanceRangeQuery {
   @Length(3, 3)
   currency?: string;
 
-  @ApiPropertyOptional({
-    description: 'one of the merchant accounts (PESAPAL_ACCOUNTS); default every one',
-    example: 'ke',
-    maxLength: 20,
-    pattern: '^[a-z][a-z0-9_]{0,19}$',
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(20)
-  @Matches(/^[a-z][a-z0-9_]{0,19}$/, { message: 'must be an account id (a-z, 0-9, _)' })
+  @AccountField('one of the merchant accounts (PESAPAL_ACCOUNTS); default every one')
   account?: string;
 }
 

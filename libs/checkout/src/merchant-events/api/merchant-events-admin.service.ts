@@ -20,6 +20,7 @@ import {
 } from '../delivery-state';
 import { DELIVERIES_SHOWN } from '../delivery-limits';
 import { REQUEUE_MESSAGE } from '../endpoint-statements';
+import { endpointTakes } from '../delivery-state';
 
 export interface MerchantEventFilter {
   type?: string;
@@ -118,8 +119,7 @@ export class MerchantEventsAdminService {
          INSERT INTO webhook_messages (event_id, endpoint_id, order_id, event_created_at)
          SELECT $1, ep.id, $2::uuid, $3 FROM webhook_endpoints ep
           WHERE CASE WHEN $4::uuid IS NOT NULL THEN ep.id = $4::uuid
-                     ELSE ep.disabled_at IS NULL
-                          AND (ep.event_types IS NULL OR $5 = ANY (ep.event_types)) END
+                     ELSE ${endpointTakes('ep', '$5')} END
          ${REQUEUE_MESSAGE}
          RETURNING endpoint_id),
        reopened AS (

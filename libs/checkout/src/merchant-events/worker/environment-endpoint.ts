@@ -19,7 +19,11 @@ export class EnvironmentEndpoint {
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
 
-  /** Run by the dispatcher before its first round, so no event is handed out without it. */
+  /**
+   * Run by the dispatcher before its first round. An event no endpoint takes is skipped as it
+   * is written (handedOverAtWrite), so events written before this worker's first sync of a new
+   * URL are skipped, not sent (a replay sends them).
+   */
   async sync(): Promise<void> {
     const url = this.config.orderWebhookUrl;
     if (!url) {

@@ -175,14 +175,15 @@ export class CheckoutSubmission {
    * A business rejection means no gateway order exists: the row stays as a failed record of the
    * attempt. Anything else (timeout, unreachable, unreadable answer) leaves the outcome unknown.
    */
-  markFailed(order: Pick<OrderEntity, 'id'>, error: unknown): Promise<OrderEntity> {
+  markFailed(order: Pick<OrderEntity, 'id'>, error: unknown): Promise<OrderEntity | null> {
     const rejected =
       error instanceof GatewayError && (error.kind === 'rejected' || error.kind === 'auth');
     const gatewayError =
       error instanceof GatewayError ? { code: error.code, messages: error.messages } : null;
     return this.dataSource.transaction(async (manager) => {
       const row = await this.orders.lockById(order.id, manager);
-      if (!row) throw new Error(`order ${order.id} is gone`);
+      // No row to mark (never expected): the caller rethrows the gateway's error, not another.
+      if (!row) return null;
       // The worker may have repaired the row meanwhile; never undo that.
       if (row.submissionStatus !== 'submitting') return row;
       row.gatewayError = gatewayError;

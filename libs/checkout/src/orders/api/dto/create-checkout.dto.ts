@@ -27,6 +27,7 @@ import {
   IsPositiveAmount,
 } from './checkout-rules';
 import { billingPhone, TYPED_PHONE_MAX_LENGTH } from './mobile-number';
+import { AccountField } from '../../../http/account-field';
 
 const PHONE = /^\+?\d{9,15}$/;
 /** An ISO 3166-1 alpha-2 country code. */
@@ -170,17 +171,9 @@ export class CreateCheckoutDto {
   @IsConfiguredCurrency()
   currency!: string;
 
-  @ApiPropertyOptional({
-    example: 'ke',
-    pattern: '^[a-z][a-z0-9_]{0,19}$',
-    maxLength: 20,
-    description:
-      "The merchant account (PESAPAL_ACCOUNTS) to take the payment on; by default the currency's",
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(20)
-  @Matches(/^[a-z][a-z0-9_]{0,19}$/, { message: 'must be an account id (a-z, 0-9, _)' })
+  @AccountField(
+    "The merchant account (PESAPAL_ACCOUNTS) to take the payment on; by default the currency's",
+  )
   account?: string;
 
   @ApiProperty({ example: 'Two bags of coffee', minLength: 1, maxLength: 100 })
