@@ -242,7 +242,9 @@ function floorSection(
   const lines = ['## Against the floor', ''];
   lines.push(
     'The goals the service is held to, each against the floor measured in the same run (the',
-    'tables above); `bench:checkout` and `bench:ipn` print the same at their end.',
+    'tables above); `bench:checkout` and `bench:ipn` print the same at their end. On a shared',
+    'two-core machine identical stages of one run can differ by tens of percent: repeat a run',
+    'before reading much into one figure.',
     '',
   );
   const checks = [
