@@ -8,8 +8,9 @@ export interface GoalCheck {
   measure: string;
   service: number;
   floor: number;
-  /** How the service stands against the floor (a ratio, or a difference for rows). */
+  /** How the service stands against the floor: service ÷ floor, or service − floor (rows). */
   figure: number;
+  comparedBy: 'ratio' | 'difference';
   goal: string;
   met: boolean;
 }
@@ -35,6 +36,7 @@ export function checkoutGoals(levels: Json[]): GoalCheck[] {
       service: num(service.per_second),
       floor: num(floor.per_second),
       figure: rate,
+      comparedBy: 'ratio',
       goal: '≥ 0.8× the floor',
       met: rate >= 0.8,
     },
@@ -43,6 +45,7 @@ export function checkoutGoals(levels: Json[]): GoalCheck[] {
       service: num(service.cpu_ms_process),
       floor: num(floor.cpu_ms_process),
       figure: cpu,
+      comparedBy: 'ratio',
       goal: '≤ 1.5× the floor',
       met: cpu <= 1.5,
     },
@@ -73,6 +76,7 @@ export function ipnGoals(result: Json): GoalCheck[] {
         service: round(cpu, 3),
         floor: num(floor.cpu_ms_floor),
         figure: round(cpu / num(floor.cpu_ms_floor)),
+        comparedBy: 'ratio',
         goal: '≤ 1.5× the floor',
         met: cpu / num(floor.cpu_ms_floor) <= 1.5,
       },
@@ -81,6 +85,7 @@ export function ipnGoals(result: Json): GoalCheck[] {
         service: round(rows),
         floor: round(floorRows),
         figure: round(rows - floorRows),
+        comparedBy: 'difference',
         goal: '≤ the floor + 1.5',
         met: rows - floorRows <= 1.5,
       },
@@ -89,6 +94,7 @@ export function ipnGoals(result: Json): GoalCheck[] {
         service: p99,
         floor: num(floor.ack_p99_ms),
         figure: round(p99 / num(floor.ack_p99_ms)),
+        comparedBy: 'ratio',
         goal: '≤ 2× the floor',
         met: p99 / num(floor.ack_p99_ms) <= 2,
       },
@@ -112,6 +118,7 @@ export function ipnGoals(result: Json): GoalCheck[] {
       service: api,
       floor: route,
       figure: route > 0 ? round(api / route) : 0,
+      comparedBy: 'ratio',
       goal: "≥ 0.5× a bare route's",
       met: route > 0 && api / route >= 0.5,
     });
@@ -120,7 +127,9 @@ export function ipnGoals(result: Json): GoalCheck[] {
 }
 
 const figureText = (check: GoalCheck) =>
-  check.goal.includes('+') ? `${check.figure >= 0 ? '+' : ''}${check.figure}` : `${check.figure}×`;
+  check.comparedBy === 'difference'
+    ? `${check.figure >= 0 ? '+' : ''}${check.figure}`
+    : `${check.figure}×`;
 
 /** What a benchmark prints at its end: each measure, service ÷ floor, the goal, met or not. */
 export function ratioLines(kind: 'checkout' | 'ipn', data: Json[] | Json): string[] {
