@@ -46,8 +46,34 @@ export async function createFastifyApp(
     { bufferLogs: options.bufferLogs ?? true, abortOnError: false },
   );
   useAppLogger(app);
-  app.enableShutdownHooks();
+  closeOnSignals(app);
   return app;
+}
+
+/**
+ * On SIGTERM (Kubernetes stopping the pod), SIGINT or SIGHUP the HTTP server closes first: it
+ * takes no new connection, finishes the requests in flight and answers one arriving on an open
+ * keep-alive connection 503 with `Connection: close`. Only then are the modules closed (queues,
+ * Redis, the database): Nest's own shutdown hooks close them before the server, so a request
+ * still in flight could meet a closed connection. Then the signal is raised again, as Nest does.
+ */
+function closeOnSignals(app: NestFastifyApplication): void {
+  const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+  const server = app.getHttpAdapter().getInstance();
+  const forget = (): void => {
+    for (const signal of signals) process.removeListener(signal, close);
+  };
+  const close = (signal: NodeJS.Signals): void => {
+    forget();
+    void server
+      .close()
+      .catch(() => undefined)
+      .then(() => app.close())
+      .finally(() => process.kill(process.pid, signal));
+  };
+  for (const signal of signals) process.once(signal, close);
+  // An app closed by its owner (a test, the supervisor) leaves no listener behind.
+  server.addHook('onClose', async () => forget());
 }
 
 function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
