@@ -42,7 +42,7 @@ async function ensureDatabase(url) {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (found.rowCount === 0) {
       await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`);
-      process.stdout.write(`[run]     created database ${name}\n`);
+      process.stdout.write(`[run]      created database ${name}\n`);
     }
   });
 }

@@ -43,12 +43,26 @@ const APPS = ['sandbox', 'api', 'worker', 'example-shop'].map((name) => ({
   entry: entryOf(name),
 }));
 
+// START_FROM_SOURCE=1: each app straight from its TypeScript through swc, with no build first.
+const FROM_SOURCE = process.env.START_FROM_SOURCE === '1';
+
+function argumentsOf(app) {
+  return FROM_SOURCE
+    ? ['-r', '@swc-node/register', join('apps', app.name, 'src', 'main.ts')]
+    : [join(ROOT, app.entry)];
+}
+
 const children = new Map();
 let embeddedPostgres = null;
 let shuttingDown = false;
 
+/** Every line in the terminal starts with who wrote it, in one column. */
+function prefixOf(label) {
+  return `[${label}]${' '.repeat(8 - label.length)} `;
+}
+
 function say(line) {
-  process.stdout.write(`[run]     ${line}\n`);
+  process.stdout.write(`${prefixOf('run')}${line}\n`);
 }
 
 // A closed stdout (e.g. piped into `head`) must not take the supervisor down with EPIPE.
@@ -56,6 +70,7 @@ process.stdout.on('error', () => undefined);
 process.stderr.on('error', () => undefined);
 
 function buildIfNeeded() {
+  if (FROM_SOURCE) return;
   const reason = needsBuild(
     ROOT,
     APPS.map((app) => join(ROOT, app.entry)),
@@ -149,7 +164,7 @@ function pipeWithPrefix(stream, prefix, target) {
 }
 
 function startApp(app, env) {
-  const child = spawn(process.execPath, [join(ROOT, app.entry)], {
+  const child = spawn(process.execPath, argumentsOf(app), {
     cwd: ROOT,
     env: app.name === 'example-shop' ? exampleShopEnv(env) : env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -157,7 +172,7 @@ function startApp(app, env) {
     detached: true,
   });
   const label = app.name === 'example-shop' ? 'shop' : app.name;
-  const prefix = `[${label}]${' '.repeat(8 - label.length)} `;
+  const prefix = prefixOf(label);
   pipeWithPrefix(child.stdout, prefix, process.stdout);
   pipeWithPrefix(child.stderr, prefix, process.stderr);
   children.set(app.name, child);
@@ -239,6 +254,10 @@ function exampleShopEnv(env) {
     EXAMPLE_SHOP_WEBHOOK_SECRET: env.EXAMPLE_SHOP_WEBHOOK_SECRET || '',
     EXAMPLE_SHOP_URL: env.EXAMPLE_SHOP_URL,
     EXAMPLE_SHOP_WAIT_MS: env.EXAMPLE_SHOP_WAIT_MS,
+    // Its lines like the service's: one format in the terminal.
+    LOG_LEVEL: env.LOG_LEVEL,
+    LOG_FORMAT: env.LOG_FORMAT,
+    LOG_FILE: env.LOG_FILE,
   };
 }
 
@@ -302,6 +321,8 @@ async function main() {
     // The api follows the sandbox if its port moves, unless a real gateway is configured.
     PESAPAL_BASE_URL:
       process.env.PESAPAL_BASE_URL || `http://127.0.0.1:${ports.sandbox}/pesapalv3/api`,
+    // The gateway notifies the api where it listens, if its port moves too.
+    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL || `http://127.0.0.1:${ports.api}`,
     ...exampleShopWebhook(),
   };
   for (const app of APPS) {
@@ -315,6 +336,8 @@ async function main() {
 }
 
 main().catch((error) => {
-  process.stderr.write(`[run]     ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `${prefixOf('run')}${error instanceof Error ? error.message : String(error)}\n`,
+  );
   void shutdown(1);
 });

@@ -2,18 +2,15 @@ import './tracing';
 import 'reflect-metadata';
 import { loadOrExit, loadServiceConfig } from '@app/config';
 import { createApiApp } from './api-app';
-import { listenOrExit } from '@app/common';
+import { listenOrExit, processLogger } from '@app/common';
 
 async function bootstrap(): Promise<void> {
   const config = loadOrExit(() => loadServiceConfig());
-  for (const warning of config.warnings) {
-    process.stdout.write(`${JSON.stringify({ level: 40, name: 'api', msg: warning })}\n`);
-  }
+  const log = processLogger('api', config);
+  for (const warning of config.warnings) log.warn(warning);
   const app = await createApiApp();
   await listenOrExit(app, config.port, config.host, 'PORT');
-  process.stdout.write(
-    `${JSON.stringify({ level: 30, name: 'api', msg: `api listening on http://127.0.0.1:${config.port} (docs at /docs)` })}\n`,
-  );
+  log.info(`api listening on http://127.0.0.1:${config.port} (docs at /docs)`);
 }
 
 void bootstrap();

@@ -31,7 +31,17 @@ export interface ExampleShopConfig {
   webhookSecret: string | null;
   /** How long the waiting page follows the order before saying it is still pending. */
   waitMs: number;
+  /** Where the shop says what happens: an order started, a webhook received (default: nowhere). */
+  log?: ShopLog;
 }
+
+/** A line of the shop's own: what a shop's server would write to its log. */
+export interface ShopLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+const SILENT: ShopLog = { info: () => undefined, warn: () => undefined };
 
 const NOT_OURS: Refusal = { code: 'not_found', message: 'no such order in this shop' };
 
@@ -114,6 +124,7 @@ export async function createExampleShop(config: ExampleShopConfig): Promise<Fast
   const webhooks: ReceivedWebhookRow[] = [];
   const script = await browserScript();
   const headers = securityHeaders(config.apiUrl);
+  const log = config.log ?? SILENT;
 
   const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
   app.addContentTypeParser(
@@ -169,10 +180,12 @@ export async function createExampleShop(config: ExampleShopConfig): Promise<Fast
           { idempotencyKey },
         );
         orders.set(reference, { kind: 'mobile_money', statusToken: push.status_token });
+        log.info(`order ${reference}: M-Pesa prompt sent`);
         return reply.redirect(`/orders/${encodeURIComponent(reference)}`, 303);
       }
       const hosted = await client.createCheckout(common, { idempotencyKey });
       orders.set(reference, { kind: 'hosted', statusToken: hosted.status_token });
+      log.info(`order ${reference}: customer sent to the payment page`);
       return reply.redirect(hosted.redirect_url ?? `/orders/${reference}`, 303);
     } catch (error) {
       // The same reference again, so that a corrected form still makes one order.
@@ -251,6 +264,7 @@ export async function createExampleShop(config: ExampleShopConfig): Promise<Fast
     };
     try {
       if (!verifier) {
+        log.warn('webhook refused: no webhook secret configured');
         webhooks.unshift({ ...row, verdict: 'refused: no webhook secret configured' });
         return reply.code(503).send({ error: 'no webhook secret configured' });
       }
@@ -263,15 +277,18 @@ export async function createExampleShop(config: ExampleShopConfig): Promise<Fast
         type: payload.type ?? '',
         reference: payload.data?.order?.reference ?? '',
       });
+      log.info(`webhook ${payload.type ?? ''} for order ${payload.data?.order?.reference ?? ''}`);
       return reply.code(204).send();
     } catch (error) {
       if (!(error instanceof WebhookRefused)) throw error;
       // A redelivery of one already handled (the service resends after a lost answer): 2xx, or
       // it would retry it and hold the order's later events behind it.
       if (error.reason === 'replayed') {
+        log.info(`webhook ${row.id}: a redelivery, already handled`);
         webhooks.unshift({ ...row, verdict: 'duplicate: already handled' });
         return reply.code(200).send({ duplicate: true });
       }
+      log.warn(`webhook ${row.id} refused: ${error.reason}`);
       webhooks.unshift({ ...row, verdict: `refused: ${error.reason}` });
       return reply.code(400).send({ error: error.reason });
     } finally {

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { loadOrExit, loadSandboxConfig } from '@app/config';
 import { createSandboxApp, sandboxConfigOf } from './sandbox-app';
-import { listenOrExit } from '@app/common';
+import { listenOrExit, processLogger } from '@app/common';
 
 async function bootstrap(): Promise<void> {
   const config = loadOrExit(() => loadSandboxConfig());
@@ -13,12 +13,8 @@ async function bootstrap(): Promise<void> {
   if (config.port === 0 && !process.env.SANDBOX_PUBLIC_URL) {
     sandboxConfigOf(app).publicUrl = `http://127.0.0.1:${port}`;
   }
-  process.stdout.write(
-    `${JSON.stringify({
-      level: 30,
-      name: 'sandbox',
-      msg: `sandbox gateway on http://127.0.0.1:${port}/pesapalv3/api (control API ${config.controlEnabled ? 'on' : 'off'})`,
-    })}\n`,
+  processLogger('sandbox', config).info(
+    `sandbox gateway on http://127.0.0.1:${port}/pesapalv3/api (control API ${config.controlEnabled ? 'on' : 'off'})`,
   );
 }
 

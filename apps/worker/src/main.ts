@@ -2,20 +2,19 @@ import './tracing';
 import 'reflect-metadata';
 import { setPriority } from 'node:os';
 import { loadOrExit, loadServiceConfig } from '@app/config';
-import { createFastifyApp, listenOrExit } from '@app/common';
+import { createFastifyApp, listenOrExit, processLogger } from '@app/common';
 import { WorkerModule } from './worker.module';
 
 async function bootstrap(): Promise<void> {
   const config = loadOrExit(() => loadServiceConfig());
-  for (const warning of config.warnings) {
-    process.stdout.write(`${JSON.stringify({ level: 40, name: 'worker', msg: warning })}\n`);
-  }
+  const log = processLogger('worker', config);
+  for (const warning of config.warnings) log.warn(warning);
   // Verification may lag; acknowledgements may not. Where both share cores, the api goes first.
   if (config.workerNice > 0) setPriority(config.workerNice);
   const app = await createFastifyApp(WorkerModule);
   await listenOrExit(app, config.workerPort, config.host, 'WORKER_PORT');
-  process.stdout.write(
-    `${JSON.stringify({ level: 30, name: 'worker', msg: `worker health on http://127.0.0.1:${config.workerPort}/health/ready (queues on ${config.queueBackend})` })}\n`,
+  log.info(
+    `worker health on http://127.0.0.1:${config.workerPort}/health/ready (queues on ${config.queueBackend})`,
   );
 }
 

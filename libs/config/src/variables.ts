@@ -320,6 +320,12 @@ export const SCRIPT_VARIABLES: Record<string, OtherVariable> = {
     apps: ['npm start'],
     fallback: '54320',
   },
+  START_FROM_SOURCE: {
+    meaning:
+      '`1`: `npm start` runs each app from its TypeScript sources (through swc), with no build first',
+    apps: ['npm start'],
+    fallback: '',
+  },
   TEST_POSTGRES_URL: {
     meaning:
       'server (no database name) the tests create their database on, instead of probing 5432',

@@ -123,6 +123,10 @@ export class NotificationDispatcher implements OnModuleDestroy {
       record.attempts.push({ at: new Date().toISOString(), ...outcome });
       if (outcome.acknowledged) {
         record.state = 'acknowledged';
+        // The order, never the URL: its path carries the receiver's secret.
+        this.logger.log(
+          `notification ${record.type} for ${record.merchantReference} acknowledged on attempt ${attempt}`,
+        );
         return;
       }
       if (attempt < this.config.ipnMaxAttempts) {
@@ -131,6 +135,9 @@ export class NotificationDispatcher implements OnModuleDestroy {
       }
     }
     record.state = 'gave_up';
+    this.logger.warn(
+      `notification ${record.type} for ${record.merchantReference} given up after ${this.config.ipnMaxAttempts} attempts`,
+    );
   }
 
   private async attempt(

@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { requestIdOf } from '../logging/logging.module';
+import { WiringAtDebug } from '../logging/wiring-at-debug';
 
 export interface FastifyAppOptions {
   /** Largest accepted request body; the IPN route in particular must not accept huge bodies. */
@@ -97,9 +98,10 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
   );
 }
 
+/** Nest logs through pino, its wiring (modules, routes) at debug only. */
 export function useAppLogger(app: INestApplication): void {
   try {
-    app.useLogger(app.get(Logger));
+    app.useLogger(new WiringAtDebug(app.get(Logger)));
   } catch {
     // Apps without the LoggingModule (unit fixtures) keep Nest's default logger.
   }

@@ -3,10 +3,10 @@ import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
-import { destination } from 'pino';
-import pretty from 'pino-pretty';
+import { Logger, pino } from 'pino';
 import type { Options as PinoHttpOptions } from 'pino-http';
 import { REDACTED_LOG_PATHS } from '@app/config';
+import { logDestination } from './log-lines';
 
 /**
  * The path without its query string, and without the IPN URL's secret segment: the URL the
@@ -24,15 +24,26 @@ export function requestIdOf(req: Pick<IncomingMessage, 'headers'>): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-/** One readable line per record (time, level, app, message, then the fields), for a terminal. */
-function prettyLines() {
-  return pretty({
-    colorize: process.stdout.isTTY === true,
-    translateTime: 'SYS:HH:MM:ss.l',
-    ignore: 'pid,hostname',
-    singleLine: true,
-    sync: true,
-  });
+/** How an app's configuration says to log. */
+export interface LogSettings {
+  logLevel: string;
+  logFile?: string | null;
+  logFormat?: 'json' | 'pretty';
+}
+
+/**
+ * What a process says outside Nest (a configuration warning, where it listens), in the same
+ * shape and to the same place as its app's records.
+ */
+export function processLogger(name: string, settings: LogSettings): Logger {
+  return pino(
+    {
+      name,
+      level: settings.logLevel,
+      redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
+    },
+    logDestination(settings),
+  );
 }
 
 /** JSON logs with a request id (taken from X-Request-Id when sane) and secrets redacted. */
@@ -49,18 +60,10 @@ export class LoggingModule {
       imports: [
         LoggerModule.forRootAsync({
           inject: [configToken],
-          useFactory: ({
-            logLevel,
-            logFile,
-            logFormat,
-          }: {
-            logLevel: string;
-            logFile?: string | null;
-            logFormat?: 'json' | 'pretty';
-          }) => {
+          useFactory: (settings: LogSettings) => {
             const options: PinoHttpOptions = {
               name,
-              level: logLevel,
+              level: settings.logLevel,
               // Log lines written inside a traced request or job carry its trace id.
               mixin: () => {
                 const traceId = activeTraceId();
@@ -69,24 +72,31 @@ export class LoggingModule {
               redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
               genReqId: requestIdOf,
               autoLogging: {
-                ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health'),
+                // The router hands the middleware a path cut after its mount point: the whole one.
+                ignore: (req: IncomingMessage & { originalUrl?: string }) =>
+                  (req.originalUrl ?? req.url ?? '').startsWith('/health'),
               },
+              // For a 5xx answer with no error behind it pino-http makes one up, whose stack (its
+              // own code) says nothing the status does not.
+              customErrorObject: (_req, res, error, loggable: Record<string, unknown>) =>
+                (res as { err?: Error }).err ||
+                error.message !== `failed with status code ${res.statusCode}`
+                  ? loggable
+                  : { ...loggable, err: undefined },
               serializers: {
                 req: (req: { id: string; method: string; url: string }) => ({
                   id: req.id,
                   method: req.method,
                   url: loggablePath(req.url),
                 }),
+                // The status only: the answer's headers are the same on every request.
+                res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
               },
             };
+            const destination = logDestination(settings);
             return {
               exclude: unlogged.map((path) => ({ path, method: RequestMethod.ALL })),
-              // Several processes may append to one file: each line is written whole (JSON, always).
-              pinoHttp: logFile
-                ? [options, destination({ dest: logFile, append: true, mkdir: true })]
-                : logFormat === 'pretty'
-                  ? [options, prettyLines()]
-                  : options,
+              pinoHttp: destination ? [options, destination] : options,
             };
           },
         }),
