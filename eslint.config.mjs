@@ -7,7 +7,7 @@ import prettier from 'eslint-config-prettier';
  * api runs never imports one only the worker runs, and the reverse; a feature reaches another
  * only through that feature's shared root, never its api/ or worker/ folders.
  */
-const FEATURES = ['orders', 'ipn', 'refunds', 'admin', 'merchant-events', 'retention', 'finance', 'overview', 'operators'];
+const FEATURES = ['orders', 'ipn', 'refunds', 'admin', 'merchant-events', 'retention', 'finance', 'overview', 'operators', 'unmatched-payments'];
 const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 const importRules = [
   {

@@ -16,6 +16,7 @@ import { ActivityTotals1795900000000 } from './1795900000000-ActivityTotals';
 import { AuditTrail1796000000000 } from './1796000000000-AuditTrail';
 import { OperatorsAccess1796100000000 } from './1796100000000-OperatorsAccess';
 import { GatewayAccounts1796200000000 } from './1796200000000-GatewayAccounts';
+import { UnmatchedPayments1796310000000 } from './1796310000000-UnmatchedPayments';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -36,4 +37,5 @@ export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
   AuditTrail1796000000000,
   OperatorsAccess1796100000000,
   GatewayAccounts1796200000000,
+  UnmatchedPayments1796310000000,
 ];

@@ -15,6 +15,7 @@ import {
   OrdersModule,
   RateLimitsModule,
   RefundsModule,
+  UnmatchedPaymentsModule,
 } from '@app/checkout';
 
 @Module({
@@ -29,6 +30,7 @@ import {
     OrdersModule,
     IpnModule,
     RefundsModule,
+    UnmatchedPaymentsModule,
     AdminModule,
     FinanceModule,
     OperatorsModule,

@@ -4,6 +4,7 @@ export * from './ipn/api/ipn.module';
 export * from './ipn/worker/ipn-worker.module';
 export * from './refunds/api/refunds.module';
 export * from './refunds/worker/refunds-worker.module';
+export * from './unmatched-payments/api/unmatched-payments.module';
 export * from './admin/api/admin.module';
 export * from './admin/worker/admin-worker.module';
 export * from './merchant-events/api/merchant-events.module';

@@ -225,6 +225,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/unmatched-payments/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refund a payment without an order, in full (above REFUND_APPROVAL_THRESHOLD it waits for a second person) */
+        post: operations["UnmatchedPaymentRefundsController_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/unmatched-payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payments the gateway took for no order of ours, newest first (filter by status) */
+        get: operations["UnmatchedPaymentsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/unmatched-payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One payment without an order */
+        get: operations["UnmatchedPaymentsController_find"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/unmatched-payments/{id}/match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Settle a payment onto an order of ours it pays (same account, amount and currency; not paid yet): the order completes */
+        post: operations["UnmatchedPaymentsController_match"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/orders": {
         parameters: {
             query?: never;
@@ -1485,6 +1553,123 @@ export interface components {
             status: "accepted" | "rejected" | "reversed";
             /** @description What the admin learnt and where (e.g. the merchant dashboard) */
             note: string;
+        };
+        AdoptedOrder: {
+            /** @example UNMATCHED-b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59 */
+            reference: string;
+        };
+        UnmatchedPaymentRefundResult: {
+            order: components["schemas"]["AdoptedOrder"];
+            refund: components["schemas"]["AdminRefundResponse"];
+        };
+        UnmatchedPaymentRefundApprovalResult: {
+            order: components["schemas"]["AdoptedOrder"];
+            refund_approval: components["schemas"]["RefundApprovalResponse"];
+        };
+        RefundUnmatchedPaymentDto: {
+            /** @description Why; sent to the gateway as remarks */
+            reason: string;
+        };
+        UnmatchedPaymentResponse: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description The merchant account it was paid to
+             * @example default
+             */
+            gateway_account: string;
+            /**
+             * @description The gateway's tracking id of the payment
+             * @example b8a6c3f0-1d2e-4c5b-9a7f-0e1d2c3b4a59
+             */
+            order_tracking_id: string;
+            /**
+             * @description What the gateway took (decimal string)
+             * @example 1500.00
+             */
+            amount: string;
+            /** @example KES */
+            currency: string;
+            /**
+             * @description The reference the gateway holds the payment under (none of our orders carries it)
+             * @example DASH-0042
+             */
+            merchant_reference: string | null;
+            /** @example Visa */
+            payment_method: string | null;
+            /** @example 444444******4444 */
+            payment_account: string | null;
+            /** @example 7840512343596574603001 */
+            confirmation_code: string | null;
+            /**
+             * Format: date-time
+             * @description When the gateway says it was paid
+             */
+            paid_at: string | null;
+            /**
+             * Format: uuid
+             * @description The notification whose lookup found it
+             */
+            notification_id: string | null;
+            /**
+             * @description open (to settle), matched (it paid order_reference), refund_requested (adopted as order_reference and refunded through it)
+             * @example open
+             * @enum {string}
+             */
+            status: "open" | "matched" | "refund_requested";
+            /**
+             * @description The order it paid, or was adopted as to be refunded
+             * @example null
+             */
+            order_reference: string | null;
+            /**
+             * @description Who settled it
+             * @example null
+             */
+            settled_by: string | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            settled_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        UnmatchedPaymentPageResponse: {
+            items: components["schemas"]["UnmatchedPaymentResponse"][];
+            /**
+             * Format: int32
+             * @example 50
+             */
+            limit: number;
+            /**
+             * @description Give it as `cursor` for the next page; null on the last page
+             * @example null
+             */
+            next_cursor: string | null;
+        };
+        UnmatchedPaymentResult: {
+            unmatched_payment: components["schemas"]["UnmatchedPaymentResponse"];
+        };
+        MatchUnmatchedPaymentDto: {
+            /**
+             * @description The order's reference (or an order_tracking_id or push_merchant_reference of it)
+             * @example ORDER-2041
+             */
+            reference: string;
+        };
+        MatchedOrder: {
+            /** @example ORDER-2041 */
+            reference: string;
+            /**
+             * @example completed
+             * @enum {string}
+             */
+            status: "completed";
+        };
+        MatchResultResponse: {
+            unmatched_payment: components["schemas"]["UnmatchedPaymentResponse"];
+            order: components["schemas"]["MatchedOrder"];
         };
         AdminOrderResponse: {
             /**
@@ -3298,7 +3483,7 @@ export interface components {
                  * @description Stable: branch on it
                  * @enum {string}
                  */
-                code: "api_key_revoked" | "attempt_still_payable" | "attempts_exhausted" | "cancel_refused" | "checkout_outcome_unknown" | "idempotency_request_in_progress" | "job_not_failed" | "order_closed" | "order_not_cancellable" | "order_not_refundable" | "order_not_submitted" | "order_paid" | "reference_in_use" | "refund_already_requested" | "refund_approval_expired" | "refund_approval_not_pending" | "refund_transition_not_allowed" | "webhook_endpoint_disabled" | "webhook_endpoint_managed_by_environment" | "webhook_endpoints_limit_reached";
+                code: "api_key_revoked" | "attempt_still_payable" | "attempts_exhausted" | "cancel_refused" | "checkout_outcome_unknown" | "idempotency_request_in_progress" | "job_not_failed" | "order_closed" | "order_not_cancellable" | "order_not_refundable" | "order_not_submitted" | "order_paid" | "reference_in_use" | "refund_already_requested" | "refund_approval_expired" | "refund_approval_not_pending" | "refund_transition_not_allowed" | "unmatched_payment_settled" | "webhook_endpoint_disabled" | "webhook_endpoint_managed_by_environment" | "webhook_endpoints_limit_reached";
                 /** @description For people; may change */
                 message: string;
             } & {
@@ -3337,7 +3522,7 @@ export interface components {
                  * @description Stable: branch on it
                  * @enum {string}
                  */
-                code: "idempotency_key_reused" | "partial_refund_not_allowed" | "partial_refund_not_confirmed" | "refund_exceeds_payment";
+                code: "idempotency_key_reused" | "partial_refund_not_allowed" | "partial_refund_not_confirmed" | "refund_exceeds_payment" | "unmatched_payment_mismatch";
                 /** @description For people; may change */
                 message: string;
             } & {
@@ -3416,7 +3601,7 @@ export interface components {
                  * @description Stable: branch on it
                  * @enum {string}
                  */
-                code: "api_key_not_found" | "event_not_found" | "job_not_found" | "not_found" | "notification_not_found" | "order_not_found" | "queue_not_found" | "reconciliation_report_not_found" | "refund_approval_not_found" | "refund_not_found" | "webhook_endpoint_not_found";
+                code: "api_key_not_found" | "event_not_found" | "job_not_found" | "not_found" | "notification_not_found" | "order_not_found" | "queue_not_found" | "reconciliation_report_not_found" | "refund_approval_not_found" | "refund_not_found" | "unmatched_payment_not_found" | "webhook_endpoint_not_found";
                 /** @description For people; may change */
                 message: string;
             } & {
@@ -4499,6 +4684,241 @@ export interface operations {
             };
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    UnmatchedPaymentRefundsController_refund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment's id (anything else is 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundUnmatchedPaymentDto"];
+            };
+        };
+        responses: {
+            /** @description The refund as recorded on the adopted order: accepted, rejected by the gateway, or unknown (resolve it later) */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnmatchedPaymentRefundResult"];
+                };
+            };
+            /** @description Above the threshold: a request waiting for a second person; nothing sent yet */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnmatchedPaymentRefundApprovalResult"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            /** @description unmatched_payment_not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description unmatched_payment_settled (matched to an order: refund that order), or refund_already_requested (error.refund or error.refund_approval is the existing one) */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    UnmatchedPaymentsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description every status unless given */
+                status?: "open" | "matched" | "refund_requested";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnmatchedPaymentPageResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    UnmatchedPaymentsController_find: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment's id (anything else is 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnmatchedPaymentResult"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            /** @description unmatched_payment_not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    UnmatchedPaymentsController_match: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment's id (anything else is 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatchUnmatchedPaymentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchResultResponse"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            /** @description unmatched_payment_not_found or order_not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description unmatched_payment_settled (error.unmatched_payment says how), order_paid (completed or reversed), order_closed (cancelled or expired) */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            /** @description unmatched_payment_mismatch: another amount, currency or account than the order */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];

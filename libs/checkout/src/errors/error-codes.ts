@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   webhook_endpoint_not_found: 'not_found',
   api_key_not_found: 'not_found',
   refund_approval_not_found: 'not_found',
+  unmatched_payment_not_found: 'not_found',
   // The request conflicts with the state of what it names.
   reference_in_use: 'conflict',
   checkout_outcome_unknown: 'conflict',
@@ -38,6 +39,7 @@ export const ERROR_CODES = {
   refund_transition_not_allowed: 'conflict',
   refund_approval_not_pending: 'conflict',
   refund_approval_expired: 'conflict',
+  unmatched_payment_settled: 'conflict',
   api_key_revoked: 'conflict',
   job_not_failed: 'conflict',
   webhook_endpoint_managed_by_environment: 'conflict',
@@ -48,6 +50,7 @@ export const ERROR_CODES = {
   refund_exceeds_payment: 'unprocessable',
   partial_refund_not_allowed: 'unprocessable',
   partial_refund_not_confirmed: 'unprocessable',
+  unmatched_payment_mismatch: 'unprocessable',
   // The gateway or our own infrastructure.
   gateway_error: 'gateway_rejected',
   gateway_timeout: 'gateway_timeout',

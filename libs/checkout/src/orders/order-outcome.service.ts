@@ -250,22 +250,36 @@ export class OrderOutcomeService {
           return applied.result;
         }
       }
-      const plan = planOutcome(order, lookup);
-      if (plan.kind === 'flag') {
-        await this.journal.flagForReview(manager, order, plan.reason, source, plan.record.raw);
-        return resultOf(plan);
-      }
-      const refund =
-        plan.kind === 'transition' && plan.to === 'reversed'
-          ? await this.settleRefund(manager, order, source)
-          : null;
-      if (!(await this.write(manager, plan, order.version, source, refund))) {
-        throw new Error(`order ${orderId} changed under its row lock`);
-      }
-      return resultOf(plan);
+      return this.applyLocked(manager, order, lookup, source);
     });
     if (setAside) void this.cancelSetAside(orderId, setAside);
     return result;
+  }
+
+  /**
+   * The locked path's decision and write, for an order the caller holds under its row lock in
+   * its own transaction (so what the caller writes beside it commits or rolls back with the
+   * outcome). The lookup is of the order's current attempt.
+   */
+  async applyLocked(
+    manager: EntityManager,
+    order: OrderEntity,
+    lookup: TransactionLookup,
+    source: EventSource,
+  ): Promise<OutcomeResult> {
+    const plan = planOutcome(order, lookup);
+    if (plan.kind === 'flag') {
+      await this.journal.flagForReview(manager, order, plan.reason, source, plan.record.raw);
+      return resultOf(plan);
+    }
+    const refund =
+      plan.kind === 'transition' && plan.to === 'reversed'
+        ? await this.settleRefund(manager, order, source)
+        : null;
+    if (!(await this.write(manager, plan, order.version, source, refund))) {
+      throw new Error(`order ${order.id} changed under its row lock`);
+    }
+    return resultOf(plan);
   }
 
   /**
@@ -378,7 +392,7 @@ export class OrderOutcomeService {
   }
 
   /** After the commit: the set-aside attempt must not take a second payment. */
-  private async cancelSetAside(
+  async cancelSetAside(
     orderId: string,
     { trackingId: orderTrackingId, account }: { trackingId: string; account: string },
   ): Promise<void> {

@@ -17,6 +17,7 @@ import { ReconciliationReportEntity } from './reconciliation-report.entity';
 import { RefundApprovalEntity } from './refund-approval.entity';
 import { RefundEntity } from './refund.entity';
 import { SubscriptionChargeEntity } from './subscription-charge.entity';
+import { UnmatchedPaymentEntity } from './unmatched-payment.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { WebhookMessageEntity } from './webhook-message.entity';
@@ -40,6 +41,7 @@ export * from './rate-limit-window.entity';
 export * from './reconciliation-report.entity';
 export * from './refund.entity';
 export * from './subscription-charge.entity';
+export * from './unmatched-payment.entity';
 export * from './webhook-delivery.entity';
 export * from './webhook-endpoint.entity';
 export * from './webhook-message.entity';
@@ -71,4 +73,5 @@ export const ENTITIES: EntityTarget[] = [
   ApiKeyEntity,
   OperatorSessionEntity,
   RefundApprovalEntity,
+  UnmatchedPaymentEntity,
 ];

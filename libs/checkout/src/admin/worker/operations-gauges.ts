@@ -13,12 +13,14 @@ interface Snapshot {
   outbox_backlog: number;
   outbox_oldest_seconds: number;
   orders_needing_review: number;
+  unmatched_payments_open: number;
 }
 
 /**
  * What is waiting, read from the database and the queues when Prometheus scrapes the worker:
  * notifications not yet verified and merchant events not yet delivered, with the age of the
- * oldest; jobs per queue and state (failed = dead letters); orders flagged for a person. These
+ * oldest; jobs per queue and state (failed = dead letters); orders flagged for a person;
+ * payments without an order still to settle. These
  * describe the deployment, not the process: every worker replica reports the same figures, so
  * dashboards and alerts take max() across them. (The api does not serve them.)
  */
@@ -73,6 +75,11 @@ export class OperationsGauges implements OnModuleInit, OnModuleDestroy {
       'orders_needing_review',
       'Orders flagged for a person to look at.',
     );
+    fromSnapshot(
+      'unmatched_payments_open',
+      'unmatched_payments_open',
+      'Payments without an order not yet settled: money the gateway took for no order of ours, waiting for an operator to match or refund it.',
+    );
     gauge({
       name: 'queue_jobs',
       help: 'Jobs per queue and state (waiting, active, delayed, failed: failed jobs are the dead letters).',
@@ -122,7 +129,9 @@ export class OperationsGauges implements OnModuleInit, OnModuleDestroy {
            (SELECT min(m.event_created_at) FROM webhook_messages m JOIN webhook_endpoints ep
                ON ep.id = m.endpoint_id AND ep.disabled_at IS NULL
               WHERE m.state = 'pending'))), 0)::float8 AS outbox_oldest_seconds,
-         (SELECT count(*) FROM orders WHERE needs_review)::int AS orders_needing_review`,
+         (SELECT count(*) FROM orders WHERE needs_review)::int AS orders_needing_review,
+         (SELECT count(*) FROM unmatched_payments
+           WHERE status = 'open')::int AS unmatched_payments_open`,
     )) as Snapshot[];
     return row;
   }

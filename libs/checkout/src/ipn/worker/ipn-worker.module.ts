@@ -7,6 +7,7 @@ import { NotificationVerifier } from './notification-verifier';
 import { RecurringChargeRecorder } from './recurring-charge.recorder';
 import { IpnRegistrationAtStart, RegisterIpnJob } from './register-ipn.job';
 import { VerifyNotificationJob } from './verify-notification.job';
+import { UnmatchedPaymentLedger } from '../../unmatched-payments/unmatched-payment-ledger';
 
 /**
  * The ipn feature's worker side: the inbox relay, notification verification and IPN
@@ -17,6 +18,7 @@ import { VerifyNotificationJob } from './verify-notification.job';
   providers: [
     LookupThrottle,
     RecurringChargeRecorder,
+    UnmatchedPaymentLedger,
     NotificationVerifier,
     VerifyNotificationJob,
     RegisterIpnJob,

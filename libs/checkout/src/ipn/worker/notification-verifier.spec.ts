@@ -16,6 +16,7 @@ import type { OrderLookup, OrderSyncService } from '../../orders/order-sync.serv
 import type { LookupThrottle } from './lookup-throttle';
 import { NotificationVerifier } from './notification-verifier';
 import type { RecurringChargeRecorder } from './recurring-charge.recorder';
+import type { UnmatchedPaymentLedger } from '../../unmatched-payments/unmatched-payment-ledger';
 
 // The verifier reads its inbox row and marks the covered rows with prepared statements on the
 // driver's pool; only that call is replaced (by statement name), everything else is real.
@@ -125,6 +126,7 @@ function harness(named: OrderEntity | null, inbox: Partial<InboxRow> = {}) {
   };
   const throttle = { reserve: jest.fn(async (_orderId: string) => 0) };
   const recurring = { record: jest.fn() };
+  const unmatchedPayments = { keep: jest.fn(async () => true) };
   const jobs = { add: jest.fn(async () => undefined) };
 
   const verifier = new NotificationVerifier(
@@ -135,12 +137,25 @@ function harness(named: OrderEntity | null, inbox: Partial<InboxRow> = {}) {
     GatewayAccounts.single(gateway as unknown as GatewayClient),
     throttle as unknown as LookupThrottle,
     recurring as unknown as RecurringChargeRecorder,
+    unmatchedPayments as unknown as UnmatchedPaymentLedger,
     jobs as unknown as JobProducer,
     CONFIG,
   );
   const verify = () =>
     verifier.verify({ notificationId: NOTIFICATION_ID, orderKey: 'track-9', attempt: 1 });
-  return { verifier, verify, row, covered, dataSource, orders, sync, outcomes, gateway, throttle };
+  return {
+    verifier,
+    verify,
+    row,
+    covered,
+    dataSource,
+    orders,
+    sync,
+    outcomes,
+    gateway,
+    throttle,
+    unmatchedPayments,
+  };
 }
 
 describe('NotificationVerifier.verify', () => {
@@ -291,8 +306,82 @@ describe('NotificationVerifier.verify', () => {
       expect(h.dataSource.query).toHaveBeenCalledTimes(1);
       expect(h.dataSource.query.mock.calls[0][1]).toEqual([NOTIFICATION_ID, ours.id]);
     });
+
+    it('keeps a completed payment no order of ours carries as a payment without an order', async () => {
+      const h = harness(null, { attempts: 1 });
+      const found = completedLookup('DASH-1');
+      h.gateway.getTransactionStatus.mockResolvedValueOnce(found);
+
+      await h.verify();
+
+      expect(h.unmatchedPayments.keep).toHaveBeenCalledWith(
+        NOTIFICATION_ID,
+        'default',
+        found.record,
+      );
+      // Kept (and the row applied) by the ledger's statement: neither retried nor adopted.
+      expect(h.outcomes.apply).not.toHaveBeenCalled();
+      expect(h.dataSource.query).not.toHaveBeenCalled();
+    });
+
+    it("keeps it when the reference is another account's order's", async () => {
+      const h = harness(null, { attempts: 1 });
+      h.gateway.getTransactionStatus.mockResolvedValueOnce(completedLookup('ORDER-9'));
+      h.orders.findByAnyReference.mockResolvedValueOnce(
+        Object.assign(order(), { gatewayAccount: 'ug' }),
+      );
+
+      await h.verify();
+
+      expect(h.unmatchedPayments.keep).toHaveBeenCalledTimes(1);
+      expect(h.outcomes.apply).not.toHaveBeenCalled();
+    });
+
+    it('keeps waiting while the gateway says the payment is pending', async () => {
+      const h = harness(null, { attempts: 1 });
+      const pending = completedLookup('DASH-2');
+      h.gateway.getTransactionStatus.mockResolvedValueOnce({
+        kind: 'pending',
+        record: { ...pending.record, outcome: 'pending' },
+      });
+
+      await h.verify();
+
+      expect(h.unmatchedPayments.keep).not.toHaveBeenCalled();
+      expect(h.dataSource.query.mock.calls[0][1]).toEqual([
+        NOTIFICATION_ID,
+        'unmatched',
+        2,
+        'no order of ours carries these references',
+        2,
+      ]);
+    });
   });
 });
+
+function completedLookup(reference: string): Extract<TransactionLookup, { kind: 'found' }> {
+  return {
+    kind: 'found',
+    record: {
+      orderTrackingId: OrderTrackingId('track-9'),
+      merchantReference: MerchantReference(reference),
+      outcome: 'completed',
+      statusCode: 1,
+      statusDescription: 'Completed',
+      confirmationCode: null,
+      paymentMethod: 'Visa',
+      paymentAccount: null,
+      amount: Money.of('250.00', 'KES'),
+      currency: 'KES',
+      createdAt: READ_AT,
+      description: null,
+      paymentStatusCode: null,
+      callbackUrl: null,
+      accountNumber: null,
+      raw: {},
+    },
+  };
+}
 
 describe('NotificationVerifier.exhausted', () => {
   it('marks the row failed with the last error, cut to what the column keeps', async () => {

@@ -22,6 +22,7 @@ import { OrderSyncService } from '../../orders/order-sync.service';
 import { LookupThrottle } from './lookup-throttle';
 import { RunLater } from '@app/queues';
 import { RecurringChargeRecorder } from './recurring-charge.recorder';
+import { UnmatchedPaymentLedger } from '../../unmatched-payments/unmatched-payment-ledger';
 
 const MAX_UNMATCHED_WAIT_MS = 3_600_000;
 
@@ -99,6 +100,7 @@ export class NotificationVerifier {
     private readonly accounts: GatewayAccounts,
     private readonly throttle: LookupThrottle,
     private readonly recurring: RecurringChargeRecorder,
+    private readonly unmatchedPayments: UnmatchedPaymentLedger,
     private readonly jobs: JobProducer,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {
@@ -212,21 +214,34 @@ export class NotificationVerifier {
   /**
    * Nothing of ours carries these references (yet: the creation answer may still be on its way).
    * The first time it waits; later tries look the named tracking id up and adopt the order if the
-   * gateway's record carries one of our merchant references. Kept until the poll horizon.
+   * gateway's record carries one of our merchant references. A completed payment no order of
+   * ours (on that account) carries is money received without an order: kept as a payment without
+   * an order for an operator to settle, and the notification is applied. Anything else (pending,
+   * failed, unknown to the gateway) is kept until the poll horizon.
    */
   private async unmatched(row: InboxRowRead): Promise<void> {
     const attempts = row.attempts + 1;
     if (attempts > 1 && row.orderTrackingId) {
       // No order of ours yet: the account whose IPN URL it came to.
+      const account = row.gatewayAccount ?? DEFAULT_ACCOUNT;
       const lookup = await this.accounts
-        .client(row.gatewayAccount ?? DEFAULT_ACCOUNT)
+        .client(account)
         .getTransactionStatus(row.orderTrackingId as OrderTrackingId);
       if (lookup.kind !== 'not_found') {
         const ours = await this.orders.findByAnyReference(lookup.record.merchantReference);
         // Only an order of the account that answered: another account's is not this payment.
-        if (ours && ours.gatewayAccount === (row.gatewayAccount ?? DEFAULT_ACCOUNT)) {
+        if (ours && ours.gatewayAccount === account) {
           await this.outcomes.apply(ours.id, lookup, 'ipn');
           await this.finish(row.id, ours.id);
+          applied(row);
+          return;
+        }
+        if (lookup.kind === 'found' && lookup.record.outcome === 'completed') {
+          const kept = await this.unmatchedPayments.keep(row.id, account, lookup.record);
+          this.logger.warn(
+            { notificationId: row.id, orderTrackingId: row.orderTrackingId, account, kept },
+            'payment without an order kept for an operator to settle',
+          );
           applied(row);
           return;
         }

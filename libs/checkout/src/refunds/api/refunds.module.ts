@@ -5,15 +5,23 @@ import { RefundApprovals } from './refund-approvals';
 import { RefundListService } from './refund-list.service';
 import { RefundService } from './refund.service';
 import { RefundsController } from './refunds.controller';
+import { UnmatchedPaymentLedger } from '../../unmatched-payments/unmatched-payment-ledger';
+import { UnmatchedPaymentRefundsController } from './unmatched-payment-refunds.controller';
 
 /**
  * The refunds feature's HTTP side: admin refund requests (a double payment's second payment
- * too), four-eyes approval above the threshold, their listing and manual resolution.
+ * and a payment without an order too), four-eyes approval above the threshold, their listing and manual resolution.
  */
 @Module({
   imports: [OrdersCoreModule],
-  controllers: [RefundsController],
-  providers: [RefundService, RefundListService, DoublePaymentRefunds, RefundApprovals],
+  controllers: [RefundsController, UnmatchedPaymentRefundsController],
+  providers: [
+    RefundService,
+    RefundListService,
+    DoublePaymentRefunds,
+    RefundApprovals,
+    UnmatchedPaymentLedger,
+  ],
   exports: [RefundService, RefundListService],
 })
 export class RefundsModule {}
