@@ -44,7 +44,10 @@ export const SERVICE_VARIABLES: Record<string, VariableNotes> = {
       "the worker's CPU priority (0–19; 0 = same as the api): where both share cores, acknowledging notifications goes first",
     apps: ['worker'],
   },
-  LOG_LEVEL: { meaning: 'the least severe records written' },
+  LOG_LEVEL: {
+    meaning:
+      "the least severe records written (`debug` adds Nest's start-up wiring: each module initialised, each route mapped)",
+  },
   LOG_FILE: {
     meaning:
       'append the JSON log lines to this file instead (several processes may share it: each line is written whole)',
