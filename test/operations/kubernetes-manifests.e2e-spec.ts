@@ -22,6 +22,7 @@ const ROOT = join(__dirname, '..', '..');
 const KUBE = join(ROOT, 'deploy', 'kubernetes');
 const BASE = join(KUBE, 'base');
 const OVERLAY = join(KUBE, 'overlays', 'sandbox');
+const CLOUDNATIVE_PG = join(KUBE, 'overlays', 'cloudnative-pg');
 
 type Manifest = {
   apiVersion: string;
@@ -51,7 +52,31 @@ function documents(file: string): unknown[] {
 
 interface Kustomization {
   resources: string[];
-  patches?: { path?: string; target?: { kind: string; name: string } }[];
+  patches?: { path?: string; patch?: string; target?: { kind: string; name: string } }[];
+}
+
+/** The fields of CloudNativePG's resources the overlay relies on (postgresql.cnpg.io/v1). */
+interface SecretKey {
+  name: string;
+  key: string;
+}
+interface ClusterSpec {
+  instances: number;
+  storage: { size: string };
+  backup: {
+    retentionPolicy: string;
+    barmanObjectStore: {
+      destinationPath: string;
+      s3Credentials: { accessKeyId: SecretKey; secretAccessKey: SecretKey };
+      wal: { compression: string };
+    };
+  };
+}
+interface ScheduledBackupSpec {
+  schedule: string;
+  method: string;
+  backupOwnerReference: string;
+  cluster: { name: string };
 }
 const kustomization = (dir: string) =>
   documents(join(dir, 'kustomization.yaml'))[0] as Kustomization;
@@ -132,7 +157,7 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
   });
 
   it('list every file of their folders, and patch only what exists', () => {
-    for (const dir of [BASE, OVERLAY]) {
+    for (const dir of [BASE, OVERLAY, CLOUDNATIVE_PG]) {
       const { resources, patches = [] } = kustomization(dir);
       const used = new Set([
         'kustomization.yaml',
@@ -231,6 +256,71 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
         // preStop, then up to 30 s of draining requests bounded by the gateway's timeout.
         expect(spec.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(sleepSeconds + 30);
       }
+    }
+  });
+
+  it('run PostgreSQL through CloudNativePG (overlay): archived, backed up weekly, the apps on its secret', () => {
+    const own = manifestsOf(CLOUDNATIVE_PG).filter((m) => m.file.includes('cloudnative-pg'));
+    const byKind = (kind: string) => own.filter((m) => m.manifest.kind === kind);
+    // The Kubernetes kinds against their schemas; the operator's own against what it requires.
+    for (const { manifest } of byKind('Secret')) {
+      new Secret(manifest as never).validate();
+    }
+    const [cluster] = byKind('Cluster').map((m) => m.manifest as Manifest & { spec: ClusterSpec });
+    const [scheduled] = byKind('ScheduledBackup').map(
+      (m) => m.manifest as Manifest & { spec: ScheduledBackupSpec },
+    );
+    expect(own.map((m) => `${m.manifest.apiVersion} ${m.manifest.kind}`).sort()).toEqual([
+      'postgresql.cnpg.io/v1 Cluster',
+      'postgresql.cnpg.io/v1 ScheduledBackup',
+      'v1 Secret',
+    ]);
+    expect(cluster.spec.instances).toBeGreaterThanOrEqual(2);
+    expect(cluster.spec.storage.size).toMatch(/^\d+(Mi|Gi|Ti)$/);
+    // The operator's retention syntax: a number of days, weeks or months.
+    expect(cluster.spec.backup.retentionPolicy).toMatch(/^[1-9][0-9]*[dwm]$/);
+    const store = cluster.spec.backup.barmanObjectStore;
+    expect(store.destinationPath).toMatch(/^(s3|gs|https):\/\/[^/]+/);
+    const credentials = byKind('Secret').map(
+      (m) => m.manifest as Manifest & { stringData: Record<string, string> },
+    );
+    for (const reference of [
+      store.s3Credentials.accessKeyId,
+      store.s3Credentials.secretAccessKey,
+    ]) {
+      const secret = credentials.find((c) => c.metadata.name === reference.name);
+      expect(secret && Object.keys(secret.stringData)).toContain(reference.key);
+    }
+    expect(store.wal.compression).toBe('gzip');
+    // The scheduled base backups are of this cluster, through its object store.
+    expect(scheduled.spec.cluster.name).toBe(cluster.metadata.name);
+    expect(scheduled.spec.method).toBe('barmanObjectStore');
+    expect(['none', 'self', 'cluster']).toContain(scheduled.spec.backupOwnerReference);
+    // Six fields (seconds first), each a number, a list, a range, a step or *.
+    expect(scheduled.spec.schedule.split(' ')).toHaveLength(6);
+    for (const field of scheduled.spec.schedule.split(' ')) {
+      expect(field).toMatch(/^(\*|\d+(-\d+)?(,\d+(-\d+)?)*)(\/\d+)?$/);
+    }
+    // Every app that connects (both Deployments and the migrations Job) takes DATABASE_URL from
+    // the secret the operator writes for the database owner: <cluster>-app, key uri.
+    const patched = kustomization(CLOUDNATIVE_PG).patches ?? [];
+    const connecting = base.filter((m) => ['Deployment', 'Job'].includes(m.manifest.kind));
+    expect(patched.map((patch) => `${patch.target?.kind}/${patch.target?.name}`).sort()).toEqual(
+      connecting.map((m) => `${m.manifest.kind}/${m.manifest.metadata.name}`).sort(),
+    );
+    for (const patch of patched) {
+      const [operation] = parseAllDocuments(patch.patch as string)[0].toJS() as {
+        op: string;
+        path: string;
+        value: { name: string; valueFrom: { secretKeyRef: { name: string; key: string } } }[];
+      }[];
+      expect(operation).toMatchObject({ op: 'add', path: '/spec/template/spec/containers/0/env' });
+      expect(operation.value).toEqual([
+        {
+          name: 'DATABASE_URL',
+          valueFrom: { secretKeyRef: { name: `${cluster.metadata.name}-app`, key: 'uri' } },
+        },
+      ]);
     }
   });
 
