@@ -1,4 +1,11 @@
-import { isRole, Money, Role, ROLES, webhookSigningKey } from '@app/domain';
+import {
+  DEFAULT_POLL_SCHEDULE_SECONDS,
+  isRole,
+  Money,
+  Role,
+  ROLES,
+  webhookSigningKey,
+} from '@app/domain';
 import { ConfigValidationError, Env, EnvReader, VariableRead } from './env-parsers';
 
 const ROLE_NAMES = ROLES.join(', ');
@@ -281,7 +288,7 @@ export function loadServiceConfig(
     defaultReturnUrl: r.optionalString('DEFAULT_RETURN_URL'),
     pollHorizonHours: r.int('POLL_HORIZON_HOURS', 72, 1, 24 * 90),
     pollScheduleSeconds: r
-      .list('POLL_SCHEDULE_SECONDS', ['30', '60', '120', '300', '600', '1800', '3600'])
+      .list('POLL_SCHEDULE_SECONDS', DEFAULT_POLL_SCHEDULE_SECONDS.map(String))
       .map((step) => {
         if (!/^\d+$/.test(step) || Number(step) < 1) {
           r.problems.push(`POLL_SCHEDULE_SECONDS must list whole seconds (got "${step}")`);

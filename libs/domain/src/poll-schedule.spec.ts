@@ -3,12 +3,27 @@ import { nextPollAt } from './poll-schedule';
 describe('nextPollAt', () => {
   const created = new Date('2026-01-01T00:00:00Z');
 
-  it('backs off 30 s, 1 min, 2, 5, 10, 30 min, then hourly', () => {
-    const gaps = [0, 1, 2, 3, 4, 5, 6, 7, 20].map((attempt) => {
-      const next = nextPollAt(attempt, created, created, 72);
+  it('backs off 30 s, 2, 10, 30 min, 1 h, then doubles up to 32 h', () => {
+    const gaps = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 20].map((attempt) => {
+      const next = nextPollAt(attempt, created, created, 720);
       return next === 'horizon_reached' ? next : (next.getTime() - created.getTime()) / 1000;
     });
-    expect(gaps).toEqual([30, 60, 120, 300, 600, 1800, 3600, 3600, 3600]);
+    expect(gaps).toEqual([
+      30, 120, 600, 1800, 3600, 7200, 14_400, 28_800, 57_600, 115_200, 115_200,
+    ]);
+  });
+
+  it('costs an order nobody pays at most 12 lookups over the 72-hour horizon', () => {
+    // The sweep's first poll is due at the first step; each poll writes the next, as
+    // PollScheduleService does, until the horizon is reached (then the order is expired).
+    let lookups = 0;
+    let due = nextPollAt(0, created, created, 72);
+    while (due !== 'horizon_reached') {
+      lookups += 1;
+      due = nextPollAt(lookups, created, due, 72);
+    }
+    expect(lookups).toBeLessThanOrEqual(12);
+    expect(lookups).toBe(11);
   });
 
   it('never schedules past the horizon, and says when it is reached', () => {

@@ -1,8 +1,13 @@
 /**
- * When to look a silent order up again: a short backoff first (most payments settle within
- * minutes), then the last step repeats until the horizon, after which the order is expired.
+ * When to look a silent order up again. The notification is the first source: most payments
+ * settle, and are notified, within minutes, so the first lookups come quickly (30 s, 2, 10 and
+ * 30 minutes, an hour); after that the customer has had time to pay and each gap doubles (2, 4,
+ * 8, 16, 32 hours). The last step repeats until the horizon, after which the order is expired:
+ * with the 72-hour horizon an order nobody pays costs 11 lookups and a cancel, not one an hour.
  */
-export const DEFAULT_POLL_SCHEDULE_SECONDS = [30, 60, 120, 300, 600, 1800, 3600] as const;
+export const DEFAULT_POLL_SCHEDULE_SECONDS = [
+  30, 120, 600, 1800, 3600, 7200, 14_400, 28_800, 57_600, 115_200,
+] as const;
 
 export function nextPollAt(
   attemptsSoFar: number,
