@@ -79,11 +79,12 @@ const killed = (server: ChildProcess): Promise<void> =>
   });
 
 /**
- * One redis-server of this suite's own, on a free port, nothing kept on disk: a Redis for a test
- * about Redis when the run has none (the suite's pass without servers).
+ * One redis-server of this suite's own, on a free port (or the one given: a restart), nothing kept
+ * on disk: a Redis for a test about Redis when the run has none (the suite's pass without
+ * servers), or one a test may flush or restart empty without touching the run's.
  */
-async function startRedisServer(): Promise<LocalRedisServer> {
-  const port = await clusterPort([]);
+export async function startRedisServer(port?: number): Promise<LocalRedisServer> {
+  port ??= await clusterPort([]);
   const server = spawn(
     REDIS_SERVER,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],

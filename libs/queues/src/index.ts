@@ -8,3 +8,6 @@ export * from './queue-job';
 export * from './queue-errors';
 export * from './lease';
 export * from './with-timeout';
+export * from './lost-jobs';
+export * from './queue-store-markers';
+export * from './queue-store-watch';

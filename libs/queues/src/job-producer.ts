@@ -60,6 +60,25 @@ export class JobProducer implements OnModuleDestroy {
     return jobId ? this.queueOf(name).getJob(jobId) : undefined;
   }
 
+  /**
+   * Of these jobs (each with a catalogue id), the ones the queue does not hold: after the store
+   * came back empty, the claims whose jobs were lost, not those queued since. Asked a hundred at
+   * a time; throws when the queue cannot be asked.
+   */
+  async notHeld<N extends JobName>(name: N, list: JobData[N][]): Promise<JobData[N][]> {
+    const lost: JobData[N][] = [];
+    for (let start = 0; start < list.length; start += 100) {
+      const batch = list.slice(start, start + 100);
+      const held = await withTimeout(
+        Promise.all(batch.map((data) => this.existing(name, data))),
+        QUEUE_ADD_TIMEOUT_MS,
+        `looking for ${batch.length} ${name}`,
+      );
+      lost.push(...batch.filter((_data, index) => !held[index]));
+    }
+    return lost;
+  }
+
   /** Registers a repeatable job of the catalogue. */
   async schedule(schedule: ScheduleName): Promise<void> {
     const { job, pattern, tz, data } = JOB_SCHEDULES[schedule];

@@ -20,6 +20,7 @@ import {
 import { JobProducer } from './job-producer';
 import { closeQueueConnection, queueConnectionFor } from './queue-backend';
 import { logQueueErrorsOnce } from './queue-errors';
+import { QueueStoreWatch } from './queue-store-watch';
 import { queueKeyPrefix } from './redis-client';
 import { QUEUE_JOB, QueueJobHandler, RunLater } from './queue-job';
 
@@ -30,18 +31,22 @@ type AnyHandler = QueueJobHandler<JobName>;
  * process, built from the catalogue's queue settings and the service config (lock duration: how
  * soon a job held by a dead worker is taken again; the lookup rate limit, shared by every
  * process). An unknown job name fails the job rather than dropping it. The catalogue's repeatable
- * jobs whose class runs here are registered too (an upsert: replicas agree on one).
+ * jobs whose class runs here are registered too (an upsert: replicas agree on one), and again
+ * whenever the QueueStoreWatch finds their queue's store came back empty.
  */
 @Injectable()
 export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly workers = new Map<QueueName, Worker>();
   private connection: ConnectionOptions | undefined;
   private readonly logger = new Logger('JobRunner');
+  /** The catalogue's schedules whose job runs in this process. */
+  private readonly schedules: ScheduleName[] = [];
 
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly jobs: JobProducer,
     private readonly reflector: Reflector,
+    private readonly storeWatch: QueueStoreWatch,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
 
@@ -61,8 +66,19 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     const scheduled = Object.keys(JOB_SCHEDULES) as ScheduleName[];
     for (const schedule of scheduled) {
       const handlers = byQueue.get(JOB_QUEUE[JOB_SCHEDULES[schedule].job]);
-      if (handlers?.has(JOB_SCHEDULES[schedule].job)) void this.schedule(schedule);
+      if (handlers?.has(JOB_SCHEDULES[schedule].job)) this.schedules.push(schedule);
     }
+    for (const schedule of this.schedules) void this.schedule(schedule);
+    this.storeWatch.start((queues) => this.reschedule(queues));
+  }
+
+  /** Registers again the schedules of these queues (their store came back empty); how many. */
+  private async reschedule(queues: readonly QueueName[]): Promise<number> {
+    const lost = this.schedules.filter((schedule) =>
+      queues.includes(JOB_QUEUE[JOB_SCHEDULES[schedule].job]),
+    );
+    await Promise.all(lost.map((schedule) => this.jobs.schedule(schedule)));
+    return lost.length;
   }
 
   private async schedule(schedule: ScheduleName): Promise<void> {

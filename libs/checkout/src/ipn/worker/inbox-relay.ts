@@ -15,7 +15,7 @@ import {
   runPrepared,
 } from '@app/persistence';
 import { markInTrace } from '@app/common';
-import { claimLeaseSeconds, JobProducer, QUEUES } from '@app/queues';
+import { claimLeaseSeconds, JobProducer, LostJobs, QUEUES, RequeuesLostJobs } from '@app/queues';
 import { INBOX_CHANNEL } from '../inbox-channel';
 
 /** Rows claimed per statement; a full batch means more are due and the relay goes on at once. */
@@ -77,6 +77,48 @@ export const GIVE_BACK: PreparedStatement = {
             AND ${COMMIT_WITHOUT_FLUSH_WAIT}`,
 };
 
+/**
+ * Open rows within a lease of coming due: the claimed ones, whose jobs a store that came back
+ * empty lost (a row waiting out an unmatched retry is among them only if it was due within a
+ * lease anyway). Through the (status, next_attempt_at) index.
+ */
+const LEASED: PreparedStatement = {
+  name: 'inbox-leased',
+  text: `SELECT id, attempts, next_attempt_at::text AS lease_ends,
+                (extract(epoch FROM next_attempt_at) * 1000)::float8 AS claimed_until
+           FROM ipn_notifications
+          WHERE status IN ${OPEN_NOTIFICATION_STATUSES_SQL}
+            AND next_attempt_at > now()
+            AND next_attempt_at <= now() + make_interval(secs => $1::double precision)`,
+};
+
+/**
+ * Rows whose jobs were lost, due again as received (as GIVE_BACK does), unless they moved on
+ * since they were read (verified, or claimed anew: their attempts or their lease changed).
+ */
+const REQUEUE_LOST: PreparedStatement = {
+  name: 'inbox-requeue-lost',
+  text: `UPDATE ipn_notifications
+            SET next_attempt_at = now(),
+                status = CASE WHEN status = 'queued' THEN 'received' ELSE status END
+          WHERE id IN (SELECT n.id FROM ipn_notifications n
+                         JOIN unnest($1::uuid[], $2::int[], $3::timestamptz[])
+                              AS lost(id, attempts, lease_ends)
+                           ON n.id = lost.id AND n.attempts = lost.attempts
+                          AND n.next_attempt_at = lost.lease_ends
+                        WHERE n.status IN ${OPEN_NOTIFICATION_STATUSES_SQL}
+                          FOR UPDATE OF n SKIP LOCKED)
+            AND ${COMMIT_WITHOUT_FLUSH_WAIT}
+         RETURNING id`,
+};
+
+interface LeasedRow {
+  id: string;
+  attempts: number;
+  lease_ends: string;
+  claimed_until: number;
+}
+
 interface ClaimedRow {
   id: string;
   order_tracking_id: string | null;
@@ -97,7 +139,8 @@ interface ClaimedRow {
  * workers can take soon, and Redis holds a bounded number of jobs however many arrive.
  */
 @Injectable()
-export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
+@RequeuesLostJobs(QUEUES.notifications, 'notifications')
+export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy, LostJobs {
   private readonly logger = new Logger(InboxRelay.name);
   private readonly intervalMs: number;
   private timer: NodeJS.Timeout | undefined;
@@ -237,6 +280,36 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       claimed.map((row) => row.id),
     ]);
     return queued ? claimed.length : -1;
+  }
+
+  /**
+   * The notifications queue's store came back empty: every claimed row whose job it no longer
+   * holds (job ids name the row, its attempt and its claim) is due again now, and relayed at once.
+   */
+  async requeueLost(): Promise<number> {
+    const leased = await runPrepared<LeasedRow>(this.dataSource, LEASED, [
+      claimLeaseSeconds(this.config),
+    ]);
+    const jobOf = (row: LeasedRow) => ({
+      notificationId: row.id,
+      orderKey: row.id,
+      attempt: row.attempts,
+      claim: Math.round(row.claimed_until),
+    });
+    const lostIds = new Set(
+      (await this.jobs.notHeld('verify-notification', leased.map(jobOf))).map(
+        (job) => job.notificationId,
+      ),
+    );
+    const lost = leased.filter((row) => lostIds.has(row.id));
+    if (lost.length === 0) return 0;
+    const requeued = await runPrepared(this.dataSource, REQUEUE_LOST, [
+      lost.map((row) => row.id),
+      lost.map((row) => row.attempts),
+      lost.map((row) => row.lease_ends),
+    ]);
+    this.wake(true);
+    return requeued.length;
   }
 
   /** A dedicated connection waits for the api's signal; if it drops, the timer covers meanwhile. */

@@ -2,8 +2,16 @@ import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DEFAULT_ACCOUNT } from '@app/config';
 import { IpnRegistrationEntity } from '@app/persistence';
-import { JobProducer, QueueJob, QueueJobHandler, RegisterIpnData } from '@app/queues';
-import { IpnRegistrationService, loggableIpnUrl } from '../ipn-registration.service';
+import {
+  JobProducer,
+  LostJobs,
+  QueueJob,
+  QueueJobHandler,
+  QUEUES,
+  RegisterIpnData,
+  RequeuesLostJobs,
+} from '@app/queues';
+import { IpnRegistrationService, loggableIpnUrl } from '../../orders/ipn-registration.service';
 
 /**
  * Registers our notification URL when the worker starts without a stored ipn_id: the
@@ -35,9 +43,13 @@ export class RegisterIpnJob implements QueueJobHandler<'register-ipn'> {
   }
 }
 
-/** When the worker starts, queues a registration unless Postgres already holds its ipn_id. */
+/**
+ * When the worker starts, queues a registration unless Postgres already holds its ipn_id; and
+ * again when the registration queue's store came back empty, in case its job was lost.
+ */
 @Injectable()
-export class IpnRegistrationAtStart implements OnApplicationBootstrap {
+@RequeuesLostJobs(QUEUES.registration, 'IPN registrations')
+export class IpnRegistrationAtStart implements OnApplicationBootstrap, LostJobs {
   private readonly logger = new Logger(IpnRegistrationAtStart.name);
 
   constructor(
@@ -47,6 +59,12 @@ export class IpnRegistrationAtStart implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    await this.requeueLost();
+  }
+
+  /** Queues each account's registration Postgres has no ipn_id for; how many it queued. */
+  async requeueLost(): Promise<number> {
+    let queued = 0;
     // Each account registers its own URL, once per cluster (the job's id dedupes replicas).
     for (const account of this.registration.accountIds) {
       try {
@@ -56,11 +74,13 @@ export class IpnRegistrationAtStart implements OnApplicationBootstrap {
           .findOneBy({ url, method: this.registration.method });
         if (stored) continue;
         await this.jobs.add('register-ipn', { url, method: this.registration.method, account });
+        queued += 1;
       } catch (error) {
         this.logger.warn(
           `IPN registration of account ${account} not requested at start: ${(error as Error).message}`,
         );
       }
     }
+    return queued;
   }
 }

@@ -9,9 +9,36 @@ import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { REFUNDS_AWAITING_REVERSAL, UNPAID_STATUSES } from '@app/domain';
 import { sqlList } from '@app/persistence';
-import { claimLeaseSeconds, JobProducer } from '@app/queues';
+import { claimLeaseSeconds, JobProducer, LostJobs, QUEUES, RequeuesLostJobs } from '@app/queues';
 
 const BATCH = 500;
+
+/**
+ * Orders within a lease of their next poll (or refund follow-up) that a sweep may have claimed:
+ * the same two small candidate sets as the sweep's, through the due-poll index.
+ */
+const LEASED_POLLS = `SELECT o.id, o.poll_attempts, o.status, o.next_poll_at::text AS lease_ends
+   FROM orders o
+  WHERE o.id IN (SELECT u.id FROM orders u WHERE u.status IN ${sqlList(UNPAID_STATUSES)}
+                  UNION ALL
+                 SELECT r.order_id FROM refunds r WHERE r.status = ANY($2::varchar[]))
+    AND (o.status IN ${sqlList(UNPAID_STATUSES)} OR o.status = 'completed')
+    AND o.next_poll_at > now()
+    AND o.next_poll_at <= now() + make_interval(secs => $1::double precision)`;
+
+/** Polls whose jobs were lost, due now, unless they moved on since they were read. */
+const REQUEUE_LOST_POLLS = `UPDATE orders o SET next_poll_at = now()
+   FROM unnest($1::uuid[], $2::int[], $3::timestamptz[]) AS lost(id, poll_attempts, lease_ends)
+  WHERE o.id = lost.id AND o.poll_attempts = lost.poll_attempts
+    AND o.next_poll_at = lost.lease_ends
+ RETURNING o.id`;
+
+interface LeasedPoll {
+  id: string;
+  poll_attempts: number;
+  status: string;
+  lease_ends: string;
+}
 
 /**
  * Postgres, not Redis, holds every poll schedule: each sweep (every SWEEP_INTERVAL_MS, in every
@@ -20,7 +47,8 @@ const BATCH = 500;
  * until the lease runs out. (Inbox rows have their own relay, InboxRelay, on the same principle.)
  */
 @Injectable()
-export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
+@RequeuesLostJobs(QUEUES.orderSync, 'polls and refund follow-ups')
+export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy, LostJobs {
   private readonly logger = new Logger(OrderSweeper.name);
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
@@ -54,6 +82,46 @@ export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy {
     } catch (error) {
       this.logger.warn(`sweep failed: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * The order-sync queue's store came back empty: every claimed poll and refund follow-up whose
+   * job it no longer holds (job ids name the order and its poll attempt) is due now, and swept at
+   * once. An order due within a lease anyway may be looked up that much early, never twice.
+   */
+  async requeueLost(): Promise<number> {
+    const leased = returnedRows<LeasedPoll>(
+      (await this.dataSource.query(LEASED_POLLS, [
+        claimLeaseSeconds(this.config),
+        REFUNDS_AWAITING_REVERSAL,
+      ])) as unknown[],
+    );
+    const jobOf = (row: LeasedPoll) => ({ orderId: row.id, pollAttempt: row.poll_attempts });
+    const refunds = leased.filter((row) => row.status === 'completed');
+    const unpaid = leased.filter((row) => row.status !== 'completed');
+    const lostIds = new Set(
+      [
+        ...(await this.jobs.notHeld('sync-order', unpaid.map(jobOf))),
+        ...(await this.jobs.notHeld('follow-refund', refunds.map(jobOf))),
+      ].map((job) => job.orderId),
+    );
+    const lost = leased.filter((row) => lostIds.has(row.id));
+    if (lost.length === 0) return 0;
+    const requeued = returnedRows<{ id: string }>(
+      (await this.dataSource.query(REQUEUE_LOST_POLLS, [
+        lost.map((row) => row.id),
+        lost.map((row) => row.poll_attempts),
+        lost.map((row) => row.lease_ends),
+      ])) as unknown[],
+    );
+    void this.sweepAfterward(requeued.length);
+    return requeued.length;
+  }
+
+  /** Passes enough for `count` rows made due, after the pass under way (its claim came before). */
+  private async sweepAfterward(count: number): Promise<void> {
+    await this.running;
+    for (let pass = 0; pass <= Math.ceil(count / BATCH); pass += 1) await this.sweep();
   }
 
   private async queueDuePolls(): Promise<number> {
