@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common/constants';
 import { RequestMethod } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
-import { AdminAccessGuard } from '../../libs/checkout/src/http/api-key.guards';
+import { AdminAccessGuard } from '../../libs/checkout/src/operators/access-guards';
 import { OperatorActInterceptor } from '../../libs/checkout/src/operators/operator-act.interceptor';
 import { PERMISSIONS } from '@app/domain';
 import { RunningService, startService } from '../support/service';

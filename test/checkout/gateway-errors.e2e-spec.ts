@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { IpnRegistrationEntity, OrderEntity } from '@app/persistence';
-import { IpnRegistrationService } from '@app/checkout/ipn/ipn-registration.service';
+import { IpnRegistrationService } from '@app/checkout/orders/ipn-registration.service';
 import { RunningService, startService } from '../support/service';
 import { getOrder, hostedBody, postCheckout, pushBody } from './support';
 

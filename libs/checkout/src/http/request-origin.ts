@@ -1,4 +1,9 @@
-import type { AuditOrigin } from '../operators/audit-trail';
+/** Where a request came from: what an HTTP request says of itself. */
+export interface AuditOrigin {
+  ip?: string | null;
+  userAgent?: string | null;
+  requestId?: string | null;
+}
 
 /** The parts of a Fastify request the audit trail keeps. */
 export interface OriginRequest {

@@ -7,6 +7,7 @@ import {
 } from '@app/persistence';
 import { EXCERPT_BYTES, WEBHOOK_ERROR_MAX_LENGTH } from './delivery-limits';
 import { displayUrlOf } from './endpoint-view';
+import { SKIPPED_PREFIX } from '../orders/outbox-handover';
 
 /**
  * Where a merchant event stands, derived from its outbox row: pending (not yet handed to the
@@ -16,31 +17,6 @@ import { displayUrlOf } from './endpoint-view';
  */
 export type DeliveryState = 'pending' | 'queued' | 'retrying' | 'delivered' | 'skipped' | 'failed';
 
-export const SKIPPED_PREFIX = 'skipped: no enabled webhook endpoint subscribes to ';
-
-/** SQL: the endpoint row `endpoint` takes events of `type` (an SQL expression): enabled, subscribed. */
-export const endpointTakes = (endpoint: string, type: string): string =>
-  `${endpoint}.disabled_at IS NULL AND (${endpoint}.event_types IS NULL OR ${type} = ANY (${endpoint}.event_types))`;
-
-/**
- * SQL for writing an outbox row: a LATERAL join (`skip.skipped`) and the row's relayed_at and
- * last_error. An event no enabled endpoint subscribes to is skipped as it is written (the
- * fan-out would only mark it so: a shop without webhooks pays no second write per event); any
- * other waits for the fan-out. Like the fan-out, it hands an event to the endpoints that exist
- * when it is decided: here, when the event is written.
- */
-export function handedOverAtWrite(type: string): {
-  join: string;
-  relayedAt: string;
-  lastError: string;
-} {
-  return {
-    join: `CROSS JOIN LATERAL (SELECT NOT EXISTS (SELECT 1 FROM webhook_endpoints ep
-                                                WHERE ${endpointTakes('ep', type)}) AS skipped) skip`,
-    relayedAt: 'CASE WHEN skip.skipped THEN now() END',
-    lastError: `CASE WHEN skip.skipped THEN '${SKIPPED_PREFIX}' || ${type} END`,
-  };
-}
 export const GAVE_UP_PREFIX = 'gave up: ';
 /** outbox_events.type is varchar(48). */
 const EVENT_TYPE_MAX_LENGTH = 48;

@@ -2,24 +2,10 @@ import { cutText } from '@app/domain';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { activeTraceId, counter } from '@app/common';
-import { AuditActorKind, AuditOutcome } from '@app/persistence';
+import { AuditOutcome } from '@app/persistence';
+import type { AuditOrigin } from '../http/request-origin';
 import { currentAct } from './operator-act';
-import { auditActorOf } from './operator';
-
-/** Who acted, as the trail names them (never a secret: a key's name or id, a person's subject). */
-export interface AuditActor {
-  kind: AuditActorKind;
-  id: string | null;
-  email?: string | null;
-  roles?: string[];
-}
-
-/** Where a request came from: what an HTTP request says of itself. */
-export interface AuditOrigin {
-  ip?: string | null;
-  userAgent?: string | null;
-  requestId?: string | null;
-}
+import { AuditActor, auditActorOf } from './operator';
 
 export interface AuditEntry {
   actor: AuditActor;

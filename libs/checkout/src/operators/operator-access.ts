@@ -5,8 +5,8 @@ import { CheckoutError } from '../errors/checkout-error';
 import { ApiKeyRing, bearerKey } from '../http/api-keys';
 import { OriginRequest, originOf, routeOf } from '../http/request-origin';
 import { ApiKeyRegistry } from './api-key-registry';
-import { AuditActor, AuditTrail } from './audit-trail';
-import { auditActorOf, bootstrapAdmin, Operator } from './operator';
+import { AuditTrail } from './audit-trail';
+import { AuditActor, auditActorOf, bootstrapAdmin, Operator } from './operator';
 import { OperatorSessions, SESSION_COOKIE } from './operator-sessions';
 
 export interface AccessRequest extends OriginRequest {

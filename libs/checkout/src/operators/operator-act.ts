@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { AuditOrigin } from './audit-trail';
+import type { AuditOrigin } from '../http/request-origin';
 import { Operator } from './operator';
 
 /** An admin request being served: who acts, from where, and whether the trail has its row yet. */

@@ -1,5 +1,5 @@
 import { Permission, permissionsOfRoles, Role } from '@app/domain';
-import type { AuditActor } from './audit-trail';
+import type { AuditActorKind } from '@app/persistence';
 
 /**
  * Who calls an admin route: a person signed in through the identity provider, a scoped API key,
@@ -39,6 +39,14 @@ export function bootstrapAdmin(name: string): Operator {
     roles: ['admin'],
     permissions: permissionsOfRoles(['admin']),
   };
+}
+
+/** Who acted, as the trail names them (never a secret: a key's name or id, a person's subject). */
+export interface AuditActor {
+  kind: AuditActorKind;
+  id: string | null;
+  email?: string | null;
+  roles?: string[];
 }
 
 export function auditActorOf(operator: Operator): AuditActor {

@@ -4,7 +4,7 @@ import { cutText, MerchantEventType } from '@app/domain';
 import { EventSource, OrderEntity, RefundEntity } from '@app/persistence';
 import { recordCurrentAct } from '../operators/audit-trail';
 import { REVIEW_REASON_MAX_LENGTH, toOrderView } from './order-view';
-import { handedOverAtWrite } from '../merchant-events/delivery-state';
+import { handedOverAtWrite } from './outbox-handover';
 
 export interface JournalEntry {
   type: string;

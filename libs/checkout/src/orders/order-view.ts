@@ -7,7 +7,6 @@ import {
   RefundEntity,
 } from '@app/persistence';
 import { INTEGER } from '../http/documented-schemas';
-import { REFUND_MESSAGE_MAX_LENGTH } from '../refunds/refund-verdict';
 
 /** An order's answer holds at most its latest TIMELINE_LIMIT timeline entries. */
 export const TIMELINE_LIMIT = 500;
@@ -28,6 +27,13 @@ export const CHECKOUT_KINDS: CheckoutKind[] = Object.keys({
 
 /** The longest review reason an order keeps (flagForReview cuts a longer one). */
 export const REVIEW_REASON_MAX_LENGTH = 500;
+/**
+ * The longest message a refund's record keeps (refunds.gateway_message and payment_attempts.
+ * refund_message are text): the gateway's answer or an error's, cut to it when recorded.
+ */
+export const REFUND_MESSAGE_MAX_LENGTH = 500;
+/** The bound of a refund's reason (refunds.reason is text; api/refund.dto.ts checks it). */
+export const REFUND_REASON_MAX_LENGTH = 500;
 
 /** The order as the shop sees it, in API answers and in merchant webhooks alike. */
 export interface OrderView {

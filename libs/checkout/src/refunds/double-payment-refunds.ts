@@ -5,7 +5,8 @@ import { GatewayAccounts } from '@app/gateway-client';
 import { EventSource, OrderEntity, OrderRepository, PaymentAttemptEntity } from '@app/persistence';
 import { CheckoutError } from '../errors/checkout-error';
 import { announcement, OrderJournal } from '../orders/order-journal';
-import { askForRefund, REFUND_MESSAGE_MAX_LENGTH } from './refund-verdict';
+import { REFUND_MESSAGE_MAX_LENGTH } from '../orders/order-view';
+import { askForRefund } from './refund-verdict';
 
 export interface DoublePaymentRefundInput {
   reason: string;

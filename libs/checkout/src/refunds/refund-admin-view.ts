@@ -10,14 +10,17 @@ import {
   text,
   UUID,
 } from '../http/documented-schemas';
-import { RefundView, toRefundView } from '../orders/order-view';
-import { REFUND_MESSAGE_MAX_LENGTH } from './refund-verdict';
+import {
+  REFUND_MESSAGE_MAX_LENGTH,
+  REFUND_REASON_MAX_LENGTH,
+  RefundView,
+  toRefundView,
+} from '../orders/order-view';
 
 /**
- * The bounds of a refund's texts written from an admin's request (api/refund.dto.ts checks them):
- * refunds.reason and refunds.resolution_note are text, and these are their bounds.
+ * The bound of a refund's resolution note, written from an admin's request (api/refund.dto.ts
+ * checks it): refunds.resolution_note is text. Its reason's is REFUND_REASON_MAX_LENGTH.
  */
-export const REFUND_REASON_MAX_LENGTH = 500;
 export const RESOLUTION_NOTE_MAX_LENGTH = 1000;
 /** Who asked for it: refunds.requested_by and payment_attempts.refund_requested_by, varchar(100). */
 export const REQUESTED_BY_MAX_LENGTH = 100;

@@ -7,18 +7,13 @@ import {
   GatewayUnavailableError,
   RefundRequest,
 } from '@app/gateway-client';
+import { REFUND_MESSAGE_MAX_LENGTH } from '../orders/order-view';
 
 /** What the gateway's answer (or silence) to a refund request means for its record. */
 export type RefundVerdict =
   | { status: 'accepted'; gatewayStatus: '200'; message: string }
   | { status: 'rejected'; gatewayStatus: string; message: string }
   | { status: 'unknown'; gatewayStatus: null; message: string };
-
-/**
- * The longest message a refund's record keeps (refunds.gateway_message and payment_attempts.
- * refund_message are text): the gateway's answer or an error's, cut to it here.
- */
-export const REFUND_MESSAGE_MAX_LENGTH = 500;
 
 /**
  * The one gateway call of a refund. Anything that may have reached the gateway (a timeout, an

@@ -13,8 +13,8 @@ import {
 import { QUEUE_NAMES } from '@app/queues';
 import { text, URL_MAX_LENGTH, UUID } from '../../http/documented-schemas';
 import { ApiKeyIdentity } from '../../http/api-keys';
-import { AdminRoutes, CallerKey, Requires } from '../../http/api-key.guards';
-import { IpnRegistrationService, loggableIpnUrl } from '../../ipn/ipn-registration.service';
+import { AdminRoutes, CallerKey, Requires } from '../../operators/access-guards';
+import { IpnRegistrationService, loggableIpnUrl } from '../../orders/ipn-registration.service';
 import { DeadLettersQuery, ListNotificationsQuery, ReconcileBody } from './admin.dto';
 import {
   AdminDeadLetterDetail,
@@ -26,6 +26,7 @@ import {
   AdminNotificationReplay,
   AdminReconciliationReport,
   AdminReconciliationReportList,
+  type IpnRegistrationListAnswer,
 } from './admin-responses';
 import { DeadLetterService, JOB_ID_MAX_LENGTH } from './dead-letters/dead-letter.service';
 import { NotificationInboxService } from './notification-inbox.service';
@@ -61,7 +62,7 @@ export class AdminOperationsController {
     summary: 'The IPN URLs registered at the gateway, and which one this deployment uses',
   })
   @ApiOkResponse({ type: AdminIpnRegistrationList })
-  async ipnRegistrations() {
+  async ipnRegistrations(): Promise<IpnRegistrationListAnswer> {
     const rows = await this.registrations.list();
     return {
       items: rows.map((row) => ({

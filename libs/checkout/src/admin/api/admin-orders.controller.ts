@@ -20,7 +20,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiKeyIdentity } from '../../http/api-keys';
-import { AdminRoutes, CallerKey, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, CallerKey, Requires } from '../../operators/access-guards';
 import { REVIEW_REASON_MAX_LENGTH } from '../../orders/order-view';
 import { OrderCancelService } from '../../orders/order-cancel.service';
 import { OrderSyncService } from '../../orders/order-sync.service';
@@ -30,6 +30,7 @@ import {
   AdminOrderDetail,
   AdminOrderPage,
   AdminOrderSyncResult,
+  type AdminOrderSyncAnswer,
   AdminStuckOrderPage,
 } from './admin-responses';
 import { StuckOrdersService } from './stuck-orders.service';
@@ -107,7 +108,7 @@ export class AdminOrdersController {
   @ApiParam(REFERENCE_PARAM)
   @ApiOkResponse({ type: AdminOrderSyncResult })
   @ApiGatewayErrors()
-  async syncNow(@Param('reference') reference: string) {
+  async syncNow(@Param('reference') reference: string): Promise<AdminOrderSyncAnswer> {
     const order = await this.orders.find(reference);
     const result = await this.sync.sync(order, 'admin');
     return {

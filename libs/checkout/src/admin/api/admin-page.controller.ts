@@ -4,7 +4,7 @@ import helmet, { HelmetOptions } from 'helmet';
 import type { FastifyReply } from 'fastify';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { CheckoutError } from '../../errors/checkout-error';
-import { AdminRoutes, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, Requires } from '../../operators/access-guards';
 import { bearerKey } from '../../http/api-keys';
 import { secureCookies } from '../../operators/session-cookie';
 import { AdminSessions, SESSION_COOKIE, sessionCookieOptions } from './admin-session';

@@ -34,7 +34,7 @@ import {
 } from '../../http/documented-schemas';
 import { PAGE_LIMIT_MAX } from '../../http/page-query';
 import { NOTIFICATION_LAST_ERROR_MAX_LENGTH } from '../../ipn/inbox-limits';
-import { IPN_REGISTRATIONS_LISTED } from '../../ipn/ipn-registration.service';
+import { IPN_REGISTRATIONS_LISTED } from '../../orders/ipn-registration.service';
 import type { OutcomeResult } from '../../orders/order-outcome.service';
 import { REVIEW_REASON_MAX_LENGTH } from '../../orders/order-view';
 import {
@@ -58,10 +58,9 @@ import {
   MAX_ORDERS,
   RECONCILIATION_TRIGGERS,
   type ReconciliationReport,
+  type ReconciliationService,
 } from '../reconciliation.service';
 import { INVARIANT_EXAMPLES, type InvariantViolations } from '../reconciliation-invariants';
-import type { AdminOperationsController } from './admin-operations.controller';
-import type { AdminOrdersController } from './admin-orders.controller';
 import { NOTIFICATION_STATUSES, PENDING_MINUTES_MAX, SINCE_HOURS_MAX } from './admin.dto';
 import type { AdminOrderDetail as AdminOrderDetailView, AdminOrderView } from './admin-order-view';
 import { COUNT_CAP, type OrderPage } from './admin-orders.service';
@@ -512,11 +511,14 @@ export class AdminOrderDetail implements AdminOrderDetailView {
   timeline!: AdminOrderTimelineEntry[];
 }
 
+/** What AdminOrdersController.syncNow answers: what the lookup did, then the order as it is now. */
+export type AdminOrderSyncAnswer = AdminOrderDetailView & {
+  result: OutcomeResult['kind'];
+  reason?: string;
+};
+
 /** POST /v1/admin/orders/{reference}/sync: what the lookup did, then the order as it is now. */
-export class AdminOrderSyncResult
-  extends AdminOrderDetail
-  implements Answer<AdminOrdersController['syncNow']>
-{
+export class AdminOrderSyncResult extends AdminOrderDetail implements AdminOrderSyncAnswer {
   @ApiProperty({
     type: String,
     enum: SYNC_RESULTS,
@@ -537,7 +539,21 @@ export class AdminOrderSyncResult
 
 // ─── IPN registrations and the notification inbox ─────────────────────────────────────────────
 
-type IpnRegistrationView = Answer<AdminOperationsController['ipnRegistrations']>['items'][number];
+/** An IPN registration as AdminOperationsController.ipnRegistrations lists it. */
+export interface IpnRegistrationView {
+  url: string;
+  current: boolean;
+  account: string;
+  method: 'GET' | 'POST';
+  ipn_id: string;
+  gateway_created_at: string | null;
+  created_at: string;
+}
+
+/** What AdminOperationsController.ipnRegistrations answers. */
+export interface IpnRegistrationListAnswer {
+  items: IpnRegistrationView[];
+}
 
 export class AdminIpnRegistration implements IpnRegistrationView {
   @ApiProperty({
@@ -575,9 +591,7 @@ export class AdminIpnRegistration implements IpnRegistrationView {
 }
 
 /** GET /v1/admin/ipn-registrations. */
-export class AdminIpnRegistrationList implements Answer<
-  AdminOperationsController['ipnRegistrations']
-> {
+export class AdminIpnRegistrationList implements IpnRegistrationListAnswer {
   @ApiProperty({
     type: [AdminIpnRegistration],
     maxItems: IPN_REGISTRATIONS_LISTED,
@@ -1030,8 +1044,11 @@ export class AdminReconciliationReport implements ReconciliationReport {
   lookup_failures!: AdminLookupFailure[];
 }
 
+/** What AdminOperationsController.reports answers. */
+type ReconciliationReportListAnswer = { items: Answer<ReconciliationService['latest']> };
+
 /** GET /v1/admin/reconciliation-reports. */
-export class AdminReconciliationReportList implements Answer<AdminOperationsController['reports']> {
+export class AdminReconciliationReportList implements ReconciliationReportListAnswer {
   @ApiProperty({
     type: [AdminReconciliationReport],
     maxItems: LATEST_REPORTS,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DeadLetterService } from './dead-letters/dead-letter.service';
-import { IpnRegistrationModule } from '../../ipn/ipn-registration.module';
+import { IpnRegistrationModule } from '../../orders/ipn-registration.module';
 import { OrdersCoreModule } from '../../orders/orders-core.module';
 import { AdminOperationsController } from './admin-operations.controller';
 import { AdminOrdersController } from './admin-orders.controller';

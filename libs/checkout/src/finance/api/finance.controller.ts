@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Query, StreamableFile } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { AdminRoutes, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, Requires } from '../../operators/access-guards';
 import { DailyReportService } from './daily-report.service';
 import { DailyReportQuery, PaymentExportQuery } from './finance.dto';
 import {

@@ -6,7 +6,7 @@ import { DEFAULT_ACCOUNT, SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { isDatabaseUnavailable } from '@app/persistence';
 import { InboxEntry, IpnInbox } from './ipn-inbox';
 import { ipnAcknowledgement, IpnFields, judgeIpn, readIpnFields } from '@app/gateway-client';
-import { ipnPath } from '../ipn-registration.service';
+import { ipnPath } from '../../orders/ipn-registration.service';
 import type { CheckoutErrorCode } from '../../errors/error-codes';
 import { SourceAddressCeiling } from '../../http/rate-limits';
 

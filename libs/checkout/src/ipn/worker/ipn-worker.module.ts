@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { OrdersCoreModule } from '../../orders/orders-core.module';
-import { IpnRegistrationModule } from '../ipn-registration.module';
+import { IpnRegistrationModule } from '../../orders/ipn-registration.module';
 import { InboxRelay } from './inbox-relay';
 import { LookupThrottle } from './lookup-throttle';
 import { NotificationVerifier } from './notification-verifier';

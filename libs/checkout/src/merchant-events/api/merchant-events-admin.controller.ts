@@ -9,7 +9,7 @@ import {
 } from '@nestjs/swagger';
 import { UUID } from '../../http/documented-schemas';
 import { ApiKeyIdentity } from '../../http/api-keys';
-import { AdminRoutes, CallerKey, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, CallerKey, Requires } from '../../operators/access-guards';
 import { ListMerchantEventsQuery } from './merchant-events.dto';
 import { MerchantEventsAdminService } from './merchant-events-admin.service';
 import {

@@ -20,7 +20,7 @@ import {
 } from '../delivery-state';
 import { DELIVERIES_SHOWN } from '../delivery-limits';
 import { REQUEUE_MESSAGE } from '../endpoint-statements';
-import { endpointTakes } from '../delivery-state';
+import { endpointTakes } from '../../orders/outbox-handover';
 
 export interface MerchantEventFilter {
   type?: string;

@@ -19,7 +19,7 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { AdminRoutes, CallerOperator, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, CallerOperator, Requires } from '../access-guards';
 import { UUID } from '../../http/documented-schemas';
 import { Operator } from '../operator';
 import { ApiKeysService } from './api-keys.service';

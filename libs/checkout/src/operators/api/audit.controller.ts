@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminRoutes, CallerOperator, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, CallerOperator, Requires } from '../access-guards';
 import { auditActorOf, Operator } from '../operator';
 import { OriginRequest, originOf } from '../../http/request-origin';
 import { AuditTrail } from '../audit-trail';

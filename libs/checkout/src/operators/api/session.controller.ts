@@ -9,7 +9,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { AdminRoutes, AnyOperator, CallerOperator } from '../../http/api-key.guards';
+import { AdminRoutes, AnyOperator, CallerOperator } from '../access-guards';
 import { recordCurrentAct } from '../audit-trail';
 import { Operator } from '../operator';
 import { AccessRequest } from '../operator-access';

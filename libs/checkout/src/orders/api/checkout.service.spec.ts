@@ -14,7 +14,7 @@ import {
 } from '@app/gateway-client';
 import { OrderEntity, OrderRepository } from '@app/persistence';
 import { CheckoutError } from '../../errors/checkout-error';
-import type { IpnRegistrationService } from '../../ipn/ipn-registration.service';
+import type { IpnRegistrationService } from '../ipn-registration.service';
 import { CheckoutService, generatedReference, RETURN_PATH } from './checkout.service';
 import { CheckoutSubmission, NewOrder, ReferenceTakenError } from './checkout-submission';
 import { CreateCheckoutDto, CreateMobileMoneyCheckoutDto } from './dto/create-checkout.dto';

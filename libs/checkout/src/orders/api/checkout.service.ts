@@ -16,7 +16,7 @@ import {
 import { serviceMetrics } from '@app/common';
 import { OrderEntity, OrderRepository } from '@app/persistence';
 import { CheckoutError } from '../../errors/checkout-error';
-import { IpnRegistrationService } from '../../ipn/ipn-registration.service';
+import { IpnRegistrationService } from '../ipn-registration.service';
 import { CheckoutAnswer, checkoutAnswerOf } from './checkout-answers';
 import {
   CheckoutSubmission,

@@ -16,7 +16,7 @@ import {
   ApiBadGatewayResponse,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { CallerKey, Requires, ShopKeyGuard } from '../../http/api-key.guards';
+import { CallerKey, Requires, ShopKeyGuard } from '../../operators/access-guards';
 import type { ApiKeyIdentity } from '../../http/api-keys';
 import { CheckoutResult, CheckoutService } from './checkout.service';
 import { CreateCheckoutDto, CreateMobileMoneyCheckoutDto } from './dto/create-checkout.dto';

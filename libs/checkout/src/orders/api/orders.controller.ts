@@ -17,7 +17,7 @@ import {
   ApiExtraModels,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { CallerKey, Requires, ShopKeyGuard } from '../../http/api-key.guards';
+import { CallerKey, Requires, ShopKeyGuard } from '../../operators/access-guards';
 import type { ApiKeyIdentity } from '../../http/api-keys';
 import {
   ErrorResponse,

@@ -1,6 +1,6 @@
 import { Inject, Module } from '@nestjs/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { IpnRegistrationModule } from '../../ipn/ipn-registration.module';
+import { IpnRegistrationModule } from '../ipn-registration.module';
 import { CheckoutReturnController } from './checkout-return.controller';
 import { CheckoutReturnService } from './checkout-return.service';
 import { CheckoutSubmission } from './checkout-submission';

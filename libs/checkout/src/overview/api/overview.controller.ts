@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminRoutes, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, Requires } from '../../operators/access-guards';
 import { OverviewQuery } from './overview.dto';
 import { OverviewResponse } from './overview-responses';
 import { OverviewService } from './overview.service';

@@ -21,7 +21,7 @@ import { PAGE_LIMIT_MAX } from '../../http/page-query';
 import { OrderJournal } from '../../orders/order-journal';
 import { ATTEMPTS_PER_ORDER_LIMIT } from '../../orders/order-view';
 import { answerableFor, Operator, operatorLabel } from '../../operators/operator';
-import { REFUND_REASON_MAX_LENGTH } from '../refund-admin-view';
+import { REFUND_REASON_MAX_LENGTH } from '../../orders/order-view';
 
 /** A request waits this long for a second person; after it, it is expired and a new one may be made. */
 export const APPROVAL_WINDOW_MS = 24 * 3_600_000;

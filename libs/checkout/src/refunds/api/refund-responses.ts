@@ -10,12 +10,11 @@ import {
 } from '../../http/documented-schemas';
 import { PAGE_LIMIT_MAX } from '../../http/page-query';
 import { AttemptRefundStatus } from '@app/persistence';
-import { ATTEMPTS_PER_ORDER_LIMIT } from '../../orders/order-view';
-import { REFUND_MESSAGE_MAX_LENGTH } from '../refund-verdict';
+import { ATTEMPTS_PER_ORDER_LIMIT, REFUND_MESSAGE_MAX_LENGTH } from '../../orders/order-view';
 import { DoublePaymentRefundView } from '../double-payment-refunds';
 import { AdminRefundResponse, REQUESTED_BY_MAX_LENGTH } from '../refund-admin-view';
 import { RefundPage } from './refund-list.service';
-import type { RefundsController } from './refunds.controller';
+import type { RefundService } from './refund.service';
 
 /**
  * Documentation of the admin refund answers (OpenAPI only: the JSON is built by
@@ -27,8 +26,11 @@ import type { RefundsController } from './refunds.controller';
 
 type Answer<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 
+/** What RefundsController answers for a refund it recorded or resolved. */
+type RefundAnswer = { refund: Answer<RefundService['resolve']> };
+
 /** POST /v1/admin/orders/{reference}/refunds and POST /v1/admin/refunds/{id}/resolve. */
-export class AdminRefundResult implements Answer<RefundsController['resolve']> {
+export class AdminRefundResult implements RefundAnswer {
   @ApiProperty({ type: AdminRefundResponse })
   refund!: AdminRefundResponse;
 }
@@ -100,7 +102,7 @@ export class AdminDoublePaymentRefund implements DoublePaymentRefundView {
 
 /** POST /v1/admin/orders/{reference}/attempts/{attempt}/refund. */
 export class AdminDoublePaymentRefundResult implements Extract<
-  Answer<RefundsController['refundDoublePayment']>,
+  Answer<RefundService['requestDoublePayment']>,
   { refund: unknown }
 > {
   @ApiProperty({ type: AdminDoublePaymentRefund })

@@ -11,7 +11,8 @@ import {
 import { REFUND_STATUSES, RefundStatus } from '@app/domain';
 import { CursorPageQuery, PageQuery } from '../../http/page-query';
 import { RefundApprovalStatus } from '@app/persistence';
-import { REFUND_REASON_MAX_LENGTH, RESOLUTION_NOTE_MAX_LENGTH } from '../refund-admin-view';
+import { REFUND_REASON_MAX_LENGTH } from '../../orders/order-view';
+import { RESOLUTION_NOTE_MAX_LENGTH } from '../refund-admin-view';
 import { APPROVAL_STATUSES } from './refund-approvals';
 
 /** A decimal amount as numeric(15,2) holds it: 13 digits, a point, 2 decimals. */
@@ -25,6 +26,18 @@ export class RefundDoublePaymentDto {
   @ApiProperty({ description: 'Why; sent to the gateway as remarks' })
   @IsString()
   @IsNotEmpty()
+  @MaxLength(REFUND_REASON_MAX_LENGTH)
+  reason!: string;
+}
+
+/** Why a payment without an order is refunded (in full); the requester is the caller. */
+export class RefundUnmatchedPaymentDto {
+  @ApiProperty({
+    description: 'Why; sent to the gateway as remarks',
+    maxLength: REFUND_REASON_MAX_LENGTH,
+  })
+  @IsString()
+  @Matches(/\S/, { message: 'reason must not be blank' })
   @MaxLength(REFUND_REASON_MAX_LENGTH)
   reason!: string;
 }

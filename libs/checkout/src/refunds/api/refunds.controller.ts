@@ -26,7 +26,7 @@ import {
 } from '@nestjs/swagger';
 import { INTEGER, UUID } from '../../http/documented-schemas';
 import { ATTEMPTS_PER_ORDER_LIMIT } from '../../orders/order-view';
-import { AdminRoutes, CallerOperator, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, CallerOperator, Requires } from '../../operators/access-guards';
 import { Operator } from '../../operators/operator';
 import {
   CreateRefundDto,

@@ -12,17 +12,14 @@ import {
   ApiProperty,
   ApiTags,
 } from '@nestjs/swagger';
-import { AdminRoutes, CallerOperator, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, CallerOperator, Requires } from '../../operators/access-guards';
 import { UUID } from '../../http/documented-schemas';
 import { Operator } from '../../operators/operator';
 import { UnmatchedPaymentLedger } from '../../unmatched-payments/unmatched-payment-ledger';
 import { AdminRefundResponse } from '../refund-admin-view';
-import { RefundDoublePaymentDto } from './refund.dto';
+import { RefundUnmatchedPaymentDto } from './refund.dto';
 import { RefundApprovalResponse } from './refund-approvals';
 import { RefundService } from './refund.service';
-
-/** Why: all a full refund of a payment without an order needs (the requester is the caller). */
-export class RefundUnmatchedPaymentDto extends RefundDoublePaymentDto {}
 
 /** The order a payment without an order was adopted as, to be refunded through. */
 class AdoptedOrder {

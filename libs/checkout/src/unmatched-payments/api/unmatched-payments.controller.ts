@@ -9,7 +9,7 @@ import {
   ApiTags,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
-import { AdminRoutes, CallerOperator, Requires } from '../../http/api-key.guards';
+import { AdminRoutes, CallerOperator, Requires } from '../../operators/access-guards';
 import { UUID } from '../../http/documented-schemas';
 import { Operator } from '../../operators/operator';
 import { ListUnmatchedPaymentsQuery, MatchUnmatchedPaymentDto } from './unmatched-payments.dto';

@@ -20,9 +20,11 @@ import {
   CHECKOUT_KINDS,
   TIMELINE_LIMIT,
 } from '../../order-view';
-import { REVIEW_REASON_MAX_LENGTH } from '../../order-view';
-import { REFUND_REASON_MAX_LENGTH } from '../../../refunds/refund-admin-view';
-import { REFUND_MESSAGE_MAX_LENGTH } from '../../../refunds/refund-verdict';
+import {
+  REFUND_MESSAGE_MAX_LENGTH,
+  REFUND_REASON_MAX_LENGTH,
+  REVIEW_REASON_MAX_LENGTH,
+} from '../../order-view';
 
 /**
  * Documentation of the answers (the JSON is built by checkout-answers.ts and order-view.ts). Each

@@ -12,12 +12,12 @@ import {
 import { Reflector } from '@nestjs/core';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { Permission } from '@app/domain';
-import { ApiKeyIdentity, ApiKeyRing, bearerKey } from './api-keys';
+import { ApiKeyIdentity, ApiKeyRing, bearerKey } from '../http/api-keys';
 import { CheckoutError } from '../errors/checkout-error';
-import { ApiKeyRegistry } from '../operators/api-key-registry';
-import { auditActorOf, Operator, operatorLabel } from '../operators/operator';
-import { AccessRequest, OperatorAccess } from '../operators/operator-access';
-import { OperatorActInterceptor } from '../operators/operator-act.interceptor';
+import { ApiKeyRegistry } from './api-key-registry';
+import { auditActorOf, Operator, operatorLabel } from './operator';
+import { AccessRequest, OperatorAccess } from './operator-access';
+import { OperatorActInterceptor } from './operator-act.interceptor';
 
 interface KeyedRequest extends AccessRequest {
   apiKey?: ApiKeyIdentity;
