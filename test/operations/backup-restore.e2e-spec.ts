@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '@app/persistence';
+import { ALL_MIGRATIONS } from '../../migrations';
 import { hostedBody } from '../checkout/support';
 import { newSecret } from '../merchant-events/webhook-harness';
 import { startWebhookReceiver, WebhookReceiver } from '../merchant-events/webhook-receiver';
@@ -70,6 +71,8 @@ const before = {
   tables: new Map<string, string[]>(),
   checkouts: [] as Checkout[],
   afterBackup: [] as Checkout[],
+  /** Created before the restore point, paid after it. */
+  straddling: undefined as Checkout | undefined,
   latePaid: [] as Checkout[],
   lateUnpaid: [] as Checkout[],
   refunds: [] as string[],
@@ -111,10 +114,13 @@ async function startApps(database: PostgresCluster): Promise<Apps> {
     SHOP_API_KEYS: `drill-shop:${shopKey}`,
     ADMIN_API_KEYS: `drill-admin:${adminKey}`,
     IPN_PATH_SECRET: ipnSecret,
+    // A notification for no order of ours is looked up on its second try: soon, here.
+    IPN_UNMATCHED_RETRY_MS: '500',
     ORDER_WEBHOOK_URL: receiver.url,
     ORDER_WEBHOOK_SECRET: webhookSecret,
     WEBHOOK_ALLOW_PRIVATE: 'true',
-    POLL_SCHEDULE_SECONDS: '2,5,30',
+    // An unpaid order is looked up once a second after its creation, then not for 10 minutes.
+    POLL_SCHEDULE_SECONDS: '1,600',
     SWEEP_INTERVAL_MS: '250',
     RUN_MIGRATIONS: 'false',
     WORKER_NICE: '0',
@@ -194,8 +200,8 @@ async function paymentsFlowing(apiUrl: string, until: () => boolean, into: Check
   );
 }
 
-const count = async (cluster: PostgresCluster, sql: string): Promise<number> =>
-  (await cluster.query<{ n: number }>(`SELECT (${sql})::int AS n`, [], DATABASE))[0].n;
+const count = async (cluster: PostgresCluster, sql: string, params: unknown[] = []) =>
+  (await cluster.query<{ n: number }>(`SELECT (${sql})::int AS n`, params, DATABASE))[0].n;
 
 /** Every notification verified and every merchant event delivered to the shop. */
 async function settled(cluster: PostgresCluster): Promise<void> {
@@ -293,6 +299,8 @@ describe('backups and restore: a base backup and the WAL archive taken while pay
     [apiPort, workerPort] = await freePorts(2);
     const apps = await startApps(primary);
 
+    const straddling = await checkout(apps.apiUrl);
+    before.straddling = straddling;
     // The base backup is taken while customers pay; more pay once it is done.
     // How many checkouts were answered when the backup was done (none until then).
     let backupTakenAt = Infinity;
@@ -308,13 +316,26 @@ describe('backups and restore: a base backup and the WAL archive taken while pay
     before.afterBackup = before.checkouts.slice(backupTakenAt);
     await settled(primary);
 
+    // Its first lookup is behind it: the restored workers will not look it up for 10 minutes.
+    await waitFor(
+      'the unpaid order looked up once',
+      async () =>
+        (await count(primary, `SELECT poll_attempts FROM orders WHERE merchant_reference = $1`, [
+          straddling.reference,
+        ])) >= 1,
+      30_000,
+      200,
+    );
+
     // The operator's reference point: the audit trail's head, then a named restore point.
     const verified = await request(apps.apiUrl).get('/v1/admin/audit/verify').set(adminAuth);
     expect(verified.body).toMatchObject({ ok: true });
     before.auditHead = verified.body.head;
     await primary.query(`SELECT pg_create_restore_point('${RESTORE_POINT}')`, [], DATABASE);
 
-    // After it: orders paid before the primary stops, and customers still on the payment page.
+    // After it: an earlier order paid, new orders paid before the primary stops, and customers
+    // still on the payment page.
+    await pay(apps.apiUrl, straddling);
     for (let index = 0; index < LATE_PAID; index += 1) {
       const order = await checkout(apps.apiUrl);
       await pay(apps.apiUrl, order);
@@ -345,7 +366,12 @@ describe('backups and restore: a base backup and the WAL archive taken while pay
     expect(differences(before.tables, after)).toEqual([]);
     // ... including what was written after the base backup, which only the WAL archive held.
     expect(before.afterBackup.length).toBeGreaterThanOrEqual(AFTER_BACKUP);
-    const all = [...before.checkouts, ...before.latePaid, ...before.lateUnpaid];
+    const all = [
+      ...before.checkouts,
+      before.straddling as Checkout,
+      ...before.latePaid,
+      ...before.lateUnpaid,
+    ];
     expect(await referencesIn(restored, all)).toEqual(sorted(all.map((o) => o.reference)));
 
     // What the outside world was told is all there: each notification the gateway saw
@@ -386,4 +412,127 @@ describe('backups and restore: a base backup and the WAL archive taken while pay
     expect(sorted(events.map((e) => e.id))).toEqual(sorted(delivered));
     await restored.stop();
   }, 60_000);
+
+  it('restored to the restore point: later orders absent, their payments kept as payments without an order', async () => {
+    const restored = await workspace.restore(backup, 'restored-earlier', { name: RESTORE_POINT });
+    const late = [...before.latePaid, ...before.lateUnpaid];
+    expect(await referencesIn(restored, late)).toEqual([]);
+    expect(await referencesIn(restored, before.checkouts)).toEqual(
+      sorted(before.checkouts.map((o) => o.reference)),
+    );
+
+    const straddling = before.straddling as Checkout;
+    const [{ status }] = await restored.query<{ status: string }>(
+      `SELECT status FROM orders WHERE merchant_reference = $1`,
+      [straddling.reference],
+      DATABASE,
+    );
+    expect(status).toBe('pending');
+
+    // The operator's checks (docs/operations.md): every migration applied, the audit chain whole
+    // up to the head noted before the restore point, and reconciliation, which finds the order
+    // the gateway settled after the restore point; a sync brings it up to date.
+    expect(await count(restored, 'SELECT count(*) FROM schema_migrations')).toBe(
+      ALL_MIGRATIONS.length,
+    );
+    const apps = await startApps(restored);
+    const head = before.auditHead as { seq: string | number; hash: string };
+    const verified = await request(apps.apiUrl)
+      .get('/v1/admin/audit/verify')
+      .query({ seq: String(head.seq), hash: head.hash })
+      .set(adminAuth);
+    expect(verified.status).toBe(200);
+    expect(verified.body).toMatchObject({ ok: true });
+    const reconcile = async () => {
+      const answer = await request(apps.apiUrl).post('/v1/admin/reconcile').set(adminAuth).send({});
+      expect(answer.status).toBe(200);
+      expect(answer.body.orders_checked).toBeGreaterThan(before.checkouts.length);
+      return answer.body as {
+        mismatch_count: number;
+        gateway_mismatches: { reference: string; ours: { status: string } }[];
+      };
+    };
+    const found = await reconcile();
+    expect(found.mismatch_count).toBe(1);
+    expect(found.gateway_mismatches).toEqual([
+      expect.objectContaining({
+        reference: straddling.reference,
+        ours: expect.objectContaining({ status: 'pending' }),
+      }),
+    ]);
+    const synced = await request(apps.apiUrl)
+      .post(`/v1/admin/orders/${straddling.reference}/sync`)
+      .set(adminAuth);
+    expect(synced.status).toBeLessThan(300);
+    const order = await request(apps.apiUrl)
+      .get(`/v1/orders/${straddling.reference}`)
+      .set(shopAuth);
+    expect(order.body.status).toBe('completed');
+    expect((await reconcile()).mismatch_count).toBe(0);
+
+    // The gateway notifies payments for orders the restored database does not hold: those paid
+    // before the primary stopped are notified again (the dashboard's resend), and customers still
+    // on the payment page pay now, which the gateway notifies by itself.
+    for (const order of before.latePaid) {
+      const answer = await request(apps.apiUrl).post(`/v1/ipn/${ipnSecret}`).send({
+        OrderTrackingId: order.trackingId,
+        OrderMerchantReference: order.reference,
+        OrderNotificationType: 'IPNCHANGE',
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.body.status).toBe(200);
+    }
+    for (const order of before.lateUnpaid) {
+      await sandbox.control.settle(order.trackingId, 'completed', 'card');
+    }
+    await sandbox.control.notificationsSettled();
+    for (const order of before.lateUnpaid) {
+      const log = await sandbox.control.notificationLog(order.trackingId);
+      expect(log.map((record) => record.state)).toContain('acknowledged');
+    }
+
+    // Each verified by lookup and kept, with what the gateway holds, for an operator to settle.
+    const trackingIds = sorted(late.map((order) => order.trackingId));
+    const open = await waitFor(
+      'every late payment kept as a payment without an order',
+      async () => {
+        const answer = await request(apps.apiUrl)
+          .get('/v1/admin/unmatched-payments')
+          .query({ status: 'open', limit: 50 })
+          .set(adminAuth);
+        expect(answer.status).toBe(200);
+        const items = answer.body.items as Record<string, unknown>[];
+        const ids = sorted(items.map((item) => String(item.order_tracking_id)));
+        return JSON.stringify(ids) === JSON.stringify(trackingIds) ? items : null;
+      },
+      30_000,
+      250,
+    );
+    for (const order of late) {
+      const gateway = await sandbox.control.order(order.trackingId);
+      const kept = open.find((item) => item.order_tracking_id === order.trackingId);
+      expect(kept).toMatchObject({
+        amount: order.amount,
+        currency: gateway.currency,
+        merchant_reference: order.reference,
+        confirmation_code: gateway.confirmation_code,
+        payment_method: expect.any(String),
+        status: 'open',
+      });
+      expect(Number(kept?.amount)).toBe(gateway.amount);
+    }
+    // Their notifications are settled, not left to fail after their retries; still no order.
+    const notifications = await restored.query<{ status: string }>(
+      `SELECT status FROM ipn_notifications WHERE order_tracking_id = ANY($1)`,
+      [trackingIds],
+      DATABASE,
+    );
+    expect(notifications.length).toBeGreaterThanOrEqual(late.length);
+    expect(
+      notifications.filter((n) => ['failed', 'unmatched', 'received', 'queued'].includes(n.status)),
+    ).toEqual([]);
+    expect(await referencesIn(restored, late)).toEqual([]);
+    await stopApps(apps);
+    await restored.stop();
+  }, 120_000);
 });
