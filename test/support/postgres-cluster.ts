@@ -108,7 +108,7 @@ export interface BaseBackup {
 
 export class PostgresWorkspace {
   readonly archiveDir: string;
-  private readonly clusters: ClusterHandle[] = [];
+  private readonly clusters: PostgresCluster[] = [];
   private readonly onExit = () => this.stopAllNow();
 
   private constructor(
@@ -263,7 +263,7 @@ export class PostgresWorkspace {
   }
 
   private async start(name: string, dataDir: string, port: number): Promise<PostgresCluster> {
-    const handle: ClusterHandle = {
+    const handle: PostgresCluster = {
       name,
       dataDir,
       port,
@@ -337,8 +337,6 @@ export class PostgresWorkspace {
     rmSync(this.root, { recursive: true, force: true });
   }
 }
-
-type ClusterHandle = PostgresCluster;
 
 /** What a base backup leaves out of a running server's folder (the WAL comes from the archive). */
 const LEFT_OUT_OF_BACKUPS = new Set(['postmaster.pid', 'postmaster.opts']);

