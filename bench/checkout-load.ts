@@ -13,77 +13,37 @@
  *
  * BENCH_PROFILE=1 has the api and the floor write V8 CPU profiles and puts where their time went,
  * layer by layer, in bench/results/checkout-profile.json (the page's profile table); a profiled
- * run is slower, so its figures do not replace checkout.json's.
+ * run is slower, so its figures do not replace checkout.json's. BENCH_CPU_PROFILE_DIR=/tmp/x keeps
+ * a profile of each child there (bench/cpu-profile.ts).
  *
  * Starts its own sandbox and api (child processes: the built apps, built first when needed;
- * BENCH_FROM=source runs them through @swc-node/register) on a
- * fresh database on Postgres at 127.0.0.1:5432 (or BENCH_POSTGRES_URL) and drops it afterwards.
+ * BENCH_FROM=source runs them through @swc-node/register) on a fresh database on Postgres at
+ * 127.0.0.1:5432 (or BENCH_POSTGRES_URL) and a queue prefix of its own on Redis (BENCH_REDIS_URL or
+ * REDIS_URL), both removed once the processes have exited.
  * Everything shares this machine's cores with the load generator: compare columns, not machines.
  */
-import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { cpuMs, databaseCounters, groupCpuMs, peakRssMiB, STATS_SETTLE_MS } from './counters';
-import { appArgs, buildIfNeeded, freePort, startMeasured } from './processes';
-import { dropQueuePrefix } from './queue-prefix';
-import { writeResults } from './results';
-import { profileDirectory, profileFlags, readProfiles } from './cpu-profile';
+import { BenchStores, call, freePorts, MeasuredProcesses, waitUntil } from './processes';
+import { BenchProfiling } from './cpu-profile';
 import { ratioLines } from './floor-goals';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '1,8,32,64').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const SHOP_KEY = `bench_${randomBytes(8).toString('hex')}`;
 const WITH_FLOOR = process.env.BENCH_FLOOR !== '0';
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-const children: ChildProcess[] = [];
+const profiling = new BenchProfiling('checkout', ['api', 'floor']);
+const processes = new MeasuredProcesses(profiling.flagsFor);
 
-interface Answer {
-  status: number;
-  body: string;
-}
+const send = (url: string, method: string, headers: Record<string, string>, body?: string) =>
+  call(url, method, { headers, body, agent });
 
-function send(url: string, method: string, headers: Record<string, string>, body?: string) {
-  return new Promise<Answer>((resolve, reject) => {
-    const req = request(url, { method, headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
-      );
-    });
-    req.on('error', reject);
-    if (body !== undefined) req.end(body);
-    else req.end();
-  });
-}
-
-const PROFILE_DIR = process.env.BENCH_PROFILE === '1' ? profileDirectory() : null;
-const PROFILED = ['api', 'floor'];
-
-const start = (name: string, args: string[], env: Record<string, string>): ChildProcess =>
-  startMeasured(
-    name,
-    args,
-    env,
-    children,
-    PROFILE_DIR && PROFILED.includes(name) ? profileFlags(PROFILE_DIR, name) : [],
-  );
-
-async function waitUntilUp(url: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await send(url, 'GET', {})).status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not come up`);
-}
+const waitUntilUp = (url: string): Promise<void> =>
+  waitUntil(url, async () => (await send(url, 'GET', {})).status < 500, 60_000, 250);
 
 interface Result {
   requests: number;
@@ -125,28 +85,21 @@ let sequence = 0;
 const reference = () => `bench-${process.pid}-${(sequence += 1)}`;
 
 async function main(): Promise<void> {
-  buildIfNeeded();
   let results: Record<string, unknown> | null = null;
-  const database = `pesapal_bench_${Date.now().toString(36)}`;
-  const admin = new Client({ connectionString: `${POSTGRES}/postgres` });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${database}"`);
-  const [sandboxPort, apiPort, floorPort] = [await freePort(), await freePort(), await freePort()];
+  const stores = await BenchStores.create('checkout');
+  const [sandboxPort, apiPort, floorPort] = await freePorts(3);
   const sandboxOrigin = `http://127.0.0.1:${sandboxPort}`;
   const gateway = `${sandboxOrigin}/pesapalv3/api`;
   const api = `http://127.0.0.1:${apiPort}`;
   const floor = `http://127.0.0.1:${floorPort}`;
   try {
-    start('sandbox', appArgs('sandbox'), {
-      SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_IPN_RATE_LIMIT_MS: '0',
-      LOG_LEVEL: 'warn',
-    });
-    const apiProcess = start('api', appArgs('api'), {
+    processes.startSandbox(sandboxPort);
+    const apiProcess = processes.startApp('api', {
       NODE_ENV: 'development',
       PORT: String(apiPort),
-      DATABASE_URL: `${POSTGRES}/${database}`,
-      QUEUE_PREFIX: database,
+      DATABASE_URL: stores.databaseUrl,
+      REDIS_URL: stores.redisUrl,
+      QUEUE_PREFIX: stores.queuePrefix,
       PESAPAL_BASE_URL: gateway,
       PUBLIC_BASE_URL: api,
       SHOP_API_KEYS: `bench:${SHOP_KEY}`,
@@ -212,9 +165,9 @@ async function main(): Promise<void> {
     const floorCheckout = checkoutAt(floor);
     // After the api: its migrations made the tables.
     const floorProcess = WITH_FLOOR
-      ? start('floor', ['-r', '@swc-node/register', 'bench/floor-checkout.ts'], {
+      ? processes.start('floor', ['-r', '@swc-node/register', 'bench/floor-checkout.ts'], {
           PORT: String(floorPort),
-          DATABASE_URL: `${POSTGRES}/${database}`,
+          DATABASE_URL: stores.databaseUrl,
           GATEWAY_URL: gateway,
           GATEWAY_TOKEN: token,
           IPN_ID: ipnId,
@@ -234,10 +187,10 @@ async function main(): Promise<void> {
     const floorRows: string[] = [];
     const levels: Record<string, unknown>[] = [];
     const f = (n: number) => n.toFixed(1).padStart(7);
-    const counters = new Client({ connectionString: `${POSTGRES}/${database}` });
+    const counters = new Client({ connectionString: stores.databaseUrl });
     await counters.connect();
     const workSoFar = async (pid: number) => ({
-      database: await databaseCounters(counters, database),
+      database: await databaseCounters(counters, stores.database),
       app: cpuMs(pid),
       postgres: groupCpuMs('postgres'),
     });
@@ -329,26 +282,18 @@ async function main(): Promise<void> {
         ...(floorProcess ? { floor: Math.round(peakRssMiB(floorProcess.pid as number)) } : {}),
       },
     };
-    if (!PROFILE_DIR) process.stdout.write(`results: ${writeResults('checkout', results)}\n`);
+    profiling.recordRun(results);
     await counters.end();
   } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
-    await dropQueuePrefix(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', database).catch(
-      () => undefined,
-    );
-    await admin.end();
     agent.destroy();
+    await processes.stop();
+    await stores.remove();
   }
-  if (PROFILE_DIR && results) {
-    const profile = await readProfiles(PROFILE_DIR, PROFILED, SECONDS);
-    process.stdout.write(`results: ${writeResults('checkout-profile', { ...results, profile })}\n`);
-  }
+  if (results) await profiling.recordProfile(results, SECONDS);
 }
 
 main().catch((error: unknown) => {
   process.stderr.write(`${String(error)}\n`);
-  for (const child of children) child.kill('SIGTERM');
+  processes.signal('SIGTERM');
   process.exit(1);
 });

@@ -8,6 +8,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeResults } from './results';
 
 interface ProfileNode {
   id: number;
@@ -132,19 +133,53 @@ export function profileShares(file: string, windowSeconds: number): ProfileShare
     .sort((a, b) => b.share - a.share);
 }
 
-/** A directory for the profiles of a run (BENCH_PROFILE=1), removed once they are read. */
-export function profileDirectory(): string {
-  return mkdtempSync(join(tmpdir(), 'bench-profile-'));
-}
+/**
+ * A benchmark's CPU profiling, as its environment asks. BENCH_PROFILE=1 has the `summarised`
+ * children write V8 CPU profiles and records where their time went, layer by layer, in
+ * bench/results/<bench>-profile.json instead of <bench>.json (a profiled run is slower, so its
+ * figures do not replace the plain run's). BENCH_CPU_PROFILE_DIR=/dir keeps a profile of every
+ * child there. `everyChild` profiles the other children too whenever profiles are written, so
+ * that what the run sets beside the summarised ones (a bare route) pays the same.
+ */
+export class BenchProfiling {
+  private readonly kept = process.env.BENCH_CPU_PROFILE_DIR;
+  private readonly summary = process.env.BENCH_PROFILE === '1';
+  private readonly dir =
+    this.kept ?? (this.summary ? mkdtempSync(join(tmpdir(), 'bench-profile-')) : null);
 
-/** Node's flags that make a child write its profile as <dir>/<name>.cpuprofile at exit. */
-export function profileFlags(dir: string, name: string): string[] {
-  return ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`];
+  constructor(
+    private readonly bench: string,
+    private readonly summarised: string[],
+    private readonly everyChild = false,
+  ) {}
+
+  /** Node's flags for one child: none when it is not profiled. */
+  readonly flagsFor = (name: string): string[] => {
+    if (!this.dir) return [];
+    if (!this.kept && !this.everyChild && !this.summarised.includes(name)) return [];
+    return ['--cpu-prof', `--cpu-prof-dir=${this.dir}`, `--cpu-prof-name=${name}.cpuprofile`];
+  };
+
+  /** The run's figures as bench/results/<bench>.json, unless the run is profiled for its summary. */
+  recordRun(results: Record<string, unknown>): void {
+    if (!this.summary) process.stdout.write(`results: ${writeResults(this.bench, results)}\n`);
+  }
+
+  /**
+   * Once the children have exited: a summarised run's figures with each child's shares of the
+   * busiest `windowSeconds`, as bench/results/<bench>-profile.json. The profiles go unless kept.
+   */
+  async recordProfile(results: Record<string, unknown>, windowSeconds: number): Promise<void> {
+    if (!this.summary || !this.dir) return;
+    const profile = await readProfiles(this.dir, this.summarised, windowSeconds, !this.kept);
+    const file = writeResults(`${this.bench}-profile`, { ...results, profile });
+    process.stdout.write(`results: ${file}\n`);
+  }
 }
 
 /** Each named child's shares (children that wrote no profile are left out); the directory goes
  * unless it is one the caller keeps. */
-export async function readProfiles(
+async function readProfiles(
   dir: string,
   names: string[],
   windowSeconds: number,

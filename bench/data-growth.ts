@@ -21,9 +21,9 @@
  *
  * BENCH_DATA_KEEP=1 keeps the grown database (to look at plans); BENCH_DATA_REBUILD_INDEXES=0
  * keeps the indexes while copying. Writes bench/results/data-growth.json beside what it prints. Needs PostgreSQL at
- * 127.0.0.1:5432 (or BENCH_POSTGRES_URL) and Redis; drops its database and keys afterwards.
+ * 127.0.0.1:5432 (or BENCH_POSTGRES_URL) and Redis (BENCH_REDIS_URL or REDIS_URL); drops its
+ * database and keys once its processes have exited.
  */
-import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Queue } from 'bullmq';
@@ -32,16 +32,7 @@ import { loadServiceConfig } from '@app/config';
 import { jobOptions, queueConnectionFor, queueKeyPrefix, QUEUES } from '@app/queues';
 import { encodeCursor } from '../libs/checkout/src/http/page-cursor';
 import { cpuMs, groupCpuMs } from './counters';
-import {
-  appArgs,
-  buildIfNeeded,
-  call,
-  freePort,
-  sleep,
-  startMeasured,
-  waitUntil,
-} from './processes';
-import { dropQueuePrefix } from './queue-prefix';
+import { BenchStores, call, freePorts, MeasuredProcesses, sleep, waitUntil } from './processes';
 import { writeResults } from './results';
 
 const TARGET = Number(process.env.BENCH_DATA_ORDERS ?? 10_000_000);
@@ -49,16 +40,11 @@ const CALLS = Number(process.env.BENCH_DATA_CALLS ?? 15);
 const IDLE_SECONDS = Number(process.env.BENCH_DATA_IDLE_SECONDS ?? 60);
 const BATCH = Number(process.env.BENCH_DATA_BATCH ?? 100_000);
 const RETENTION_MINUTES = Number(process.env.BENCH_DATA_RETENTION_MINUTES ?? 30);
-const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const KEY = randomBytes(8).toString('hex');
 const SHOP = { authorization: `Bearer shop_${KEY}` };
 const ADMIN = { authorization: `Bearer admin_${KEY}` };
-const children: ChildProcess[] = [];
+const processes = new MeasuredProcesses();
 const say = (line = '') => process.stdout.write(`${line}\n`);
-
-const start = (name: string, app: 'api' | 'worker' | 'sandbox', env: Record<string, string>) =>
-  startMeasured(name, appArgs(app), env, children);
 
 async function json(url: string, method = 'GET', headers = SHOP, body?: unknown) {
   const answer = await call(url, method, { headers, body });
@@ -89,13 +75,9 @@ interface Probe {
 }
 
 async function main(): Promise<void> {
-  buildIfNeeded();
-  const database = `pesapal_bench_data_${Date.now().toString(36)}`;
-  const admin = new Client({ connectionString: `${POSTGRES}/postgres` });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${database}"`);
-  const db = new Client({ connectionString: `${POSTGRES}/${database}` });
-  const [sandboxPort, apiPort, workerPort] = [await freePort(), await freePort(), await freePort()];
+  const stores = await BenchStores.create('data');
+  const db = new Client({ connectionString: stores.databaseUrl });
+  const [sandboxPort, apiPort, workerPort] = await freePorts(3);
   const gateway = `http://127.0.0.1:${sandboxPort}/pesapalv3/api`;
   const api = `http://127.0.0.1:${apiPort}`;
   const worker = `http://127.0.0.1:${workerPort}`;
@@ -103,9 +85,9 @@ async function main(): Promise<void> {
     NODE_ENV: 'development',
     PORT: String(apiPort),
     WORKER_PORT: String(workerPort),
-    DATABASE_URL: `${POSTGRES}/${database}`,
-    REDIS_URL,
-    QUEUE_PREFIX: database,
+    DATABASE_URL: stores.databaseUrl,
+    REDIS_URL: stores.redisUrl,
+    QUEUE_PREFIX: stores.queuePrefix,
     PESAPAL_BASE_URL: gateway,
     PUBLIC_BASE_URL: api,
     SHOP_API_KEYS: `bench:shop_${KEY}`,
@@ -119,13 +101,9 @@ async function main(): Promise<void> {
   };
   const results: Record<string, unknown> = { orders_target: TARGET, calls_per_median: CALLS };
   try {
-    start('sandbox', 'sandbox', {
-      SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_IPN_RATE_LIMIT_MS: '0',
-      LOG_LEVEL: 'warn',
-    });
-    const apiProcess = start('api', 'api', env);
-    let workerProcess = start('worker', 'worker', env);
+    processes.startSandbox(sandboxPort);
+    const apiProcess = processes.startApp('api', env);
+    let workerProcess = processes.startApp('worker', env);
     await waitUntil(
       'the api',
       async () => (await call(`${api}/health/ready`, 'GET')).status === 200,
@@ -177,7 +155,7 @@ async function main(): Promise<void> {
     for (const name of Object.keys(retentionEnv)) {
       if (/^RETENTION_.*_DAYS$/.test(name)) delete retentionEnv[name];
     }
-    workerProcess = start('worker', 'worker', retentionEnv);
+    workerProcess = processes.startApp('worker', retentionEnv);
     await waitUntil(
       'the worker',
       async () => (await call(`${worker}/health/live`, 'GET')).status === 200,
@@ -222,18 +200,9 @@ async function main(): Promise<void> {
     report(results, rows);
     say(`results: ${writeResults('data-growth', results)}`);
   } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await sleep(1500);
+    await processes.stop();
     await db.end().catch(() => undefined);
-    if (process.env.BENCH_DATA_KEEP === '1') {
-      say(`kept: ${POSTGRES}/${database} (BENCH_DATA_KEEP=1; drop it when done)`);
-    } else {
-      await admin
-        .query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`)
-        .catch(() => undefined);
-    }
-    await dropQueuePrefix(REDIS_URL, database).catch(() => undefined);
-    await admin.end();
+    await stores.remove(process.env.BENCH_DATA_KEEP === '1');
   }
 }
 
@@ -724,6 +693,6 @@ main().catch((error: unknown) => {
   process.stderr.write(
     `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
   );
-  for (const child of children) child.kill('SIGTERM');
+  processes.signal('SIGTERM');
   process.exit(1);
 });

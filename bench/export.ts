@@ -18,7 +18,7 @@
  * BENCH_EXPORT_KEEP=1 keeps the database (to look at plans). Writes bench/results/export.json. Needs PostgreSQL at 127.0.0.1:5432 (or BENCH_POSTGRES_URL)
  * and Redis (or REDIS_URL); drops its database and keys afterwards.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -26,22 +26,16 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { exportRows } from '../libs/checkout/src/finance/money-movements';
 import { DEFAULT_PAYMENT_COLUMNS } from '../libs/checkout/src/finance/payment-columns';
-import { appArgs, buildIfNeeded, call, freePort, startMeasured, waitUntil } from './processes';
-import { dropQueuePrefix } from './queue-prefix';
+import { BenchStores, call, freePorts, MeasuredProcesses, waitUntil } from './processes';
 import { writeResults } from './results';
 
 const MOVEMENTS = Number(process.env.BENCH_EXPORT_MOVEMENTS ?? 1_000_000);
-const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const KEY = randomBytes(8).toString('hex');
 const ADMIN = { authorization: `Bearer admin_${KEY}` };
 const YEAR_START = '2025-01-01T00:00:00Z';
-const children: ChildProcess[] = [];
+const processes = new MeasuredProcesses();
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const MIB = 2 ** 20;
-
-const start = (name: string, app: 'api' | 'sandbox', env: Record<string, string>): ChildProcess =>
-  startMeasured(name, appArgs(app), env, children);
 
 /** Resident memory of a process, bytes (/proc/<pid>/status VmRSS). */
 function residentBytes(pid: number): number {
@@ -183,24 +177,20 @@ async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }
 }
 
 async function main(): Promise<void> {
-  buildIfNeeded();
-  const database = `pesapal_bench_export_${Date.now().toString(36)}`;
-  const admin = new Client({ connectionString: `${POSTGRES}/postgres` });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${database}"`);
-  const databaseUrl = `${POSTGRES}/${database}`;
+  const stores = await BenchStores.create('export');
+  const databaseUrl = stores.databaseUrl;
   const db = new Client({ connectionString: databaseUrl });
-  const [sandboxPort, apiPort] = [await freePort(), await freePort()];
+  const [sandboxPort, apiPort] = await freePorts(2);
   const api = `http://127.0.0.1:${apiPort}`;
   const results: Record<string, unknown> = { movements_target: MOVEMENTS };
   try {
-    start('sandbox', 'sandbox', { SANDBOX_PORT: String(sandboxPort), LOG_LEVEL: 'warn' });
-    const apiProcess = start('api', 'api', {
+    processes.startSandbox(sandboxPort);
+    const apiProcess = processes.startApp('api', {
       NODE_ENV: 'development',
       PORT: String(apiPort),
       DATABASE_URL: databaseUrl,
-      REDIS_URL,
-      QUEUE_PREFIX: database,
+      REDIS_URL: stores.redisUrl,
+      QUEUE_PREFIX: stores.queuePrefix,
       PESAPAL_BASE_URL: `http://127.0.0.1:${sandboxPort}/pesapalv3/api`,
       PUBLIC_BASE_URL: api,
       SHOP_API_KEYS: `bench:shop_${KEY}`,
@@ -283,13 +273,9 @@ async function main(): Promise<void> {
     );
     say(`\nwrote ${writeResults('export', results)}`);
   } finally {
-    for (const child of children) child.kill('SIGTERM');
+    await processes.stop();
     await db.end().catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    if (process.env.BENCH_EXPORT_KEEP === '1') say(`kept database ${database}`);
-    else await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-    await admin.end();
-    await dropQueuePrefix(REDIS_URL, database).catch(() => undefined);
+    await stores.remove(process.env.BENCH_EXPORT_KEEP === '1');
   }
 }
 

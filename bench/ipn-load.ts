@@ -20,14 +20,13 @@
  * applies, with no queue or batching, so the service's work per notification shows against what
  * any integration with the same promises must spend (BENCH_FLOOR=0 leaves it out).
  *
- * Sandbox, api, worker, the bare route and the floor run as child processes (the built apps, built first
- * when needed; BENCH_FROM=source runs them through @swc-node/register) on a fresh database on 127.0.0.1:5432 (or BENCH_POSTGRES_URL), dropped at
- * the end, and Redis at BENCH_REDIS_URL (default 127.0.0.1:6379) under a fresh queue prefix, also
- * removed at the end.
+ * Sandbox, api, worker, the bare route and the floor run as child processes (the built apps, built
+ * first when needed; BENCH_FROM=source runs them through @swc-node/register) on a fresh database on
+ * 127.0.0.1:5432 (or BENCH_POSTGRES_URL) and Redis at BENCH_REDIS_URL (or REDIS_URL, default
+ * 127.0.0.1:6379) under a fresh queue prefix, both removed once the processes have exited.
  */
 import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { Agent, request } from 'node:http';
 import { Client } from 'pg';
 import { fireOpenLoop, quantile } from './open-loop';
 import {
@@ -39,56 +38,27 @@ import {
   sharedStatements,
   STATS_SETTLE_MS,
 } from './counters';
-import { appArgs, buildIfNeeded, freePort, startMeasured, waitUntil } from './processes';
-import { dropQueuePrefix } from './queue-prefix';
-import { writeResults } from './results';
+import { BenchStores, call, freePorts, MeasuredProcesses, waitUntil } from './processes';
 import { ratioLines } from './floor-goals';
-import { profileDirectory, profileFlags, readProfiles } from './cpu-profile';
+import { BenchProfiling } from './cpu-profile';
 
 const RATES = (process.env.BENCH_RATES ?? '500,1000,2000,3000').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const DUPLICATES = Number(process.env.BENCH_DUPLICATES ?? 0.2);
-const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
-const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Kept-alive sockets the generator fires on (one request in flight on each). */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const WITH_FLOOR = process.env.BENCH_FLOOR !== '0';
-const agent = new Agent({ keepAlive: true, maxSockets: 512 });
-const children: ChildProcess[] = [];
-
-interface Answer {
-  status: number;
-  body: string;
-}
-
-function send(url: string, method: string, body?: unknown): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const text = body === undefined ? undefined : JSON.stringify(body);
-    const headers: Record<string, string> = text ? { 'content-type': 'application/json' } : {};
-    const req = request(url, { method, headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
-      );
-    });
-    req.on('error', reject);
-    req.end(text);
-  });
-}
 
 /**
  * BENCH_CPU_PROFILE_DIR=/tmp/x keeps a V8 CPU profile of each child (<name>.cpuprofile) there;
  * BENCH_PROFILE=1 puts where the api's, the worker's and the floor's time went, layer by layer, in
  * bench/results/ipn-profile.json (a profiled run is slower, so its figures do not replace ipn.json's).
+ * Every child is profiled then, the sandbox and the bare route too.
  */
-const KEPT_PROFILES = process.env.BENCH_CPU_PROFILE_DIR;
-const SUMMARY = process.env.BENCH_PROFILE === '1';
-const PROFILE_DIR = KEPT_PROFILES ?? (SUMMARY ? profileDirectory() : null);
-const PROFILED = ['api', 'worker', 'floor'];
+const profiling = new BenchProfiling('ipn', ['api', 'worker', 'floor'], true);
+const processes = new MeasuredProcesses(profiling.flagsFor);
 
-const start = (name: string, args: string[], env: Record<string, string>): ChildProcess =>
-  startMeasured(name, args, env, children, PROFILE_DIR ? profileFlags(PROFILE_DIR, name) : []);
+const send = (url: string, method: string, body?: unknown) => call(url, method, { body });
 
 const BARE_ROUTE = `
 const fastify = require('fastify')();
@@ -183,31 +153,20 @@ function withDuplicates(orders: Notification[], count: number): Notification[] {
 }
 
 async function main(): Promise<void> {
-  buildIfNeeded();
   let recorded: Record<string, unknown> | null = null;
-  const database = `pesapal_bench_${Date.now().toString(36)}`;
-  const admin = new Client({ connectionString: `${POSTGRES}/postgres` });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${database}"`);
-  const db = new Client({ connectionString: `${POSTGRES}/${database}` });
-  const [sandboxPort, apiPort, workerPort, barePort, floorPort] = [
-    await freePort(),
-    await freePort(),
-    await freePort(),
-    await freePort(),
-    await freePort(),
-  ];
+  const stores = await BenchStores.create('ipn');
+  const db = new Client({ connectionString: stores.databaseUrl });
+  const [sandboxPort, apiPort, workerPort, barePort, floorPort] = await freePorts(5);
   const sandbox = `http://127.0.0.1:${sandboxPort}`;
   const api = `http://127.0.0.1:${apiPort}`;
   const secret = `ipn_${randomBytes(8).toString('hex')}`;
-  const queuePrefix = `bench-${randomBytes(4).toString('hex')}`;
   const serviceEnv = {
     NODE_ENV: 'development',
     LOG_LEVEL: 'warn',
-    DATABASE_URL: `${POSTGRES}/${database}`,
-    REDIS_URL: REDIS,
+    DATABASE_URL: stores.databaseUrl,
+    REDIS_URL: stores.redisUrl,
     QUEUE_BACKEND: 'redis',
-    QUEUE_PREFIX: queuePrefix,
+    QUEUE_PREFIX: stores.queuePrefix,
     PESAPAL_BASE_URL: `${sandbox}/pesapalv3/api`,
     PUBLIC_BASE_URL: api,
     IPN_PATH_SECRET: secret,
@@ -216,26 +175,20 @@ async function main(): Promise<void> {
     SWEEP_INTERVAL_MS: '1000',
   };
   try {
-    start('sandbox', appArgs('sandbox'), {
-      SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_CONTROL: 'true',
-      SANDBOX_IPN_RATE_LIMIT_MS: '0',
-      LOG_LEVEL: 'warn',
+    processes.startSandbox(sandboxPort, { SANDBOX_CONTROL: 'true' });
+    processes.start('bare', ['-r', '@swc-node/register', '-e', BARE_ROUTE], {
+      BARE_PORT: String(barePort),
     });
-    start('bare', ['-r', '@swc-node/register', '-e', BARE_ROUTE], { BARE_PORT: String(barePort) });
-    const apiProcess = start('api', appArgs('api'), {
-      ...serviceEnv,
-      PORT: String(apiPort),
-    });
+    const apiProcess = processes.startApp('api', { ...serviceEnv, PORT: String(apiPort) });
     await waitUntil('api', async () => (await send(`${api}/health/live`, 'GET')).status < 500);
-    const worker = start('worker', appArgs('worker'), {
+    const worker = processes.startApp('worker', {
       ...serviceEnv,
       WORKER_PORT: String(workerPort),
       RUN_MIGRATIONS: 'false',
     });
     await db.connect();
     const workSoFar = async () => ({
-      database: await databaseCounters(db, database),
+      database: await databaseCounters(db, stores.database),
       api: cpuMs(apiProcess.pid as number),
       worker: cpuMs(worker.pid as number),
       postgres: groupCpuMs('postgres'),
@@ -303,37 +256,22 @@ async function main(): Promise<void> {
         const batch = await Promise.all(
           Array.from({ length: Math.min(100, count - offset) }, async () => {
             const reference = `bench-${randomBytes(6).toString('hex')}`;
-            const created = await new Promise<Answer>((resolve, reject) => {
-              const body = JSON.stringify({
-                id: reference,
-                currency: 'KES',
-                amount: 100,
-                description: 'bench',
-                callback_url: 'https://shop.example/back',
-                notification_id: ipnId,
-                billing_address: { email_address: 'bench@example.com' },
-              });
-              const req = request(
-                `${sandbox}/pesapalv3/api/Transactions/SubmitOrderRequest`,
-                {
-                  method: 'POST',
-                  agent,
-                  headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+            const created = await call(
+              `${sandbox}/pesapalv3/api/Transactions/SubmitOrderRequest`,
+              'POST',
+              {
+                headers: { authorization: `Bearer ${token}` },
+                body: {
+                  id: reference,
+                  currency: 'KES',
+                  amount: 100,
+                  description: 'bench',
+                  callback_url: 'https://shop.example/back',
+                  notification_id: ipnId,
+                  billing_address: { email_address: 'bench@example.com' },
                 },
-                (res) => {
-                  const chunks: Buffer[] = [];
-                  res.on('data', (c: Buffer) => chunks.push(c));
-                  res.on('end', () =>
-                    resolve({
-                      status: res.statusCode ?? 0,
-                      body: Buffer.concat(chunks).toString(),
-                    }),
-                  );
-                },
-              );
-              req.on('error', reject);
-              req.end(body);
-            });
+              },
+            );
             const trackingId = JSON.parse(created.body).order_tracking_id as string;
             return { trackingId, reference };
           }),
@@ -360,9 +298,9 @@ async function main(): Promise<void> {
 
     // After the api: its migrations made the tables.
     const floor = WITH_FLOOR
-      ? start('floor', ['-r', '@swc-node/register', 'bench/floor-ipn.ts'], {
+      ? processes.start('floor', ['-r', '@swc-node/register', 'bench/floor-ipn.ts'], {
           PORT: String(floorPort),
-          DATABASE_URL: `${POSTGRES}/${database}`,
+          DATABASE_URL: stores.databaseUrl,
           GATEWAY_URL: `${sandbox}/pesapalv3/api`,
           GATEWAY_TOKEN: token,
         })
@@ -401,7 +339,7 @@ async function main(): Promise<void> {
       const orders = await paidOrders(Math.round(count * (1 - DUPLICATES)));
       const notifications = withDuplicates(orders, count);
       const counted = async () => ({
-        database: await databaseCounters(db, database),
+        database: await databaseCounters(db, stores.database),
         floor: cpuMs(floorProcess.pid as number),
         postgres: groupCpuMs('postgres'),
       });
@@ -544,29 +482,23 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${perOperation.join('\n')}\n`);
     process.stdout.write(`${ratioLines('ipn', results).join('\n')}\n`);
     recorded = results;
-    if (!SUMMARY) process.stdout.write(`results: ${writeResults('ipn', results)}\n`);
+    profiling.recordRun(results);
     process.stdout.write(
       `\nIPN acknowledgements, ${SECONDS} s per rate, ${Math.round(DUPLICATES * 100)}% duplicates, open loop (latency from the planned send)\n${lines.join('\n')}\n`,
     );
   } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await processes.stop();
     await db.end().catch(() => undefined);
-    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
-    await dropQueuePrefix(REDIS, queuePrefix).catch(() => undefined);
+    await stores.remove();
   }
-  if (SUMMARY && PROFILE_DIR && recorded) {
-    const profile = await readProfiles(PROFILE_DIR, PROFILED, SECONDS, !KEPT_PROFILES);
-    process.stdout.write(`results: ${writeResults('ipn-profile', { ...recorded, profile })}\n`);
-  }
+  if (recorded) await profiling.recordProfile(recorded, SECONDS);
 }
 
 main().then(
   () => process.exit(0),
   (error: unknown) => {
     process.stderr.write(`${String(error)}\n`);
-    for (const child of children) child.kill('SIGKILL');
+    processes.signal('SIGKILL');
     process.exit(1);
   },
 );

@@ -1,10 +1,15 @@
-/** What the benchmark and fault scripts share: free ports, waiting, HTTP calls, app processes. */
+/**
+ * What the benchmark and fault scripts share: free ports, waiting, HTTP calls, app processes and
+ * the stores they write to.
+ */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Client } from 'pg';
+import { dropQueuePrefix } from './queue-prefix';
 
 export const ROOT = join(__dirname, '..');
 
@@ -62,6 +67,13 @@ export const freePort = (): Promise<number> =>
     });
   });
 
+/** `count` free ports, one after another. */
+export async function freePorts(count: number): Promise<number[]> {
+  const ports: number[] = [];
+  for (let i = 0; i < count; i += 1) ports.push(await freePort());
+  return ports;
+}
+
 export const sleep = (ms: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -86,8 +98,10 @@ export async function waitUntil(
  */
 const FROM_SOURCE = process.env.BENCH_FROM === 'source';
 
+type App = 'api' | 'worker' | 'sandbox';
+
 /** Node's arguments that run one of our apps, as chosen above. */
-export function appArgs(app: 'api' | 'worker' | 'sandbox'): string[] {
+export function appArgs(app: App): string[] {
   if (FROM_SOURCE) return ['-r', '@swc-node/register', `apps/${app}/src/main.ts`];
   const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
@@ -98,9 +112,15 @@ export function appArgs(app: 'api' | 'worker' | 'sandbox'): string[] {
   return [entry];
 }
 
-/** Builds the apps when their dist/ is missing or older than the sources (not for BENCH_FROM=source). */
-export function buildIfNeeded(): void {
-  if (FROM_SOURCE) return;
+let checkedBuild = false;
+
+/**
+ * Builds the apps when their dist/ is missing or older than the sources (not for
+ * BENCH_FROM=source); once per run, before the first app starts.
+ */
+function buildIfNeeded(): void {
+  if (FROM_SOURCE || checkedBuild) return;
+  checkedBuild = true;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { needsBuild } = require('../scripts/run-support') as {
     needsBuild: (root: string, entries: string[]) => string | null;
@@ -117,28 +137,111 @@ export function buildIfNeeded(): void {
 }
 
 /**
- * Starts a process a benchmark measures (`node <args>`): its stderr shown, a failed exit reported,
- * kept in `children` for the benchmark to stop at the end. BENCH_<NAME>_FLAGS adds node flags for
- * that one child (e.g. BENCH_API_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof"), `flags` the caller's.
+ * The processes a benchmark measures (`node <args>`): each one's stderr shown, a failed exit
+ * reported, all stopped together at the end. BENCH_<NAME>_FLAGS adds node flags for one child
+ * (e.g. BENCH_API_FLAGS=--trace-gc), `flagsFor` the benchmark's own (its profiling).
  */
-export function startMeasured(
-  name: string,
-  args: string[],
-  env: Record<string, string>,
-  children: ChildProcess[],
-  flags: string[] = [],
-): ChildProcess {
-  const own = (process.env[`BENCH_${name.toUpperCase()}_FLAGS`] ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...own, ...flags, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  child.on('exit', (code) => {
-    if (code !== null && code !== 0) process.stderr.write(`${name} exited with ${code}\n`);
-  });
-  children.push(child);
-  return child;
+export class MeasuredProcesses {
+  private readonly children: ChildProcess[] = [];
+
+  constructor(private readonly flagsFor: (name: string) => string[] = () => []) {}
+
+  start(name: string, args: string[], env: Record<string, string>): ChildProcess {
+    const own = (process.env[`BENCH_${name.toUpperCase()}_FLAGS`] ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...own, ...this.flagsFor(name), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.on('exit', (code) => {
+      if (code !== null && code !== 0) process.stderr.write(`${name} exited with ${code}\n`);
+    });
+    this.children.push(child);
+    return child;
+  }
+
+  /** One of our apps (built first when needed), named after it unless `name` says otherwise. */
+  startApp(app: App, env: Record<string, string>, name: string = app): ChildProcess {
+    buildIfNeeded();
+    return this.start(name, appArgs(app), env);
+  }
+
+  /** The sandbox gateway on `port`, quiet, sending notifications without a pause between them. */
+  startSandbox(port: number, env: Record<string, string> = {}): ChildProcess {
+    return this.startApp('sandbox', {
+      SANDBOX_PORT: String(port),
+      SANDBOX_IPN_RATE_LIMIT_MS: '0',
+      LOG_LEVEL: 'warn',
+      ...env,
+    });
+  }
+
+  /**
+   * SIGTERM to each and back once all have exited (a profiled child writes its profile as it
+   * exits), so nothing writes to the database or Redis after the run removes them; one still
+   * running after `graceMs` is killed.
+   */
+  async stop(graceMs = 10_000): Promise<void> {
+    this.signal('SIGTERM');
+    const all = Promise.all(this.children.map(exited));
+    if (await Promise.race([all.then(() => true), sleep(graceMs).then(() => false)])) return;
+    this.signal('SIGKILL');
+    await all;
+  }
+
+  /** For a run that failed: every process that still runs gets `signal`, without waiting. */
+  signal(signal: NodeJS.Signals): void {
+    for (const child of this.children) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    }
+  }
+}
+
+/**
+ * What a benchmark's apps write to: a database of its own, made fresh on BENCH_POSTGRES_URL, and a
+ * queue prefix of its own (the database's name) on BENCH_REDIS_URL or REDIS_URL. `remove` drops
+ * both once the processes have stopped.
+ */
+export class BenchStores {
+  readonly databaseUrl: string;
+  readonly queuePrefix: string;
+
+  private constructor(
+    postgresUrl: string,
+    readonly database: string,
+    readonly redisUrl: string,
+    private readonly admin: Client,
+  ) {
+    this.databaseUrl = `${postgresUrl}/${database}`;
+    this.queuePrefix = database;
+  }
+
+  /** A fresh database named pesapal_bench_<kind>_<time>. */
+  static async create(kind: string): Promise<BenchStores> {
+    const postgres = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
+    const redis = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const database = `pesapal_bench_${kind}_${Date.now().toString(36)}`;
+    const admin = new Client({ connectionString: `${postgres}/postgres` });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${database}"`);
+    return new BenchStores(postgres, database, redis, admin);
+  }
+
+  /** Drops the database (unless `keepDatabase`) and every key under the queue prefix. */
+  async remove(keepDatabase = false): Promise<void> {
+    try {
+      if (keepDatabase) {
+        process.stdout.write(`kept database ${this.databaseUrl} (drop it when done)\n`);
+      } else {
+        await this.admin
+          .query(`DROP DATABASE IF EXISTS "${this.database}" WITH (FORCE)`)
+          .catch(() => undefined);
+      }
+      await dropQueuePrefix(this.redisUrl, this.queuePrefix).catch(() => undefined);
+    } finally {
+      await this.admin.end();
+    }
+  }
 }
 
 /** Runs one of our apps (or a script) from source, as `node -r @swc-node/register <args>`. */
