@@ -59,6 +59,39 @@ describe('import rules', () => {
     ],
     ['the domain importing a framework', 'libs/domain/src/probe.ts', '@nestjs/common'],
     ['the domain importing another lib', 'libs/domain/src/probe.ts', '@app/persistence'],
+    // The floors of libs/checkout (CHECKOUT_FLOORS): nothing imports a floor above its own.
+    [
+      'the orders core importing a feature',
+      'libs/checkout/src/orders/probe.ts',
+      '../refunds/refund-verdict',
+    ],
+    [
+      "orders' api importing a feature by alias",
+      'libs/checkout/src/orders/api/probe.ts',
+      '@app/checkout/ipn/inbox-limits',
+    ],
+    [
+      'a feature importing the admin views',
+      'libs/checkout/src/refunds/api/probe.ts',
+      '../../admin/reconciliation.service',
+    ],
+    [
+      'the operators importing the orders core',
+      'libs/checkout/src/operators/probe.ts',
+      '../orders/order-journal',
+    ],
+    ['http importing the operators', 'libs/checkout/src/http/probe.ts', '../operators/operator'],
+    ['the errors importing http', 'libs/checkout/src/errors/probe.ts', '../http/validation'],
+    [
+      'a checkout file importing the library index',
+      'libs/checkout/src/merchant-events/probe.ts',
+      '@app/checkout',
+    ],
+    // The floors between the libraries (LIB_FLOORS).
+    ['the queues importing persistence', 'libs/queues/src/probe.ts', '@app/persistence'],
+    ['persistence importing the checkout', 'libs/persistence/src/probe.ts', '@app/checkout'],
+    ['the config importing the queues', 'libs/config/src/probe.ts', '@app/queues/job-producer'],
+    ["the shops' client importing a service lib", 'libs/shop-client/src/probe.ts', '@app/domain'],
   ])(
     'refuses %s',
     (_what, path, target) => {
@@ -84,6 +117,27 @@ describe('import rules', () => {
       '../order-journal',
     ],
     ['the domain importing its own files', 'libs/domain/src/probe.ts', './money'],
+    [
+      'the orders core using the operator who acts',
+      'libs/checkout/src/orders/probe.ts',
+      '../operators/audit-trail',
+    ],
+    [
+      'a feature using a feature root on its own floor',
+      'libs/checkout/src/overview/probe.ts',
+      '../finance/money-movements',
+    ],
+    [
+      'the admin views using a feature root',
+      'libs/checkout/src/admin/api/probe.ts',
+      '../../refunds/refund-admin-view',
+    ],
+    ['the operators using http', 'libs/checkout/src/operators/probe.ts', '../http/api-keys'],
+    [
+      'persistence using the gateway client',
+      'libs/persistence/src/probe.ts',
+      '@app/gateway-client',
+    ],
   ])(
     'allows %s',
     (_what, path, target) => {
