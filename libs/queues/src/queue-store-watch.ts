@@ -138,13 +138,14 @@ export class QueueStoreWatch implements OnModuleDestroy {
         .filter(({ queue }) => queues.includes(queue))
         .map(({ what, instance }) => attempt(what, () => instance.requeueLost())),
     );
+    const ms = Date.now() - started;
     const summary = recovered.map(({ what, count }) => `${count} ${what}`).join(', ');
-    const line = `queue store came back empty (${queues.join(', ')}): re-derived from PostgreSQL in ${Date.now() - started} ms: ${summary}`;
-    if (failures.length === 0) this.logger.warn({ queues, recovered }, line);
+    const line = `queue store came back empty (${queues.join(', ')}): re-derived from PostgreSQL in ${ms} ms: ${summary}`;
+    if (failures.length === 0) this.logger.warn({ queues, recovered, ms }, line);
     else {
       // What failed comes back as before a watch existed: rows after their lease, schedules at start.
       this.logger.error(
-        { queues, recovered, failures },
+        { queues, recovered, ms, failures },
         `${line}; not re-derived: ${failures.join('; ')}`,
       );
     }
