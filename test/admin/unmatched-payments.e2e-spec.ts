@@ -425,6 +425,23 @@ describe('payments without an order (api + worker + sandbox, a database of its o
     expect((await service.sandbox.control.requests()).counts.RefundRequest).toBe(0);
   });
 
+  it('reconciliation reports the open ones: how many, and their money per currency', async () => {
+    const expected = (await dataSource.query(
+      `SELECT currency, count(*)::int AS count, sum(amount)::text AS amount
+         FROM unmatched_payments WHERE status = 'open' GROUP BY currency ORDER BY currency`,
+    )) as { currency: string; count: number; amount: string }[];
+    expect(expected.length).toBeGreaterThan(0);
+    const run = await admin()
+      .post('/v1/admin/reconcile')
+      .set(service.adminAuth)
+      .send({ since_hours: 1 });
+    expect(run.status).toBe(200);
+    expect(run.body.unmatched_payments).toEqual({
+      open: expected.reduce((total, row) => total + row.count, 0),
+      by_currency: expected,
+    });
+  });
+
   it('counts the open ones in unmatched_payments_open on the worker', async () => {
     const [{ open }] = (await dataSource.query(
       `SELECT count(*)::int AS open FROM unmatched_payments WHERE status = 'open'`,

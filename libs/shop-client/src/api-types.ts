@@ -2456,6 +2456,28 @@ export interface components {
             /** @example the payment gateway did not answer within 10000 ms */
             error: string;
         };
+        AdminUnmatchedCurrency: {
+            /** @example KES */
+            currency: string;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            count: number;
+            /**
+             * @description Their amounts added up (decimal string)
+             * @example 3000.00
+             */
+            amount: string;
+        };
+        AdminUnmatchedPaymentsOpen: {
+            /**
+             * Format: int32
+             * @example 2
+             */
+            open: number;
+            by_currency: components["schemas"]["AdminUnmatchedCurrency"][];
+        };
         AdminReconciliationReport: {
             /**
              * Format: uuid
@@ -2508,6 +2530,8 @@ export interface components {
             invariant_violations: components["schemas"]["AdminInvariantViolations"];
             /** @description Lookups that failed (not compared) */
             lookup_failures: components["schemas"]["AdminLookupFailure"][];
+            /** @description Payments without an order not settled yet when the run ended (GET /v1/admin/unmatched-payments?status=open); null in reports made before they were reported */
+            unmatched_payments: components["schemas"]["AdminUnmatchedPaymentsOpen"] | null;
         };
         AdminReconciliationReportList: {
             /** @description The latest 20, newest first */

@@ -52,6 +52,7 @@ import {
   MISMATCH_PROBLEM_MAX_LENGTH,
 } from '../gateway-comparison';
 import {
+  CURRENCY_CODES_MAX,
   LATEST_REPORTS,
   LOOKUP_ERROR_MAX_LENGTH,
   MAX_LOOKUPS,
@@ -59,6 +60,7 @@ import {
   RECONCILIATION_TRIGGERS,
   type ReconciliationReport,
   type ReconciliationService,
+  type UnmatchedPaymentsOpen,
 } from '../reconciliation.service';
 import { INVARIANT_EXAMPLES, type InvariantViolations } from '../reconciliation-invariants';
 import { NOTIFICATION_STATUSES, PENDING_MINUTES_MAX, SINCE_HOURS_MAX } from './admin.dto';
@@ -985,6 +987,34 @@ export class AdminLookupFailure implements LookupFailure {
 
 type LookupFailure = ReconciliationReport['lookup_failures'][number];
 
+type UnmatchedCurrency = UnmatchedPaymentsOpen['by_currency'][number];
+
+export class AdminUnmatchedCurrency implements UnmatchedCurrency {
+  @ApiProperty(CURRENCY)
+  currency!: string;
+
+  @ApiProperty({ ...INTEGER, minimum: 1, example: 2 })
+  count!: number;
+
+  // A sum of numeric(15,2) amounts may pass 13 digits.
+  @ApiProperty({
+    type: String,
+    pattern: '^[0-9]+\\.[0-9]{2}$',
+    maxLength: 32,
+    example: '3000.00',
+    description: 'Their amounts added up (decimal string)',
+  })
+  amount!: string;
+}
+
+export class AdminUnmatchedPaymentsOpen implements UnmatchedPaymentsOpen {
+  @ApiProperty({ ...INTEGER, example: 2 })
+  open!: number;
+
+  @ApiProperty({ type: [AdminUnmatchedCurrency], maxItems: CURRENCY_CODES_MAX })
+  by_currency!: AdminUnmatchedCurrency[];
+}
+
 /** One reconciliation run (reconciliation.service.ts `toReport`): it reports, never repairs. */
 export class AdminReconciliationReport implements ReconciliationReport {
   @ApiProperty({ ...UUID, example: '9b2c4d6e-8f0a-4b1c-9d3e-5f7a9b1c3d5e' })
@@ -1042,6 +1072,14 @@ export class AdminReconciliationReport implements ReconciliationReport {
     description: 'Lookups that failed (not compared)',
   })
   lookup_failures!: AdminLookupFailure[];
+
+  @ApiProperty({
+    type: AdminUnmatchedPaymentsOpen,
+    nullable: true,
+    description:
+      'Payments without an order not settled yet when the run ended (GET /v1/admin/unmatched-payments?status=open); null in reports made before they were reported',
+  })
+  unmatched_payments!: AdminUnmatchedPaymentsOpen | null;
 }
 
 /** What AdminOperationsController.reports answers. */
