@@ -2,10 +2,9 @@ import { ExecutionContext, Inject, Injectable, Logger, Module } from '@nestjs/co
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerGuard, ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
-import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { RedisConnection } from '@app/queues';
+import { RedisClient, RedisConnection } from '@app/queues';
 import { bearerKey, fingerprintOf } from './api-keys';
 
 const MINUTE_MS = 60_000;
@@ -13,6 +12,8 @@ const MINUTE_MS = 60_000;
 /**
  * One fixed window per key: INCRBY the hits taken (one, or a lease of several), and the window's
  * expiry set by its first hits. Answers the hits so far and the milliseconds left in the window.
+ * A command of the client: ioredis sends the script once per connection (EVAL), then its SHA-1
+ * (EVALSHA), and the script again when Redis has lost it (a restart, a node of a cluster).
  */
 const REDIS_WINDOW = `
 local hits = redis.call('INCRBY', KEYS[1], ARGV[2])
@@ -21,9 +22,10 @@ local left = redis.call('PTTL', KEYS[1])
 if left < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); left = tonumber(ARGV[1]) end
 return {hits, left}`;
 
-/** The script's SHA-1: each count sends it (EVALSHA), not the script; EVAL only when a Redis
- * node does not have it yet (after a restart, or a node of a cluster it never ran on). */
-const REDIS_WINDOW_SHA = createHash('sha1').update(REDIS_WINDOW).digest('hex');
+/** The Redis client with the window's script as a command of its own. */
+type WindowCounting = RedisClient & {
+  rateWindow(key: string, ttlMs: number, hits: number): Promise<[number, number]>;
+};
 
 /** The same window in the service's database, for QUEUE_BACKEND=postgres (no Redis). */
 const POSTGRES_WINDOW = `
@@ -146,12 +148,16 @@ export class SharedRateWindows implements ThrottlerStorage {
   private readonly logger = new Logger(SharedRateWindows.name);
   private failing = false;
   private readonly leases = new RateLeases((key, ttlMs, hits) => this.count(key, ttlMs, hits));
+  private readonly redis: WindowCounting | null;
 
   constructor(
-    private readonly redis: RedisConnection,
+    redis: RedisConnection,
     private readonly dataSource: DataSource,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
-  ) {}
+  ) {
+    redis.client?.defineCommand('rateWindow', { numberOfKeys: 1, lua: REDIS_WINDOW });
+    this.redis = redis.client as WindowCounting | null;
+  }
 
   async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
     const windowKey = `${this.config.queuePrefix}:rate:${key}`;
@@ -178,18 +184,7 @@ export class SharedRateWindows implements ThrottlerStorage {
   }
 
   private async count(key: string, ttlMs: number, hits: number): Promise<[number, number]> {
-    const redis = this.redis.client;
-    if (redis) {
-      const answer = await redis
-        .evalsha(REDIS_WINDOW_SHA, 1, key, ttlMs, hits)
-        .catch((error: Error) =>
-          error.message.startsWith('NOSCRIPT')
-            ? redis.eval(REDIS_WINDOW, 1, key, ttlMs, hits)
-            : Promise.reject(error),
-        );
-      const [total, left] = answer as [number, number];
-      return [total, left];
-    }
+    if (this.redis) return this.redis.rateWindow(key, ttlMs, hits);
     const [row] = (await this.dataSource.query(POSTGRES_WINDOW, [key, ttlMs, hits])) as {
       hits: number;
       left_ms: number;
