@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiRefusal } from './admin-api';
 import { refusalText } from './format';
 
@@ -60,12 +60,61 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
-export function Problem({ text }: { text: string }) {
+export function Problem({ text, id }: { text: string; id?: string }) {
   return (
-    <p class="problem" role="alert">
+    <p id={id} class="problem" role="alert">
       {text}
     </p>
   );
+}
+
+/** What an action did, as the page says it. */
+export function Said({ text, id = 'said' }: { text: string; id?: string }) {
+  return (
+    <p id={id} class="said" role="status">
+      {text}
+    </p>
+  );
+}
+
+/**
+ * A page's actions, one at a time (a double click does it once): each says what it did (its
+ * text, or nothing), or the problem; `after` follows each success (reading the page again).
+ */
+export function useActs(after: () => void = () => undefined) {
+  const running = useRef(false);
+  const [busy, setBusy] = useState(false);
+  const [said, setSaid] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  function act(work: () => Promise<string | null>) {
+    if (running.current) return;
+    running.current = true;
+    setBusy(true);
+    setSaid(null);
+    setProblem(null);
+    work()
+      .then(
+        (done) => {
+          setSaid(done);
+          after();
+        },
+        (error: unknown) => setProblem(problemOf(error)),
+      )
+      .finally(() => {
+        running.current = false;
+        setBusy(false);
+      });
+  }
+  return { act, busy, said, setSaid, problem, setProblem };
+}
+
+/** A cursor list as a page shows it (what useCursorList returns). */
+export interface CursorList<T> {
+  first: Answer<unknown>;
+  items: T[];
+  cursor: string | null;
+  loadMore: () => Promise<void>;
+  moreProblem: string | null;
 }
 
 /** A cursor list: its first page follows `inputs`; `more()` appends the next one. */

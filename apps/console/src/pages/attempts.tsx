@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { adminApi, OrderDetail, Schemas } from '../admin-api';
 import { instant, label, money } from '../format';
-import { problemOf } from '../answer';
+import { Problem, problemOf } from '../answer';
+import { Badge, Column, DataTable } from '../data-table';
+import { Review } from '../review';
 import { useCan } from '../operator';
 
 type Attempt = Schemas['AdminOrderAttempt'];
@@ -57,85 +59,56 @@ export function Attempts({
     }
   }
 
+  const columns: Column<Attempt>[] = [
+    {
+      head: '#',
+      cell: (attempt) => `${attempt.number}${attempt.current ? ' (current)' : ''}`,
+    },
+    { head: 'Kind', cell: (attempt) => label(attempt.kind) },
+    { head: 'Status', cell: (attempt) => <Badge status={attempt.status} /> },
+    { head: 'Gateway id', cell: (attempt) => attempt.gateway_reference },
+    { head: 'Tracking id', cell: (attempt) => attempt.order_tracking_id ?? '—' },
+    { head: 'Receipt', cell: (attempt) => attempt.confirmation_code ?? '—' },
+    { head: 'Started', cell: (attempt) => instant(attempt.started_at) },
+    {
+      head: 'Refund',
+      cell: (attempt) => (
+        <>
+          {attempt.refund_status && <Badge status={attempt.refund_status} />}
+          {request && isSecondPayment(detail, attempt) && (
+            <button type="button" class="second-payment" onClick={() => setReviewing(attempt)}>
+              Refund second payment…
+            </button>
+          )}
+        </>
+      ),
+    },
+  ];
+
   return (
     <>
-      <div class="table" tabIndex={0} role="region" aria-label="Payment attempts">
-        <table id="attempts">
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Status</th>
-              <th scope="col">Gateway id</th>
-              <th scope="col">Tracking id</th>
-              <th scope="col">Receipt</th>
-              <th scope="col">Started</th>
-              <th scope="col">Refund</th>
-            </tr>
-          </thead>
-          <tbody>
-            {detail.attempts.map((attempt) => (
-              <tr key={attempt.number} data-attempt={attempt.number}>
-                <td>
-                  {attempt.number}
-                  {attempt.current ? ' (current)' : ''}
-                </td>
-                <td>{label(attempt.kind)}</td>
-                <td>
-                  <span class={`badge ${attempt.status}`}>{label(attempt.status)}</span>
-                </td>
-                <td>{attempt.gateway_reference}</td>
-                <td>{attempt.order_tracking_id ?? '—'}</td>
-                <td>{attempt.confirmation_code ?? '—'}</td>
-                <td>{instant(attempt.started_at)}</td>
-                <td>
-                  {attempt.refund_status && (
-                    <span class={`badge ${attempt.refund_status}`}>
-                      {label(attempt.refund_status)}
-                    </span>
-                  )}
-                  {request && isSecondPayment(detail, attempt) && (
-                    <button
-                      type="button"
-                      class="second-payment"
-                      onClick={() => setReviewing(attempt)}
-                    >
-                      Refund second payment…
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        id="attempts"
+        label="Payment attempts"
+        columns={columns}
+        rows={detail.attempts}
+        rowKey={(attempt) => attempt.number}
+        rowData={(attempt) => ({ attempt: attempt.number })}
+        empty="No payment attempt."
+      />
       {reviewing && (
-        <form
+        <Review
           id="second-payment-review"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void refund(reviewing);
-          }}
-        >
-          <p id="second-payment-summary">
-            Refund {money(order.amount, order.currency)} (in full) paid by attempt{' '}
-            {reviewing.number} (receipt {reviewing.confirmation_code}), the second payment of order{' '}
-            {order.reference}? The gateway takes one refund per payment; this cannot be undone. You
-            are its requester; above the approval threshold it waits for a second person.
-          </p>
-          <button type="submit" id="second-payment-submit" disabled={sending}>
-            Send the refund
-          </button>
-          <button type="button" class="secondary" onClick={() => setReviewing(null)}>
-            Not now
-          </button>
-        </form>
+          titleId="second-payment-summary"
+          question={`Refund ${money(order.amount, order.currency)} (in full) paid by attempt ${reviewing.number} (receipt ${reviewing.confirmation_code}), the second payment of order ${order.reference}? The gateway takes one refund per payment; this cannot be undone. You are its requester; above the approval threshold it waits for a second person.`}
+          submit="Send the refund"
+          submitId="second-payment-submit"
+          busy={sending}
+          onSubmit={() => void refund(reviewing)}
+          onCancel={() => setReviewing(null)}
+        />
       )}
-      {problem && (
-        <p class="problem" role="alert">
-          {problem}
-        </p>
-      )}
+      {problem && <Problem text={problem} />}
     </>
   );
 }

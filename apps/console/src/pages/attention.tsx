@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
-import { adminApi, NotificationStatus } from '../admin-api';
-import { Loading, Problem, problemOf, useAnswer, useCursorList } from '../answer';
-import { ago, label, money } from '../format';
+import { adminApi, DeadLetter, NotificationStatus, Schemas } from '../admin-api';
+import { Problem, Said, useActs, useAnswer, useCursorList } from '../answer';
+import { Answered, Badge, Column, CursorTable, DataTable, OrderLink, since } from '../data-table';
+import { Field, StatusFilter } from '../fields';
+import { label, money } from '../format';
 import { Needs, useCan } from '../operator';
 
 const NOTIFICATION_STATUSES: NotificationStatus[] = [
@@ -13,6 +15,25 @@ const NOTIFICATION_STATUSES: NotificationStatus[] = [
   'failed',
 ];
 
+type Stuck = Schemas['AdminStuckOrder'];
+type Notification = Schemas['AdminNotification'];
+
+const STUCK_COLUMNS: Column<Stuck>[] = [
+  { head: 'Order', cell: ({ order }) => <OrderLink reference={order.reference} /> },
+  { head: 'Why', cell: ({ reasons }) => reasons.map(label).join(', ') },
+  { head: 'Amount', class: 'amount', cell: ({ order }) => money(order.amount, order.currency) },
+  since('Created', ({ order }) => order.created_at),
+];
+
+/** A row's action, offered to those who may operate. */
+function Replay({ text, onClick }: { text: string; onClick: () => void }) {
+  return (
+    <button type="button" class="replay secondary" onClick={onClick}>
+      {text}
+    </button>
+  );
+}
+
 /**
  * What needs an operator: orders stuck (pending too long, flagged, unknown), the gateway's
  * notifications (replay one), and jobs whose retries ran out (replay one).
@@ -22,8 +43,7 @@ export function AttentionPage({ onRefused }: { onRefused: () => void }) {
   const [typedMinutes, setTypedMinutes] = useState('30');
   const [status, setStatus] = useState<NotificationStatus | ''>('failed');
   const [version, setVersion] = useState(0);
-  const [said, setSaid] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const { act, said, problem } = useActs(() => setVersion((v) => v + 1));
   const stuck = useCursorList((cursor) => adminApi.stuck(minutes, cursor), [minutes], onRefused);
   const notifications = useCursorList(
     (cursor) => adminApi.notifications(status || undefined, cursor),
@@ -34,31 +54,57 @@ export function AttentionPage({ onRefused }: { onRefused: () => void }) {
   // Verifying again and retrying change things: operations:write.
   const operate = useCan()('operations:write');
 
-  function act(work: () => Promise<string>) {
-    setSaid(null);
-    setProblem(null);
-    work().then(
-      (done) => {
-        setSaid(done);
-        setVersion((v) => v + 1);
-      },
-      (error: unknown) => setProblem(problemOf(error)),
-    );
-  }
+  const notificationColumns: (Column<Notification> | false)[] = [
+    since('Received', (notification) => notification.received_at),
+    { head: 'Status', cell: (notification) => <Badge status={notification.status} /> },
+    {
+      head: 'Order',
+      cell: (notification) =>
+        notification.merchant_reference ?? notification.order_tracking_id ?? '—',
+    },
+    { head: 'Attempts', cell: (notification) => notification.attempts },
+    { head: 'Last error', class: 'reason', cell: (notification) => notification.last_error ?? '—' },
+    operate && {
+      head: 'Actions',
+      cell: (notification) => (
+        <Replay
+          text="Verify again"
+          onClick={() =>
+            act(async () => {
+              await adminApi.replayNotification(notification.id);
+              return 'Notification sent through verification again';
+            })
+          }
+        />
+      ),
+    },
+  ];
+  const deadColumns: (Column<DeadLetter> | false)[] = [
+    since('Failed', (job) => job.failed_at),
+    { head: 'Queue', cell: (job) => label(job.queue) },
+    { head: 'Job', cell: (job) => label(job.name) },
+    { head: 'Why', class: 'reason', cell: (job) => job.failed_reason ?? '—' },
+    operate && {
+      head: 'Actions',
+      cell: (job) => (
+        <Replay
+          text="Retry"
+          onClick={() =>
+            act(async () => {
+              await adminApi.replayDeadLetter(job.queue, job.id);
+              return `Job ${job.id} retried`;
+            })
+          }
+        />
+      ),
+    },
+  ];
 
   return (
     <main id="main">
       <h1>Needs attention</h1>
-      {said && (
-        <p id="said" class="said" role="status">
-          {said}
-        </p>
-      )}
-      {problem && (
-        <p id="attention-problem" class="problem" role="alert">
-          {problem}
-        </p>
-      )}
+      {said && <Said text={said} />}
+      {problem && <Problem id="attention-problem" text={problem} />}
       {!operate && (
         <Needs
           what="Verifying a notification again or retrying a job"
@@ -74,195 +120,66 @@ export function AttentionPage({ onRefused }: { onRefused: () => void }) {
           setMinutes(Math.max(1, Number(typedMinutes) || 30));
         }}
       >
-        <label for="stuck-minutes">Pending for more than (minutes)</label>
-        <input
+        <Field
           id="stuck-minutes"
+          label="Pending for more than (minutes)"
           type="number"
           min={1}
           max={10080}
           value={typedMinutes}
-          onInput={(event) => setTypedMinutes((event.target as HTMLInputElement).value)}
+          onValue={setTypedMinutes}
         />
         <button type="submit">Show</button>
       </form>
-      {stuck.first.state === 'loading' && <Loading what="stuck orders" />}
-      {stuck.first.state === 'failed' && <Problem text={stuck.first.problem} />}
-      {stuck.first.state === 'ready' &&
-        (stuck.items.length === 0 ? (
-          <p id="no-stuck" class="empty">
-            Nothing is stuck.
-          </p>
-        ) : (
-          <div class="table" tabIndex={0} role="region" aria-label="Stuck orders">
-            <table id="stuck">
-              <thead>
-                <tr>
-                  <th scope="col">Order</th>
-                  <th scope="col">Why</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {stuck.items.map(({ order, reasons }) => (
-                  <tr key={order.id}>
-                    <td>
-                      <a href={`#/orders/${encodeURIComponent(order.reference)}`}>
-                        {order.reference}
-                      </a>
-                    </td>
-                    <td>{reasons.map(label).join(', ')}</td>
-                    <td class="amount">{money(order.amount, order.currency)}</td>
-                    <td title={order.created_at}>{ago(order.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ))}
-      {stuck.cursor && (
-        <button type="button" onClick={() => void stuck.loadMore()}>
-          More stuck orders
-        </button>
-      )}
-      {stuck.moreProblem && <Problem text={stuck.moreProblem} />}
+      <CursorTable
+        list={stuck}
+        what="stuck orders"
+        id="stuck"
+        label="Stuck orders"
+        columns={STUCK_COLUMNS}
+        rowKey={({ order }) => order.id}
+        empty="Nothing is stuck."
+      />
 
       <h2>Notifications from the gateway</h2>
-      <form class="filters" onSubmit={(event) => event.preventDefault()}>
-        <label for="notification-status">Status</label>
-        <select
-          id="notification-status"
-          value={status}
-          onChange={(event) =>
-            setStatus((event.target as HTMLSelectElement).value as NotificationStatus)
-          }
-        >
-          <option value="">any</option>
-          {NOTIFICATION_STATUSES.map((value) => (
-            <option value={value}>{label(value)}</option>
-          ))}
-        </select>
-      </form>
-      {notifications.first.state === 'loading' && <Loading what="notifications" />}
-      {notifications.first.state === 'failed' && <Problem text={notifications.first.problem} />}
-      {notifications.first.state === 'ready' &&
-        (notifications.items.length === 0 ? (
-          <p id="no-notifications" class="empty">
-            No notification{status ? ` is ${label(status)}` : ''}.
-          </p>
-        ) : (
-          <div class="table" tabIndex={0} role="region" aria-label="Notifications">
-            <table id="notifications">
-              <thead>
-                <tr>
-                  <th scope="col">Received</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Order</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Last error</th>
-                  {operate && <th scope="col">Actions</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {notifications.items.map((notification) => (
-                  <tr key={notification.id} data-notification={notification.id}>
-                    <td title={notification.received_at}>{ago(notification.received_at)}</td>
-                    <td>
-                      <span class={`badge ${notification.status}`}>
-                        {label(notification.status)}
-                      </span>
-                    </td>
-                    <td>
-                      {notification.merchant_reference ?? notification.order_tracking_id ?? '—'}
-                    </td>
-                    <td>{notification.attempts}</td>
-                    <td class="reason">{notification.last_error ?? '—'}</td>
-                    {operate && (
-                      <td>
-                        <button
-                          type="button"
-                          class="replay secondary"
-                          onClick={() =>
-                            act(async () => {
-                              await adminApi.replayNotification(notification.id);
-                              return 'Notification sent through verification again';
-                            })
-                          }
-                        >
-                          Verify again
-                        </button>
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ))}
-      {notifications.cursor && (
-        <button type="button" onClick={() => void notifications.loadMore()}>
-          More notifications
-        </button>
-      )}
-      {notifications.moreProblem && <Problem text={notifications.moreProblem} />}
+      <StatusFilter
+        id="notification-status"
+        label="Status"
+        any
+        options={NOTIFICATION_STATUSES}
+        value={status}
+        onValue={setStatus}
+      />
+      <CursorTable
+        list={notifications}
+        what="notifications"
+        id="notifications"
+        label="Notifications"
+        columns={notificationColumns}
+        rowData={(notification) => ({ notification: notification.id })}
+        empty={`No notification${status ? ` is ${label(status)}` : ''}.`}
+      />
 
       <h2>Jobs whose retries ran out</h2>
-      {dead.state === 'loading' && <Loading what="dead letters" />}
-      {dead.state === 'failed' && <Problem text={dead.problem} />}
-      {dead.state === 'ready' && (
-        <>
-          <p id="dead-counts" class="counts">
-            {Object.entries(dead.data.counts)
-              .map(([queue, count]) => `${label(queue)} ${count}`)
-              .join(' · ')}
-          </p>
-          {dead.data.items.length === 0 ? (
-            <p id="no-dead-letters" class="empty">
-              No job has run out of retries.
+      <Answered answer={dead} what="dead letters">
+        {(data) => (
+          <>
+            <p id="dead-counts" class="counts">
+              {Object.entries(data.counts)
+                .map(([queue, count]) => `${label(queue)} ${count}`)
+                .join(' · ')}
             </p>
-          ) : (
-            <div class="table" tabIndex={0} role="region" aria-label="Dead letters">
-              <table id="dead-letters">
-                <thead>
-                  <tr>
-                    <th scope="col">Failed</th>
-                    <th scope="col">Queue</th>
-                    <th scope="col">Job</th>
-                    <th scope="col">Why</th>
-                    {operate && <th scope="col">Actions</th>}
-                  </tr>
-                </thead>
-                <tbody>
-                  {dead.data.items.map((job) => (
-                    <tr key={`${job.queue}:${job.id}`}>
-                      <td title={job.failed_at ?? ''}>{ago(job.failed_at)}</td>
-                      <td>{label(job.queue)}</td>
-                      <td>{label(job.name)}</td>
-                      <td class="reason">{job.failed_reason ?? '—'}</td>
-                      {operate && (
-                        <td>
-                          <button
-                            type="button"
-                            class="replay secondary"
-                            onClick={() =>
-                              act(async () => {
-                                await adminApi.replayDeadLetter(job.queue, job.id);
-                                return `Job ${job.id} retried`;
-                              })
-                            }
-                          >
-                            Retry
-                          </button>
-                        </td>
-                      )}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </>
-      )}
+            <DataTable
+              id="dead-letters"
+              label="Dead letters"
+              columns={deadColumns}
+              rows={data.items}
+              rowKey={(job) => `${job.queue}:${job.id}`}
+              empty="No job has run out of retries."
+            />
+          </>
+        )}
+      </Answered>
     </main>
   );
 }

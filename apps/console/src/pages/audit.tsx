@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
-import { adminApi, AuditFilter, AuditVerification } from '../admin-api';
-import { isSignedOut, Loading, Problem, problemOf, useCursorList } from '../answer';
+import { adminApi, AuditEvent, AuditFilter, AuditVerification } from '../admin-api';
+import { isSignedOut, Problem, problemOf, Said, useCursorList } from '../answer';
+import { Column, CursorTable } from '../data-table';
+import { Field } from '../fields';
 import { instant, label } from '../format';
 
 /** What a verification found, in a sentence. */
@@ -12,6 +14,24 @@ function verdict(result: AuditVerification): string {
   const broken = result.first_broken;
   return `The trail was changed: row ${broken?.seq ?? '?'} — ${broken?.problem ?? 'unknown'} (${result.checked} rows before it are intact).`;
 }
+
+const COLUMNS: Column<AuditEvent>[] = [
+  { head: 'When', cell: (event) => instant(event.at) },
+  {
+    head: 'Actor',
+    cell: (event) =>
+      `${event.actor_id ?? label(event.actor_kind)}${event.actor_email ? ` (${event.actor_email})` : ''}`,
+  },
+  { head: 'Action', cell: (event) => event.action },
+  { head: 'Target', class: 'url', cell: (event) => event.target ?? '—' },
+  {
+    head: 'Outcome',
+    cell: (event) => `${label(event.outcome)}${event.status ? ` (${event.status})` : ''}`,
+  },
+  { head: 'Reason', class: 'reason', cell: (event) => event.reason ?? '—' },
+  { head: 'From', cell: (event) => event.ip ?? '—' },
+  { head: 'Request', class: 'url', cell: (event) => event.request_id ?? '—' },
+];
 
 /** The audit trail: who did what, refusals included, newest first; and its chain verified. */
 export function AuditPage({ onRefused }: { onRefused: () => void }) {
@@ -61,90 +81,38 @@ export function AuditPage({ onRefused }: { onRefused: () => void }) {
     <main id="main">
       <h1>Audit trail</h1>
       <form class="filters" role="search" onSubmit={search}>
-        <label for="audit-action">Action</label>
-        <input
+        <Field
           id="audit-action"
+          label="Action"
           maxLength={64}
           placeholder="e.g. request.refused"
           value={action}
-          onInput={(event) => setAction((event.target as HTMLInputElement).value)}
+          onValue={setAction}
         />
-        <label for="audit-actor">Actor</label>
-        <input
-          id="audit-actor"
-          maxLength={200}
-          value={actor}
-          onInput={(event) => setActor((event.target as HTMLInputElement).value)}
-        />
-        <label for="audit-request">Request id</label>
-        <input
+        <Field id="audit-actor" label="Actor" maxLength={200} value={actor} onValue={setActor} />
+        <Field
           id="audit-request"
+          label="Request id"
           maxLength={100}
           value={requestId}
-          onInput={(event) => setRequestId((event.target as HTMLInputElement).value)}
+          onValue={setRequestId}
         />
         <button type="submit">Search</button>
         <button type="button" class="secondary" id="verify" disabled={checking} onClick={verify}>
           {checking ? 'Checking…' : 'Verify the chain'}
         </button>
       </form>
-      {checked && (
-        <p id="verdict" class="said" role="status">
-          {checked}
-        </p>
-      )}
+      {checked && <Said id="verdict" text={checked} />}
       {problem && <Problem text={problem} />}
-      {list.first.state === 'loading' && <Loading what="the trail" />}
-      {list.first.state === 'failed' && <Problem text={list.first.problem} />}
-      {list.first.state === 'ready' &&
-        (list.items.length === 0 ? (
-          <p id="no-audit" class="empty">
-            Nothing recorded matches.
-          </p>
-        ) : (
-          <div class="table" tabIndex={0} role="region" aria-label="Audit trail">
-            <table id="audit">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Actor</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Outcome</th>
-                  <th scope="col">Reason</th>
-                  <th scope="col">From</th>
-                  <th scope="col">Request</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((event) => (
-                  <tr key={event.id}>
-                    <td>{instant(event.at)}</td>
-                    <td>
-                      {event.actor_id ?? label(event.actor_kind)}
-                      {event.actor_email ? ` (${event.actor_email})` : ''}
-                    </td>
-                    <td>{event.action}</td>
-                    <td class="url">{event.target ?? '—'}</td>
-                    <td>
-                      {label(event.outcome)}
-                      {event.status ? ` (${event.status})` : ''}
-                    </td>
-                    <td class="reason">{event.reason ?? '—'}</td>
-                    <td>{event.ip ?? '—'}</td>
-                    <td class="url">{event.request_id ?? '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ))}
-      {list.cursor && (
-        <button type="button" id="more-audit" onClick={() => void list.loadMore()}>
-          More
-        </button>
-      )}
-      {list.moreProblem && <Problem text={list.moreProblem} />}
+      <CursorTable
+        list={list}
+        what="the trail"
+        more="More"
+        id="audit"
+        label="Audit trail"
+        columns={COLUMNS}
+        empty="Nothing recorded matches."
+      />
     </main>
   );
 }

@@ -1,10 +1,41 @@
 import { useState } from 'preact/hooks';
-import { adminApi, DailyReport, FinanceRange } from '../admin-api';
+import { adminApi, DailyReport, FinanceRange, Schemas } from '../admin-api';
+import { Problem, Said, useActs } from '../answer';
+import { Column, DataTable } from '../data-table';
+import { Field } from '../fields';
 import { label, money } from '../format';
-import { problemOf } from '../answer';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const monthStart = () => `${today().slice(0, 8)}01`;
+
+type Day = Schemas['DailyReportRowResponse'];
+
+/** A count of movements and their sum: "3 · KES 900.00". */
+const moved = (count: number, amount: string, currency: string) =>
+  `${count} · ${money(amount, currency)}`;
+
+const COLUMNS: Column<Day>[] = [
+  { head: 'Day', cell: (row) => row.day },
+  { head: 'Method', cell: (row) => row.payment_method ?? label(null) },
+  {
+    head: 'Payments',
+    class: 'amount',
+    cell: (row) => moved(row.payments, row.payments_amount, row.currency),
+  },
+  {
+    head: 'Refunds',
+    class: 'amount',
+    cell: (row) => moved(row.refunds, row.refunds_amount, row.currency),
+  },
+  {
+    head: 'Reversals',
+    class: 'amount',
+    cell: (row) => moved(row.reversals, row.reversals_amount, row.currency),
+  },
+  { head: 'Net', class: 'amount', cell: (row) => money(row.net_amount, row.currency) },
+  { head: 'Failed', cell: (row) => row.failed },
+  { head: 'Cancelled', cell: (row) => row.cancelled },
+];
 
 /** The daily report of a range (local days in a time zone) and the files finance closes with. */
 export function FinancePage() {
@@ -15,9 +46,7 @@ export function FinancePage() {
   const [account, setAccount] = useState('');
   const [excel, setExcel] = useState(false);
   const [report, setReport] = useState<DailyReport | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [said, setSaid] = useState<string | null>(null);
+  const { act, busy, said, problem } = useActs();
   const range = (): FinanceRange => ({
     from,
     to,
@@ -26,25 +55,12 @@ export function FinancePage() {
     ...(account.trim() ? { account: account.trim().toLowerCase() } : {}),
   });
 
-  async function work(task: () => Promise<void>) {
-    setBusy(true);
-    setProblem(null);
-    setSaid(null);
-    try {
-      await task();
-    } catch (error) {
-      setProblem(problemOf(error));
-    } finally {
-      setBusy(false);
-    }
-  }
-
   const download = (path: string, forExcel: boolean) =>
-    work(async () => {
+    act(async () => {
       const query: Record<string, string> = { ...range() };
       // Excel opens a file as UTF-8 only with a byte-order mark.
       if (forExcel) query.excel = '1';
-      setSaid(`Downloaded ${await adminApi.download(path, query)}`);
+      return `Downloaded ${await adminApi.download(path, query)}`;
     });
 
   return (
@@ -54,46 +70,49 @@ export function FinancePage() {
         id="finance-form"
         onSubmit={(event) => {
           event.preventDefault();
-          void work(async () => setReport(await adminApi.daily(range())));
+          act(async () => {
+            setReport(await adminApi.daily(range()));
+            return null;
+          });
         }}
       >
-        <label for="finance-from">From (day)</label>
-        <input
+        <Field
           id="finance-from"
+          label="From (day)"
           type="date"
           required
           value={from}
-          onInput={(event) => setFrom((event.target as HTMLInputElement).value)}
+          onValue={setFrom}
         />
-        <label for="finance-to">To (day, included)</label>
-        <input
+        <Field
           id="finance-to"
+          label="To (day, included)"
           type="date"
           required
           value={to}
-          onInput={(event) => setTo((event.target as HTMLInputElement).value)}
+          onValue={setTo}
         />
-        <label for="finance-tz">Time zone (empty: the service's)</label>
-        <input
+        <Field
           id="finance-tz"
+          label="Time zone (empty: the service's)"
           placeholder="Africa/Nairobi"
           maxLength={64}
           value={tz}
-          onInput={(event) => setTz((event.target as HTMLInputElement).value)}
+          onValue={setTz}
         />
-        <label for="finance-currency">Currency (empty: every one)</label>
-        <input
+        <Field
           id="finance-currency"
+          label="Currency (empty: every one)"
           maxLength={3}
           value={currency}
-          onInput={(event) => setCurrency((event.target as HTMLInputElement).value)}
+          onValue={setCurrency}
         />
-        <label for="finance-account">Merchant account (empty: every one)</label>
-        <input
+        <Field
           id="finance-account"
+          label="Merchant account (empty: every one)"
           maxLength={20}
           value={account}
-          onInput={(event) => setAccount((event.target as HTMLInputElement).value)}
+          onValue={setAccount}
         />
         <button type="submit" disabled={busy}>
           Show the daily report
@@ -103,7 +122,7 @@ export function FinancePage() {
           id="finance-export"
           class="secondary"
           disabled={busy}
-          onClick={() => void download('/v1/admin/exports/payments.csv', excel)}
+          onClick={() => download('/v1/admin/exports/payments.csv', excel)}
         >
           Download the payments (CSV)
         </button>
@@ -112,7 +131,7 @@ export function FinancePage() {
           id="finance-daily-csv"
           class="secondary"
           disabled={busy}
-          onClick={() => void download('/v1/admin/reports/daily.csv', false)}
+          onClick={() => download('/v1/admin/reports/daily.csv', false)}
         >
           Download the daily report (CSV)
         </button>
@@ -126,63 +145,22 @@ export function FinancePage() {
           The payments file for Excel
         </label>
       </form>
-      {said && (
-        <p id="said" class="said" role="status">
-          {said}
-        </p>
-      )}
-      {problem && (
-        <p id="finance-problem" class="problem" role="alert">
-          {problem}
-        </p>
-      )}
+      {said && <Said text={said} />}
+      {problem && <Problem id="finance-problem" text={problem} />}
       {report && (
         <>
           <p id="finance-range" class="counts">
             From {report.from} to {report.to} ({report.tz})
           </p>
-          {report.rows.length === 0 ? (
-            <p id="no-days" class="empty">
-              No payment, refund, failure or cancellation in the range.
-            </p>
-          ) : (
-            <div class="table" tabIndex={0} role="region" aria-label="Daily report">
-              <table id="daily">
-                <thead>
-                  <tr>
-                    <th scope="col">Day</th>
-                    <th scope="col">Method</th>
-                    <th scope="col">Payments</th>
-                    <th scope="col">Refunds</th>
-                    <th scope="col">Reversals</th>
-                    <th scope="col">Net</th>
-                    <th scope="col">Failed</th>
-                    <th scope="col">Cancelled</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {report.rows.map((row) => (
-                    <tr key={`${row.day}:${row.currency}:${row.payment_method ?? ''}`}>
-                      <td>{row.day}</td>
-                      <td>{row.payment_method ?? label(null)}</td>
-                      <td class="amount">
-                        {row.payments} · {money(row.payments_amount, row.currency)}
-                      </td>
-                      <td class="amount">
-                        {row.refunds} · {money(row.refunds_amount, row.currency)}
-                      </td>
-                      <td class="amount">
-                        {row.reversals} · {money(row.reversals_amount, row.currency)}
-                      </td>
-                      <td class="amount">{money(row.net_amount, row.currency)}</td>
-                      <td>{row.failed}</td>
-                      <td>{row.cancelled}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <DataTable
+            id="daily"
+            label="Daily report"
+            columns={COLUMNS}
+            rows={report.rows}
+            rowKey={(row) => `${row.day}:${row.currency}:${row.payment_method ?? ''}`}
+            empty="No payment, refund, failure or cancellation in the range."
+            emptyId="no-days"
+          />
         </>
       )}
     </main>

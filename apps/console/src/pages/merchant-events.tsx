@@ -1,46 +1,38 @@
 import { useRef, useState } from 'preact/hooks';
-import { adminApi, EventDeliveries } from '../admin-api';
-import { Loading, Problem, problemOf, useCursorList } from '../answer';
-import { ago, instant, label } from '../format';
+import { adminApi, EventDeliveries, Schemas } from '../admin-api';
+import { Problem, problemOf, useCursorList } from '../answer';
+import { Badge, Column, CursorTable, DataTable, since } from '../data-table';
+import { instant } from '../format';
 import { useCan } from '../operator';
 
-function Deliveries({ deliveries }: { deliveries: EventDeliveries }) {
-  return (
-    <div id="deliveries" class="table" tabIndex={0} role="region" aria-label="Delivery attempts">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Endpoint</th>
-            <th scope="col">Attempt</th>
-            <th scope="col">Answer</th>
-            <th scope="col">Took</th>
-          </tr>
-        </thead>
-        <tbody>
-          {deliveries.data.length === 0 && (
-            <tr>
-              <td colSpan={5}>No attempt yet.</td>
-            </tr>
-          )}
-          {deliveries.data.map((attempt) => (
-            <tr key={attempt.id}>
-              <td>{instant(attempt.created_at)}</td>
-              <td class="url">{attempt.url}</td>
-              <td>{attempt.attempt}</td>
-              <td>
-                {attempt.response_status
-                  ? `HTTP ${attempt.response_status}`
-                  : (attempt.error ?? '—')}
-              </td>
-              <td>{attempt.duration_ms === null ? '—' : `${attempt.duration_ms} ms`}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
+type Delivery = Schemas['WebhookDeliveryResponse'];
+type MerchantEvent = Schemas['MerchantEventResponse'];
+
+const DELIVERY_COLUMNS: Column<Delivery>[] = [
+  { head: 'When', cell: (attempt) => instant(attempt.created_at) },
+  { head: 'Endpoint', class: 'url', cell: (attempt) => attempt.url },
+  { head: 'Attempt', cell: (attempt) => attempt.attempt },
+  {
+    head: 'Answer',
+    cell: (attempt) =>
+      attempt.response_status ? `HTTP ${attempt.response_status}` : (attempt.error ?? '—'),
+  },
+  {
+    head: 'Took',
+    cell: (attempt) => (attempt.duration_ms === null ? '—' : `${attempt.duration_ms} ms`),
+  },
+];
+
+const Deliveries = ({ deliveries }: { deliveries: EventDeliveries }) => (
+  <DataTable
+    id="deliveries"
+    label="Delivery attempts"
+    columns={DELIVERY_COLUMNS}
+    rows={deliveries.data}
+    empty="No attempt yet."
+    emptyId="deliveries"
+  />
+);
 
 /**
  * Merchant events (all of them, or one order's), newest first, each with its delivery attempts
@@ -78,74 +70,56 @@ export function MerchantEvents({
       if (asked.current === id) setProblem(problemOf(error));
     }
   }
+  const columns: Column<MerchantEvent>[] = [
+    { head: 'Type', cell: (event) => event.type },
+    { head: 'Order', cell: (event) => event.order_reference ?? '—' },
+    { head: 'Delivery', cell: (event) => <Badge status={event.delivery_state} /> },
+    since('Created', (event) => event.created_at),
+    {
+      head: 'Actions',
+      class: 'row-actions',
+      cell: (event) => (
+        <>
+          <button
+            type="button"
+            class="deliveries secondary"
+            onClick={() => void open(event.id)}
+            aria-expanded={opened?.id === event.id}
+          >
+            Attempts
+          </button>
+          {manage && (
+            <button
+              type="button"
+              class="redeliver secondary"
+              onClick={() =>
+                confirm(`Send ${event.type} again to its endpoints?`) &&
+                act(async () => {
+                  const sent = await adminApi.redeliver(event.id);
+                  return `Handed again to ${sent.endpoints.length} endpoint(s)`;
+                })
+              }
+            >
+              Send again
+            </button>
+          )}
+        </>
+      ),
+    },
+  ];
   return (
     <>
-      {events.first.state === 'loading' && <Loading what="the events" />}
-      {events.first.state === 'failed' && <Problem text={events.first.problem} />}
-      {events.first.state === 'ready' &&
-        (events.items.length === 0 ? (
-          <p class="empty">No merchant event yet.</p>
-        ) : (
-          <div class="table" tabIndex={0} role="region" aria-label="Events">
-            <table id="events">
-              <thead>
-                <tr>
-                  <th scope="col">Type</th>
-                  <th scope="col">Order</th>
-                  <th scope="col">Delivery</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {events.items.map((event) => (
-                  <tr key={event.id} data-event={event.id}>
-                    <td>{event.type}</td>
-                    <td>{event.order_reference ?? '—'}</td>
-                    <td>
-                      <span class={`badge ${event.delivery_state}`}>
-                        {label(event.delivery_state)}
-                      </span>
-                    </td>
-                    <td title={event.created_at}>{ago(event.created_at)}</td>
-                    <td class="row-actions">
-                      <button
-                        type="button"
-                        class="deliveries secondary"
-                        onClick={() => void open(event.id)}
-                        aria-expanded={opened?.id === event.id}
-                      >
-                        Attempts
-                      </button>
-                      {manage && (
-                        <button
-                          type="button"
-                          class="redeliver secondary"
-                          onClick={() =>
-                            confirm(`Send ${event.type} again to its endpoints?`) &&
-                            act(async () => {
-                              const sent = await adminApi.redeliver(event.id);
-                              return `Handed again to ${sent.endpoints.length} endpoint(s)`;
-                            })
-                          }
-                        >
-                          Send again
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ))}
-      {events.cursor && (
-        <button type="button" id="more-events" onClick={() => void events.loadMore()}>
-          More events
-        </button>
-      )}
+      <CursorTable
+        list={events}
+        what="the events"
+        more="More events"
+        id="events"
+        label="Events"
+        columns={columns}
+        rowData={(event) => ({ event: event.id })}
+        empty="No merchant event yet."
+      />
       {opened && <Deliveries deliveries={opened.deliveries} />}
-      {events.moreProblem && <Problem text={events.moreProblem} />}
       {problem && <Problem text={problem} />}
     </>
   );

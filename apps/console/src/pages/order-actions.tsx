@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { adminApi, OrderDetail } from '../admin-api';
 import { instant, money } from '../format';
-import { problemOf } from '../answer';
+import { Problem, problemOf } from '../answer';
+import { Field, REASON_MAX_LENGTH } from '../fields';
 import { Needs, useCan } from '../operator';
 
 type Step = 'idle' | 'cancel' | 'refund' | 'refund-review' | 'busy';
@@ -93,12 +94,12 @@ export function OrderActions({
             Cancel order <strong>{order.reference}</strong> at the gateway? A cancelled order cannot
             be paid.
           </p>
-          <label for="cancel-note">Note for the timeline (optional)</label>
-          <input
+          <Field
             id="cancel-note"
+            label="Note for the timeline (optional)"
             maxLength={500}
             value={note}
-            onInput={(event) => setNote((event.target as HTMLInputElement).value)}
+            onValue={setNote}
           />
           <button type="submit">Cancel the order</button>
           <button type="button" class="secondary" onClick={() => setStep('idle')}>
@@ -115,22 +116,22 @@ export function OrderActions({
             setStep('refund-review');
           }}
         >
-          <label for="refund-amount">Amount ({order.paid_currency ?? order.currency})</label>
-          <input
+          <Field
             id="refund-amount"
+            label={`Amount (${order.paid_currency ?? order.currency})`}
             inputMode="decimal"
             required
             maxLength={16}
             value={amount}
-            onInput={(event) => setAmount((event.target as HTMLInputElement).value)}
+            onValue={setAmount}
           />
-          <label for="refund-reason">Reason</label>
-          <input
+          <Field
             id="refund-reason"
+            label="Reason"
             required
-            maxLength={500}
+            maxLength={REASON_MAX_LENGTH}
             value={reason}
-            onInput={(event) => setReason((event.target as HTMLInputElement).value)}
+            onValue={setReason}
           />
           {partial && (
             <label class="check">
@@ -189,11 +190,7 @@ export function OrderActions({
           Working…
         </p>
       )}
-      {problem && (
-        <p id="action-problem" class="problem" role="alert">
-          {problem}
-        </p>
-      )}
+      {problem && <Problem id="action-problem" text={problem} />}
     </section>
   );
 }

@@ -1,6 +1,7 @@
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { adminApi, OrderDetail } from '../admin-api';
-import { Loading, Problem, problemOf, useAnswer } from '../answer';
+import { Problem, Said, useActs, useAnswer } from '../answer';
+import { Answered } from '../data-table';
 import { instant, label, money } from '../format';
 import { Attempts } from './attempts';
 import { MerchantEvents } from './merchant-events';
@@ -45,29 +46,14 @@ function Summary({ detail }: { detail: OrderDetail }) {
 export function OrderPage({ reference, onRefused }: { reference: string; onRefused: () => void }) {
   // Each action reads the order again afterwards, and says what it did.
   const [version, setVersion] = useState(0);
-  const [said, setSaid] = useState<string | null>(null);
   const answer = useAnswer(() => adminApi.order(reference), [reference, version], onRefused);
-  const [problem, setProblem] = useState<string | null>(null);
-  // A merchant event sent again: one at a time (a ref, so a double click sends once), then the
-  // order and its events read again.
-  const sending = useRef(false);
-  function act(work: () => Promise<string>) {
-    if (sending.current) return;
-    sending.current = true;
-    setProblem(null);
-    setSaid(null);
-    work()
-      .then(
-        (text) => {
-          setSaid(text);
-          setVersion((v) => v + 1);
-        },
-        (error: unknown) => setProblem(problemOf(error)),
-      )
-      .finally(() => {
-        sending.current = false;
-      });
-  }
+  // A merchant event sent again: one at a time (a double click sends once), then the order and
+  // its events read again.
+  const { act, said, setSaid, problem } = useActs(() => setVersion((v) => v + 1));
+  const changed = (text: string) => {
+    setSaid(text);
+    setVersion((v) => v + 1);
+  };
   return (
     <main id="main">
       <p>
@@ -76,50 +62,34 @@ export function OrderPage({ reference, onRefused }: { reference: string; onRefus
       <h1>
         Order <span id="reference">{reference}</span>
       </h1>
-      {answer.state === 'loading' && <Loading what="the order" />}
-      {answer.state === 'failed' && <Problem text={answer.problem} />}
-      {answer.state === 'ready' && (
-        <>
-          <Summary detail={answer.data} />
-          {said && (
-            <p id="said" class="said" role="status">
-              {said}
-            </p>
-          )}
-          <OrderActions
-            detail={answer.data}
-            onChanged={(text) => {
-              setSaid(text);
-              setVersion((v) => v + 1);
-            }}
-          />
-          <h2>Payment attempts</h2>
-          <Attempts
-            detail={answer.data}
-            onChanged={(text) => {
-              setSaid(text);
-              setVersion((v) => v + 1);
-            }}
-          />
-          <h2>Timeline</h2>
-          <ol id="timeline" class="timeline">
-            {answer.data.timeline.map((entry) => (
-              <li>
-                <time dateTime={entry.at}>{instant(entry.at)}</time>{' '}
-                <strong>{label(entry.type)}</strong>
-                {entry.to_status && ` → ${label(entry.to_status)}`}{' '}
-                <span class="source">
-                  ({entry.source}
-                  {entry.actor ? `, ${entry.actor}` : ''})
-                </span>
-              </li>
-            ))}
-          </ol>
-          <h2>Merchant events</h2>
-          {problem && <Problem text={problem} />}
-          <MerchantEvents order={reference} version={version} onRefused={onRefused} act={act} />
-        </>
-      )}
+      <Answered answer={answer} what="the order">
+        {(detail) => (
+          <>
+            <Summary detail={detail} />
+            {said && <Said text={said} />}
+            <OrderActions detail={detail} onChanged={changed} />
+            <h2>Payment attempts</h2>
+            <Attempts detail={detail} onChanged={changed} />
+            <h2>Timeline</h2>
+            <ol id="timeline" class="timeline">
+              {detail.timeline.map((entry) => (
+                <li>
+                  <time dateTime={entry.at}>{instant(entry.at)}</time>{' '}
+                  <strong>{label(entry.type)}</strong>
+                  {entry.to_status && ` → ${label(entry.to_status)}`}{' '}
+                  <span class="source">
+                    ({entry.source}
+                    {entry.actor ? `, ${entry.actor}` : ''})
+                  </span>
+                </li>
+              ))}
+            </ol>
+            <h2>Merchant events</h2>
+            {problem && <Problem text={problem} />}
+            <MerchantEvents order={reference} version={version} onRefused={onRefused} act={act} />
+          </>
+        )}
+      </Answered>
     </main>
   );
 }

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { adminApi, Overview, OverviewBucket, OverviewWindow } from '../admin-api';
-import { Loading, Problem, useAnswer } from '../answer';
+import { useAnswer } from '../answer';
+import { Answered, Column, DataTable } from '../data-table';
 import { ChartSeries, TimeChart } from '../chart';
 import { bucketName, instant, label, lag, money, share } from '../format';
 
@@ -18,53 +19,93 @@ const COLORS = {
   orange: '#bc4c00',
 };
 
-const values = (buckets: OverviewBucket[], pick: (bucket: OverviewBucket) => number | null) =>
-  buckets.map(pick);
+/** Whether a bucket has a verified notification to take a lag from. */
+const verified = (counts: { notifications: number; notifications_open: number }) =>
+  counts.notifications - counts.notifications_open > 0;
 
-/** The charts of one answer: each a few series over the window's buckets. */
+/** One number of each bucket: its column in the table, and its line in a chart. */
+interface Measure {
+  column: string;
+  line: string;
+  color: string;
+  value: (bucket: OverviewBucket) => number | null;
+  /** As the table writes it (default: the number). */
+  text?: (bucket: OverviewBucket) => string;
+}
+
+const MEASURES = {
+  checkouts: {
+    column: 'Checkouts',
+    line: 'Checkouts',
+    color: COLORS.blue,
+    value: (x) => x.checkouts,
+  },
+  paid: { column: 'Paid', line: 'Paid', color: COLORS.green, value: (x) => x.paid },
+  failed: { column: 'Failed', line: 'Failed', color: COLORS.red, value: (x) => x.failed },
+  closed: {
+    column: 'Cancelled or expired',
+    line: 'Cancelled or expired',
+    color: COLORS.grey,
+    value: (x) => x.cancelled + x.expired,
+  },
+  lag: {
+    column: 'Lag p95',
+    line: 'p95 (ms)',
+    color: COLORS.orange,
+    value: (x) => x.lag_p95_ms,
+    text: (x) => (verified(x) ? lag(x.lag_p95_ms) : '—'),
+  },
+  delivered: {
+    column: 'Webhooks delivered',
+    line: 'Delivered',
+    color: COLORS.green,
+    value: (x) => x.webhook_delivered,
+  },
+  undelivered: {
+    column: 'Webhooks failed',
+    line: 'Failed',
+    color: COLORS.red,
+    value: (x) => x.webhook_failed,
+  },
+  asked: {
+    column: 'Refunds asked',
+    line: 'Asked for',
+    color: COLORS.blue,
+    value: (x) => x.refund_requests,
+  },
+  refunded: {
+    column: 'Refunds accepted',
+    line: 'Accepted',
+    color: COLORS.green,
+    value: (x) => x.refunds,
+  },
+} satisfies Record<string, Measure>;
+
+type MeasureName = keyof typeof MEASURES;
+
+/** The charts, each a few measures over the window's buckets. */
+const CHARTS: { id: string; title: (bucket: string) => string; lines: MeasureName[] }[] = [
+  { id: 'chart-checkouts', title: (bucket) => `Checkouts per ${bucket}`, lines: ['checkouts'] },
+  { id: 'chart-outcomes', title: () => 'Outcomes', lines: ['paid', 'failed', 'closed'] },
+  { id: 'chart-lag', title: () => 'Notification lag, 95th percentile (ms)', lines: ['lag'] },
+  { id: 'chart-webhooks', title: () => 'Webhook attempts', lines: ['delivered', 'undelivered'] },
+  { id: 'chart-refunds', title: () => 'Refunds', lines: ['asked', 'refunded'] },
+];
+
+/** The charts of one answer. */
 function chartsOf(overview: Overview): { id: string; title: string; series: ChartSeries[] }[] {
-  const b = overview.buckets;
-  return [
-    {
-      id: 'chart-checkouts',
-      title: `Checkouts per ${overview.bucket}`,
-      series: [{ label: 'Checkouts', values: values(b, (x) => x.checkouts), color: COLORS.blue }],
-    },
-    {
-      id: 'chart-outcomes',
-      title: 'Outcomes',
-      series: [
-        { label: 'Paid', values: values(b, (x) => x.paid), color: COLORS.green },
-        { label: 'Failed', values: values(b, (x) => x.failed), color: COLORS.red },
-        {
-          label: 'Cancelled or expired',
-          values: values(b, (x) => x.cancelled + x.expired),
-          color: COLORS.grey,
-        },
-      ],
-    },
-    {
-      id: 'chart-lag',
-      title: 'Notification lag, 95th percentile (ms)',
-      series: [{ label: 'p95 (ms)', values: values(b, (x) => x.lag_p95_ms), color: COLORS.orange }],
-    },
-    {
-      id: 'chart-webhooks',
-      title: 'Webhook attempts',
-      series: [
-        { label: 'Delivered', values: values(b, (x) => x.webhook_delivered), color: COLORS.green },
-        { label: 'Failed', values: values(b, (x) => x.webhook_failed), color: COLORS.red },
-      ],
-    },
-    {
-      id: 'chart-refunds',
-      title: 'Refunds',
-      series: [
-        { label: 'Asked for', values: values(b, (x) => x.refund_requests), color: COLORS.blue },
-        { label: 'Accepted', values: values(b, (x) => x.refunds), color: COLORS.green },
-      ],
-    },
-  ];
+  return CHARTS.map(({ id, title, lines }) => ({
+    id,
+    title: title(overview.bucket),
+    series: lines.map((name) => {
+      const measure: Measure = MEASURES[name];
+      return {
+        label: measure.line,
+        values: overview.buckets.map(measure.value),
+        color: measure.color,
+      };
+    }),
+  }));
 }
 
 function Totals({ overview }: { overview: Overview }) {
@@ -96,7 +137,7 @@ function Totals({ overview }: { overview: Overview }) {
       <dt>Notifications</dt>
       <dd id="total-notifications">
         {t.notifications}, {t.notifications_open} not verified; 95% within{' '}
-        {t.notifications - t.notifications_open > 0 ? lag(t.lag_p95_ms) : '—'}
+        {verified(t) ? lag(t.lag_p95_ms) : '—'}
       </dd>
       <dt>Webhook attempts</dt>
       <dd id="total-webhooks">
@@ -110,112 +151,77 @@ function Totals({ overview }: { overview: Overview }) {
   );
 }
 
+type Movement = [string, Overview['totals']['paid_amounts'][number]];
+
+const MONEY_COLUMNS: Column<Movement>[] = [
+  { head: 'Movement', cell: ([kind]) => kind },
+  { head: 'Currency', cell: ([, m]) => m.currency },
+  { head: 'Count', cell: ([, m]) => m.count },
+  { head: 'Amount', class: 'amount', cell: ([, m]) => money(m.amount, m.currency) },
+];
+
 function MoneyTable({ overview }: { overview: Overview }) {
   const t = overview.totals;
-  const rows = [
-    ...t.paid_amounts.map((m) => ['Payments', m] as const),
-    ...t.refund_amounts.map((m) => ['Refunds', m] as const),
-    ...t.reversal_amounts.map((m) => ['Reversals', m] as const),
+  const rows: Movement[] = [
+    ...t.paid_amounts.map((m): Movement => ['Payments', m]),
+    ...t.refund_amounts.map((m): Movement => ['Refunds', m]),
+    ...t.reversal_amounts.map((m): Movement => ['Reversals', m]),
   ];
-  if (rows.length === 0) return <p class="empty">No money moved in this window.</p>;
   return (
-    <div class="table" tabIndex={0} role="region" aria-label="Money moved">
-      <table id="money">
-        <caption>Money moved</caption>
-        <thead>
-          <tr>
-            <th scope="col">Movement</th>
-            <th scope="col">Currency</th>
-            <th scope="col">Count</th>
-            <th scope="col">Amount</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([kind, m]) => (
-            <tr>
-              <td>{kind}</td>
-              <td>{m.currency}</td>
-              <td>{m.count}</td>
-              <td class="amount">{money(m.amount, m.currency)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      id="money"
+      label="Money moved"
+      caption="Money moved"
+      columns={MONEY_COLUMNS}
+      rows={rows}
+      rowKey={([kind, m]) => `${kind}:${m.currency}`}
+      empty="No money moved in this window."
+    />
   );
 }
 
 function Failures({ overview }: { overview: Overview }) {
   const { failures_by_reason: reasons, failed } = overview.totals;
-  if (reasons.length === 0) return <p class="empty">No payment failed in this window.</p>;
   return (
-    <div class="table" tabIndex={0} role="region" aria-label="Failures by reason">
-      <table id="failures">
-        <caption>Failures by reason</caption>
-        <thead>
-          <tr>
-            <th scope="col">Reason</th>
-            <th scope="col">Count</th>
-            <th scope="col">Share</th>
-          </tr>
-        </thead>
-        <tbody>
-          {reasons.map((reason) => (
-            <tr>
-              <td>{label(reason.reason)}</td>
-              <td>{reason.count}</td>
-              <td>{share(reason.count, failed)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      id="failures"
+      label="Failures by reason"
+      caption="Failures by reason"
+      columns={[
+        { head: 'Reason', cell: (reason) => label(reason.reason) },
+        { head: 'Count', cell: (reason) => reason.count },
+        { head: 'Share', cell: (reason) => share(reason.count, failed) },
+      ]}
+      rows={reasons}
+      rowKey={(reason) => reason.reason}
+      empty="No payment failed in this window."
+    />
   );
 }
 
 /** The charts' numbers as text, one row per bucket (the newest first). */
 function BucketTable({ overview }: { overview: Overview }) {
+  const columns: Column<OverviewBucket>[] = [
+    {
+      head: overview.bucket === 'day' ? 'Day' : 'From',
+      cell: (bucket) => bucketName(bucket.starts_at, overview.bucket, overview.tz),
+    },
+    ...Object.values(MEASURES).map((measure: Measure): Column<OverviewBucket> => ({
+      head: measure.column,
+      cell: (bucket) => (measure.text ? measure.text(bucket) : measure.value(bucket)),
+    })),
+  ];
   return (
     <details>
       <summary>The charts as a table</summary>
-      <div class="table" tabIndex={0} role="region" aria-label="The charts as a table">
-        <table id="buckets">
-          <thead>
-            <tr>
-              <th scope="col">{overview.bucket === 'day' ? 'Day' : 'From'}</th>
-              <th scope="col">Checkouts</th>
-              <th scope="col">Paid</th>
-              <th scope="col">Failed</th>
-              <th scope="col">Cancelled or expired</th>
-              <th scope="col">Lag p95</th>
-              <th scope="col">Webhooks delivered</th>
-              <th scope="col">Webhooks failed</th>
-              <th scope="col">Refunds asked</th>
-              <th scope="col">Refunds accepted</th>
-            </tr>
-          </thead>
-          <tbody>
-            {[...overview.buckets].reverse().map((bucket) => (
-              <tr>
-                <td>{bucketName(bucket.starts_at, overview.bucket, overview.tz)}</td>
-                <td>{bucket.checkouts}</td>
-                <td>{bucket.paid}</td>
-                <td>{bucket.failed}</td>
-                <td>{bucket.cancelled + bucket.expired}</td>
-                <td>
-                  {bucket.notifications - bucket.notifications_open > 0
-                    ? lag(bucket.lag_p95_ms)
-                    : '—'}
-                </td>
-                <td>{bucket.webhook_delivered}</td>
-                <td>{bucket.webhook_failed}</td>
-                <td>{bucket.refund_requests}</td>
-                <td>{bucket.refunds}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        id="buckets"
+        label="The charts as a table"
+        columns={columns}
+        rows={[...overview.buckets].reverse()}
+        rowKey={(bucket) => bucket.starts_at}
+        empty="No bucket in this window."
+      />
     </details>
   );
 }
@@ -270,29 +276,29 @@ export function OverviewPage({ onRefused }: { onRefused: () => void }) {
           Refresh
         </button>
       </form>
-      {overview.state === 'loading' && <Loading what="the overview" />}
-      {overview.state === 'failed' && <Problem text={overview.problem} />}
-      {overview.state === 'ready' && (
-        <section id="overview" aria-label="Overview">
-          <p class="hint" id="overview-range">
-            {instant(overview.data.from)} to {instant(overview.data.to)}, per {overview.data.bucket}
-            {overview.data.bucket === 'day' ? ` (days in ${overview.data.tz})` : ''}.
-          </p>
-          {!overview.data.complete && (
-            <p class="problem" id="overview-behind">
-              The hourly totals are summed through {instant(overview.data.summed_through)} only:
-              earlier hours past the last three are not counted yet.
+      <Answered answer={overview} what="the overview">
+        {(data) => (
+          <section id="overview" aria-label="Overview">
+            <p class="hint" id="overview-range">
+              {instant(data.from)} to {instant(data.to)}, per {data.bucket}
+              {data.bucket === 'day' ? ` (days in ${data.tz})` : ''}.
             </p>
-          )}
-          <Totals overview={overview.data} />
-          <Charts overview={overview.data} />
-          <BucketTable overview={overview.data} />
-          <h2>Money</h2>
-          <MoneyTable overview={overview.data} />
-          <h2>Failures</h2>
-          <Failures overview={overview.data} />
-        </section>
-      )}
+            {!data.complete && (
+              <p class="problem" id="overview-behind">
+                The hourly totals are summed through {instant(data.summed_through)} only: earlier
+                hours past the last three are not counted yet.
+              </p>
+            )}
+            <Totals overview={data} />
+            <Charts overview={data} />
+            <BucketTable overview={data} />
+            <h2>Money</h2>
+            <MoneyTable overview={data} />
+            <h2>Failures</h2>
+            <Failures overview={data} />
+          </section>
+        )}
+      </Answered>
     </main>
   );
 }

@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { adminApi, ReconciliationReport } from '../admin-api';
-import { Loading, Problem, problemOf, useAnswer } from '../answer';
+import { Problem, useActs, useAnswer } from '../answer';
+import { Answered } from '../data-table';
+import { Field } from '../fields';
 import { instant, label } from '../format';
 import { Needs, useCan } from '../operator';
 
@@ -55,24 +57,17 @@ function Report({ report }: { report: ReconciliationReport }) {
 export function ReconciliationPage({ onRefused }: { onRefused: () => void }) {
   const [version, setVersion] = useState(0);
   const [hours, setHours] = useState('48');
-  const [running, setRunning] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
   const [shown, setShown] = useState<ReconciliationReport | null>(null);
+  const { act, busy, problem } = useActs(() => setVersion((v) => v + 1));
   const reports = useAnswer(() => adminApi.reports(), [version], onRefused);
   const operate = useCan()('operations:write');
 
-  async function run(event: Event) {
+  function run(event: Event) {
     event.preventDefault();
-    setRunning(true);
-    setProblem(null);
-    try {
+    act(async () => {
       setShown(await adminApi.reconcile(Number(hours)));
-      setVersion((v) => v + 1);
-    } catch (error) {
-      setProblem(problemOf(error));
-    } finally {
-      setRunning(false);
-    }
+      return null;
+    });
   }
 
   return (
@@ -81,18 +76,18 @@ export function ReconciliationPage({ onRefused }: { onRefused: () => void }) {
       {!operate && <Needs what="Comparing with the gateway" permission="operations:write" />}
       {operate && (
         <form id="reconcile-form" onSubmit={run}>
-          <label for="reconcile-hours">Orders created or changed in the last (hours)</label>
-          <input
+          <Field
             id="reconcile-hours"
+            label="Orders created or changed in the last (hours)"
             type="number"
             min={1}
             max={2160}
             required
             value={hours}
-            onInput={(event) => setHours((event.target as HTMLInputElement).value)}
+            onValue={setHours}
           />
-          <button type="submit" disabled={running}>
-            {running ? 'Comparing…' : 'Compare with the gateway now'}
+          <button type="submit" disabled={busy}>
+            {busy ? 'Comparing…' : 'Compare with the gateway now'}
           </button>
         </form>
       )}
@@ -100,26 +95,27 @@ export function ReconciliationPage({ onRefused }: { onRefused: () => void }) {
       {problem && <Problem text={problem} />}
       {shown && <Report report={shown} />}
       <h2>Latest reports</h2>
-      {reports.state === 'loading' && <Loading what="reports" />}
-      {reports.state === 'failed' && <Problem text={reports.problem} />}
-      {reports.state === 'ready' &&
-        (reports.data.items.length === 0 ? (
-          <p id="no-reports" class="empty">
-            No report yet.
-          </p>
-        ) : (
-          <ul id="reports">
-            {reports.data.items.map((report) => (
-              <li key={report.id}>
-                <button type="button" class="link" onClick={() => setShown(report)}>
-                  {instant(report.started_at)}
-                </button>{' '}
-                {label(report.trigger)}: {report.orders_checked} checked, {report.mismatch_count}{' '}
-                mismatches
-              </li>
-            ))}
-          </ul>
-        ))}
+      <Answered answer={reports} what="reports">
+        {(data) =>
+          data.items.length === 0 ? (
+            <p id="no-reports" class="empty">
+              No report yet.
+            </p>
+          ) : (
+            <ul id="reports">
+              {data.items.map((report) => (
+                <li key={report.id}>
+                  <button type="button" class="link" onClick={() => setShown(report)}>
+                    {instant(report.started_at)}
+                  </button>{' '}
+                  {label(report.trigger)}: {report.orders_checked} checked, {report.mismatch_count}{' '}
+                  mismatches
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Answered>
     </main>
   );
 }
