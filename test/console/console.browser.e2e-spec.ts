@@ -3,23 +3,12 @@ import { Browser, BrowserContext, Dialog, Page } from 'playwright-core';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AdminFixtures } from '../admin/admin-fixtures';
-import { describeInBrowser, launchChromium } from '../support/browser';
+import { describeInBrowser, launchChromium, seriousViolations } from '../support/browser';
 import { openTestDataSource } from '../support/database';
 import { SeedRows } from '../support/seed-rows';
 import { RunningService, startService, waitFor } from '../support/service';
 import { startWebhookDispatcher } from '../merchant-events/webhook-harness';
 import { startWebhookReceiver } from '../merchant-events/webhook-receiver';
-
-/** axe-core's rules run in the page; the violations people meet first (serious, critical). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: readFileSync(require.resolve('axe-core'), 'utf8') });
-  const results = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] })')) as {
-    violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
-  };
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** The console (apps/console) in headless Chromium against the api and the sandbox gateway. */
 describeInBrowser('the console in Chromium', () => {

@@ -65,6 +65,13 @@ export type Refunded<R> = R | { refund_approval: RefundApproval };
 export interface ApprovedRefund {
   refund: { status: string | null; gateway_message?: string | null };
 }
+export type UnmatchedPayment = Schemas['UnmatchedPaymentResponse'];
+export type UnmatchedPaymentStatus = UnmatchedPayment['status'];
+export type UnmatchedPaymentPage = Schemas['UnmatchedPaymentPageResponse'];
+export type UnmatchedPaymentMatch = Schemas['MatchResultResponse'];
+/** A payment without an order refunded through the order it was adopted as: made, or waiting. */
+export type UnmatchedPaymentRefund =
+  Schemas['UnmatchedPaymentRefundResult'] | Schemas['UnmatchedPaymentRefundApprovalResult'];
 export type ApiKey = Schemas['ApiKeyResponse'];
 export type ApiKeyPage = Schemas['ApiKeyPageResponse'];
 export type NewApiKey = Schemas['CreateApiKeyBody'];
@@ -369,6 +376,32 @@ export const adminApi = {
     answer(
       http.POST('/v1/admin/dead-letters/{queue}/{jobId}/replay', {
         params: { path: { queue, jobId } },
+      }),
+    ),
+  unmatchedPayments: (
+    status: UnmatchedPaymentStatus | undefined,
+    cursor?: string,
+  ): Promise<UnmatchedPaymentPage> =>
+    answer(
+      http.GET('/v1/admin/unmatched-payments', {
+        params: {
+          query: { limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) },
+        },
+      }),
+    ),
+  matchUnmatchedPayment: (id: string, reference: string): Promise<UnmatchedPaymentMatch> =>
+    answer(
+      http.POST('/v1/admin/unmatched-payments/{id}/match', {
+        params: { path: { id } },
+        body: { reference },
+      }),
+    ),
+  /** In full; the requester is the signed-in operator; above the threshold it waits. */
+  refundUnmatchedPayment: (id: string, reason: string): Promise<UnmatchedPaymentRefund> =>
+    answer(
+      http.POST('/v1/admin/unmatched-payments/{id}/refund', {
+        params: { path: { id } },
+        body: { reason },
       }),
     ),
   reconcile: (sinceHours: number): Promise<ReconciliationReport> =>

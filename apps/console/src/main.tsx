@@ -19,6 +19,7 @@ import { OverviewPage } from './pages/overview';
 import { ReconciliationPage } from './pages/reconciliation';
 import { OrdersPage } from './pages/orders';
 import { RefundsPage } from './pages/refunds';
+import { UnmatchedPaymentsPage } from './pages/unmatched-payments';
 import { WebhooksPage } from './pages/webhooks';
 import { PAGES, Place, placeOf } from './places';
 
@@ -28,6 +29,7 @@ const PAGE_NEEDS: Record<Place['page'], Permission | null> = {
   orders: 'admin:read',
   order: 'admin:read',
   attention: 'admin:read',
+  'unmatched-payments': 'admin:read',
   refunds: 'admin:read',
   webhooks: 'admin:read',
   reconciliation: 'admin:read',
@@ -214,6 +216,8 @@ function Page({ place, onRefused }: { place: Place; onRefused: () => void }) {
       return <WebhooksPage onRefused={onRefused} />;
     case 'attention':
       return <AttentionPage onRefused={onRefused} />;
+    case 'unmatched-payments':
+      return <UnmatchedPaymentsPage onRefused={onRefused} />;
     case 'reconciliation':
       return <ReconciliationPage onRefused={onRefused} />;
     case 'finance':

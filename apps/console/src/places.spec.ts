@@ -6,6 +6,7 @@ describe('the console places in the URL hash', () => {
     expect(placeOf('#/nowhere')).toEqual({ page: 'overview' });
     expect(placeOf('#/finance')).toEqual({ page: 'finance' });
     expect(placeOf('#/access')).toEqual({ page: 'access' });
+    expect(placeOf('#/unmatched-payments')).toEqual({ page: 'unmatched-payments' });
   });
 
   it('opens an order by its reference, decoded, and the orders for a malformed one', () => {

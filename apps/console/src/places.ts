@@ -6,6 +6,7 @@ export type Place =
   | { page: 'refunds' }
   | { page: 'webhooks' }
   | { page: 'attention' }
+  | { page: 'unmatched-payments' }
   | { page: 'reconciliation' }
   | { page: 'finance' }
   | { page: 'audit' }
@@ -16,6 +17,7 @@ export const PAGES = [
   ['overview', 'Overview'],
   ['orders', 'Orders'],
   ['attention', 'Needs attention'],
+  ['unmatched-payments', 'Payments without an order'],
   ['refunds', 'Refunds'],
   ['webhooks', 'Webhooks'],
   ['reconciliation', 'Reconciliation'],
