@@ -1,29 +1,20 @@
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { loadServiceConfig } from '@app/config';
 import { ReconciliationReportEntity } from '@app/persistence';
-import { jobOptions, queueConnectionFor, QUEUES } from '@app/queues';
-import { openTestDataSource } from '../support/database';
-import { RunningService, startService, waitFor } from '../support/service';
+import { jobOptions } from '@app/queues';
+import { waitFor } from '../support/service';
+import { startWorkerSuite, WorkerSuite } from '../support/worker-suite';
 
 describe('nightly reconciliation in the worker', () => {
-  let service: RunningService;
+  let suite: WorkerSuite | undefined;
   let dataSource: DataSource;
   let queue: Queue;
 
   beforeAll(async () => {
-    service = await startService({ worker: true, env: { RUN_MIGRATIONS: 'true' } });
-    dataSource = await openTestDataSource();
-    queue = new Queue(QUEUES.reconciliation, {
-      connection: queueConnectionFor(loadServiceConfig()),
-      prefix: process.env.QUEUE_PREFIX,
-    });
+    suite = await startWorkerSuite({ env: { RUN_MIGRATIONS: 'true' } });
+    ({ dataSource, queue } = suite);
   }, 60_000);
-  afterAll(async () => {
-    await queue?.close();
-    await dataSource?.destroy();
-    await service?.close();
-  });
+  afterAll(() => suite?.close());
 
   it('is scheduled once a night and stores a report when it runs', async () => {
     const scheduler = await waitFor('the nightly scheduler', () =>

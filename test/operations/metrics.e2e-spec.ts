@@ -3,8 +3,8 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { QUEUE_NAMES } from '@app/queues';
 import { hostedCheckout, notify, waitForStatus } from '../ipn/ipn-support';
-import { ownTestDatabase } from '../support/database';
-import { RunningService, startService } from '../support/service';
+import { RunningService } from '../support/service';
+import { startWorkerSuite, WorkerSuite } from '../support/worker-suite';
 
 const TOKEN = 'metrics-scrape-token-1';
 
@@ -49,19 +49,16 @@ function statementCount(text: string, statement: string): number {
 }
 
 describe('GET /metrics on the api and the worker', () => {
+  let suite: WorkerSuite | undefined;
   let service: RunningService;
-  let database: Awaited<ReturnType<typeof ownTestDatabase>>;
   let dataSource: DataSource;
   let workerUrl: string;
 
   beforeAll(async () => {
     // A database and queues of its own: every job this worker runs is this suite's.
-    database = await ownTestDatabase('metrics');
-    dataSource = database.dataSource;
-    service = await startService({
-      worker: true,
+    suite = await startWorkerSuite({
+      ownDatabase: 'metrics',
       env: {
-        QUEUE_PREFIX: `${process.env.QUEUE_PREFIX}_metrics`,
         // No scheduled polls and one sweep (at start): the one lookup of this test is the
         // notification's, not a follow-up of the refund.
         POLL_SCHEDULE_SECONDS: '600',
@@ -69,12 +66,12 @@ describe('GET /metrics on the api and the worker', () => {
         METRICS_TOKEN: TOKEN,
       },
     });
+    ({ service, dataSource } = suite);
     const address = service.workerApp!.getHttpServer().address() as { port: number };
     workerUrl = `http://127.0.0.1:${address.port}`;
   }, 60_000);
   afterAll(async () => {
-    await service?.close();
-    await database?.drop();
+    await suite?.close();
     // startService left these in process.env, which later suites of this jest worker share.
     delete process.env.METRICS_TOKEN;
   });

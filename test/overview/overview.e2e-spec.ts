@@ -1,12 +1,10 @@
-import { Job, Queue } from 'bullmq';
+import { Queue } from 'bullmq';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { loadServiceConfig } from '@app/config';
-import { jobOptions, queueConnectionFor, QUEUES } from '@app/queues';
 import { hostedBody, postCheckout } from '../checkout/support';
-import { ownTestDatabase } from '../support/database';
 import { SeedRows } from '../support/seed-rows';
-import { RunningService, startService, waitFor } from '../support/service';
+import { RunningService, waitFor } from '../support/service';
+import { startWorkerSuite, WorkerSuite } from '../support/worker-suite';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -20,42 +18,25 @@ const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
  * counted in the hour it was paid.
  */
 describe('overview (api + worker + Postgres)', () => {
-  let database: Awaited<ReturnType<typeof ownTestDatabase>>;
+  let suite: WorkerSuite | undefined;
   let dataSource: DataSource;
   let service: RunningService;
   let queue: Queue;
   let seed: SeedRows;
 
   beforeAll(async () => {
-    database = await ownTestDatabase('overview');
-    dataSource = database.dataSource;
-    seed = new SeedRows(dataSource);
     // Queues of its own too: another suite's worker must not take its summing jobs.
-    const prefix = `${process.env.QUEUE_PREFIX}-overview`;
-    service = await startService({ worker: true, env: { QUEUE_PREFIX: prefix } });
-    queue = new Queue(QUEUES.reconciliation, {
-      connection: queueConnectionFor(loadServiceConfig()),
-      prefix,
-    });
+    suite = await startWorkerSuite({ ownDatabase: 'overview' });
+    ({ dataSource, service, queue } = suite);
+    seed = new SeedRows(dataSource);
   }, 60_000);
-  afterAll(async () => {
-    await queue?.close();
-    await service?.close();
-    await database?.drop();
-  });
+  afterAll(() => suite?.close());
 
   const overview = (query: string) =>
     request(service.apiUrl).get(`/v1/admin/overview?${query}`).set(service.adminAuth);
 
-  async function sum(): Promise<{ hours: number; resummed: number; recent: number }> {
-    const job: Job = await queue.add('sum-activity', {}, jobOptions('sum-activity', {}));
-    return waitFor('the summing of hours', async () => {
-      const state = await job.getState();
-      if (state === 'failed')
-        throw new Error(`summing failed: ${(await queue.getJob(job.id!))?.failedReason}`);
-      return state === 'completed' ? ((await queue.getJob(job.id!))?.returnvalue ?? null) : null;
-    });
-  }
+  const sum = () =>
+    suite!.runJob<{ hours: number; resummed: number; recent: number }>('sum-activity', {});
 
   it('is scheduled every minute in the worker', async () => {
     const scheduler = await waitFor('the overview scheduler', () =>

@@ -1,56 +1,36 @@
-import { Job, Queue } from 'bullmq';
+import { Queue } from 'bullmq';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { loadServiceConfig } from '@app/config';
-import { jobOptions, queueConnectionFor, QUEUES } from '@app/queues';
-import { ownTestDatabase } from '../support/database';
 import { SeedRows } from '../support/seed-rows';
-import { RunningService, startService, waitFor } from '../support/service';
+import { RunningService, waitFor } from '../support/service';
+import { startWorkerSuite, WorkerSuite } from '../support/worker-suite';
 
 /**
  * Retention in the worker, on a database of its own (it counts every row): what is past its
  * retention goes, in batches; what is open, undelivered or the merchant's record stays.
  */
 describe('retention of operational records (worker + Postgres)', () => {
-  let database: Awaited<ReturnType<typeof ownTestDatabase>>;
+  let suite: WorkerSuite | undefined;
   let dataSource: DataSource;
   let service: RunningService;
   let queue: Queue;
   let seed: SeedRows;
 
   beforeAll(async () => {
-    database = await ownTestDatabase('retention');
-    dataSource = database.dataSource;
-    seed = new SeedRows(dataSource);
     // Batches of 10 rows, so that the seeded rows take several and the pass must loop.
-    service = await startService({ worker: true, env: { RETENTION_BATCH_SIZE: '10' } });
-    queue = new Queue(QUEUES.reconciliation, {
-      connection: queueConnectionFor(loadServiceConfig()),
-      prefix: process.env.QUEUE_PREFIX,
+    suite = await startWorkerSuite({
+      ownDatabase: 'retention',
+      env: { RETENTION_BATCH_SIZE: '10' },
     });
+    ({ dataSource, service, queue } = suite);
+    seed = new SeedRows(dataSource);
   }, 60_000);
-  afterAll(async () => {
-    await queue?.close();
-    await service?.close();
-    await database?.drop();
-  });
+  afterAll(() => suite?.close());
 
   const ids = async (sql: string): Promise<string[]> =>
     ((await dataSource.query(sql)) as { id: string }[]).map((row) => row.id).sort();
 
-  async function runPass(): Promise<Record<string, number>> {
-    const job: Job = await queue.add(
-      'prune-operational-records',
-      {},
-      jobOptions('prune-operational-records', {}),
-    );
-    return waitFor('the retention pass', async () => {
-      const state = await job.getState();
-      if (state === 'failed')
-        throw new Error(`the pass failed: ${(await queue.getJob(job.id!))?.failedReason}`);
-      return state === 'completed' ? ((await queue.getJob(job.id!))?.returnvalue ?? null) : null;
-    });
-  }
+  const runPass = () => suite!.runJob('prune-operational-records', {});
 
   it('is scheduled every ten minutes', async () => {
     const scheduler = await waitFor('the retention scheduler', () =>
