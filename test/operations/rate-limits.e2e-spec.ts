@@ -3,10 +3,9 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { openTestDataSource } from '../support/database';
 import { currentTestRun } from '../support/test-servers';
-import { RunningService, startService } from '../support/service';
+import { RunningService, startService, waitFor } from '../support/service';
 import { ipnUrl, reference } from '../ipn/ipn-support';
 import { TcpProxy } from '../foundation/tcp-proxy';
-import Redis from 'ioredis';
 import { redisForTest, startRedisServer } from '../support/redis-servers';
 import { RedisConnection } from '@app/queues';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
@@ -38,44 +37,6 @@ describe('rate limits: per API key on the shop and admin routes, per source addr
     await dataSource?.destroy();
     await service?.close();
   });
-
-  /** A service of the test's own on `env`'s Redis; process.env as it was afterwards. */
-  async function withOwnService(
-    env: Record<string, string>,
-    run: (own: RunningService) => Promise<void>,
-  ): Promise<void> {
-    const saved = { REDIS_URL: process.env.REDIS_URL, QUEUE_BACKEND: process.env.QUEUE_BACKEND };
-    const own = await startService({ env: { QUEUE_BACKEND: 'redis', ...env } });
-    try {
-      await run(own);
-    } finally {
-      await own.close();
-      for (const [name, value] of Object.entries(saved)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-    }
-  }
-
-  /** The statuses of `count` order lookups with the service's shop key, `before` each one. */
-  async function lookups(
-    on: RunningService,
-    count: number,
-    before: (index: number) => Promise<void> = async () => undefined,
-  ): Promise<number[]> {
-    const statuses = [];
-    for (let i = 0; i < count; i += 1) {
-      await before(i);
-      statuses.push(
-        (
-          await request(on.apiUrl)
-            .get(`/v1/orders/${reference('RL')}`)
-            .set(on.shopAuth)
-        ).status,
-      );
-    }
-    return statuses;
-  }
 
   const orderCount = async () =>
     Number(((await dataSource.query('SELECT count(*) AS n FROM orders')) as { n: string }[])[0].n);
@@ -198,40 +159,67 @@ describe('rate limits: per API key on the shop and admin routes, per source addr
     const server = await redisForTest();
     const redis = new URL(server.url);
     const proxy = new TcpProxy(redis.hostname, Number(redis.port || 6379));
+    const savedRedisUrl = process.env.REDIS_URL;
+    const savedBackend = process.env.QUEUE_BACKEND;
     await proxy.open();
+    const viaProxy = await startService({
+      env: {
+        QUEUE_BACKEND: 'redis',
+        REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+        RATE_LIMIT_SHOP_PER_MINUTE: '2',
+      },
+    });
     try {
-      await withOwnService(
-        { REDIS_URL: `redis://127.0.0.1:${proxy.port}`, RATE_LIMIT_SHOP_PER_MINUTE: '2' },
-        async (viaProxy) => {
-          await proxy.close();
-          expect(await lookups(viaProxy, 5)).toEqual([404, 404, 404, 404, 404]);
-        },
-      );
+      await proxy.close();
+      const statuses = [];
+      for (let i = 0; i < 5; i += 1) {
+        statuses.push(
+          (
+            await request(viaProxy.apiUrl)
+              .get(`/v1/orders/${reference('RL')}`)
+              .set(viaProxy.shopAuth)
+          ).status,
+        );
+      }
+      expect(statuses).toEqual([404, 404, 404, 404, 404]);
     } finally {
+      await viaProxy.close();
       await proxy.close();
       await server.stop();
+      process.env.REDIS_URL = savedRedisUrl;
+      process.env.QUEUE_BACKEND = savedBackend;
     }
   }, 60_000);
 
   it('counts on when Redis forgets the window script midway (as after a restart)', async () => {
-    // A Redis of the test's own: flushing the run's scripts would touch every other suite.
+    // The api's windows on a redis-server of the test's own: flushing the run's scripts would
+    // touch every other suite, and the pass without servers has no Redis of its own.
     const server = await startRedisServer();
-    const probe = new Redis(server.url);
+    const config: ServiceConfig = {
+      ...service.apiApp.get<ServiceConfig>(SERVICE_CONFIG),
+      queueBackend: 'redis',
+      redisUrl: server.url,
+      redisClusterNodes: [],
+    };
+    const connection = new RedisConnection(config);
     try {
-      await withOwnService(
-        { REDIS_URL: server.url, RATE_LIMIT_SHOP_PER_MINUTE: String(SHOP_PER_MINUTE) },
-        async (own) => {
-          const statuses = await lookups(own, SHOP_PER_MINUTE + 1, async (i) => {
-            if (i === 2) await probe.script('FLUSH');
-          });
-          expect(statuses).toEqual([...Array(SHOP_PER_MINUTE).fill(404), 429]);
-          // The count after the flush met the lost script (NOSCRIPT) and sent it again.
-          expect(await probe.info('errorstats')).toMatch(/errorstat_NOSCRIPT:count=[1-9]/);
-        },
-      );
+      const redis = connection.client;
+      if (!redis) throw new Error('the connection made no Redis client');
+      await waitFor('the Redis client', () => redis.status === 'ready');
+      const windows = new SharedRateWindows(connection, service.apiApp.get(DataSource), config);
+      const key = `script-flush:${randomUUID()}`;
+      const hits = [];
+      for (let i = 0; i < SHOP_PER_MINUTE + 1; i += 1) {
+        if (i === 2) await redis.script('FLUSH');
+        const record = await windows.increment(key, 60_000, SHOP_PER_MINUTE);
+        hits.push(`${record.totalHits}${record.isBlocked ? ' blocked' : ''}`);
+      }
+      expect(hits).toEqual(['1', '2', '3', '4', '5', '6 blocked']);
+      // The count after the flush met the lost script (NOSCRIPT) and sent it again.
+      expect(await redis.info('errorstats')).toMatch(/errorstat_NOSCRIPT:count=1\b/);
     } finally {
-      probe.disconnect();
+      await connection.onModuleDestroy();
       await server.stop();
     }
-  }, 60_000);
+  });
 });
