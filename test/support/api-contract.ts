@@ -52,7 +52,8 @@ export async function contractFindings(): Promise<string[]> {
 
 type Schema = Record<string, unknown>;
 
-function closed(node: unknown): unknown {
+/** The document with its object schemas closed: a property they do not declare is refused. */
+export function closed(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(closed);
   if (!node || typeof node !== 'object') return node;
   const copy: Schema = {};
