@@ -7,6 +7,7 @@ import { RefundService } from './refund.service';
 import { RefundsController } from './refunds.controller';
 import { UnmatchedPaymentLedger } from '../../unmatched-payments/unmatched-payment-ledger';
 import { UnmatchedPaymentRefundsController } from './unmatched-payment-refunds.controller';
+import { UnmatchedPaymentRefunds } from './unmatched-payment-refunds';
 
 /**
  * The refunds feature's HTTP side: admin refund requests (a double payment's second payment
@@ -21,6 +22,7 @@ import { UnmatchedPaymentRefundsController } from './unmatched-payment-refunds.c
     DoublePaymentRefunds,
     RefundApprovals,
     UnmatchedPaymentLedger,
+    UnmatchedPaymentRefunds,
   ],
   exports: [RefundService, RefundListService],
 })

@@ -15,11 +15,10 @@ import {
 import { AdminRoutes, CallerOperator, Requires } from '../../operators/access-guards';
 import { UUID } from '../../http/documented-schemas';
 import { Operator } from '../../operators/operator';
-import { UnmatchedPaymentLedger } from '../../unmatched-payments/unmatched-payment-ledger';
 import { AdminRefundResponse } from '../refund-admin-view';
 import { RefundUnmatchedPaymentDto } from './refund.dto';
 import { RefundApprovalResponse } from './refund-approvals';
-import { RefundService } from './refund.service';
+import { UnmatchedPaymentRefunds } from './unmatched-payment-refunds';
 
 /** The order a payment without an order was adopted as, to be refunded through. */
 class AdoptedOrder {
@@ -47,23 +46,14 @@ class UnmatchedPaymentRefundApprovalResult {
   refund_approval!: RefundApprovalResponse;
 }
 
-/**
- * Refunds a payment without an order in full. The payment is first adopted as a completed order
- * of ours (UnmatchedPaymentLedger.adopt), then refunded by the one refund path every order takes:
- * one refund per payment under the order's lock, the approval threshold and its second person,
- * the single gateway call, the follow-up until the reversal is seen, the audit trail and the
- * merchant events. A refund path of its own for these payments would repeat all of that.
- */
+/** Refunds a payment without an order in full, through the refund path (UnmatchedPaymentRefunds). */
 @ApiTags('admin: payments without an order')
 @ApiBearerAuth()
 @AdminRoutes()
 @Requires('refunds:request')
 @Controller('v1/admin/unmatched-payments')
 export class UnmatchedPaymentRefundsController {
-  constructor(
-    private readonly ledger: UnmatchedPaymentLedger,
-    private readonly refunds: RefundService,
-  ) {}
+  constructor(private readonly payments: UnmatchedPaymentRefunds) {}
 
   @Post(':id/refund')
   @ApiOperation({
@@ -92,15 +82,8 @@ export class UnmatchedPaymentRefundsController {
     @CallerOperator() caller: Operator,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const reason = body.reason.trim();
-    const order = await this.ledger.adopt(id, reason, caller);
-    const result = await this.refunds.request(
-      order.merchantReference,
-      { amount: order.paidAmount ?? order.amount, reason, confirmPartial: false },
-      caller,
-    );
-    const answer = { order: { reference: order.merchantReference }, ...result };
+    const result = await this.payments.refund(id, body.reason.trim(), caller);
     void reply.status('refund_approval' in result ? 202 : 201);
-    return answer;
+    return result;
   }
 }
