@@ -4,7 +4,8 @@ import { IpnId, MerchantReference, Money } from '@app/domain';
 import { GatewayClient } from '@app/gateway-client';
 import { OrderEntity } from '@app/persistence';
 import { SANDBOX_CREDENTIALS } from '../support/sandbox';
-import type { RunningService } from '../support/service';
+import { startSeededApi } from '../support/seeded-api';
+import type { RunningService, ServiceOptions } from '../support/service';
 
 export type PaymentKind = 'card' | 'mobile_money';
 
@@ -137,4 +138,37 @@ export class AdminFixtures {
   async refundRequests(): Promise<number> {
     return (await this.service.sandbox.control.requests()).counts.RefundRequest ?? 0;
   }
+}
+
+/** What an admin suite runs on: the api on the run's database, a data source and the fixtures. */
+export interface AdminSuite {
+  service: RunningService;
+  dataSource: DataSource;
+  fixtures: AdminFixtures;
+  close(): Promise<void>;
+}
+
+/**
+ * The api (its migrations run at start), with `options.env` and `options.port`; the sandbox
+ * drops its own notifications, so an order changes only through what the test does (a sync).
+ */
+export async function startAdminSuite(
+  options: Pick<ServiceOptions, 'env' | 'port'> = {},
+): Promise<AdminSuite> {
+  const api = await startSeededApi({
+    service: { port: options.port, env: { RUN_MIGRATIONS: 'true', ...options.env } },
+  });
+  const { service, dataSource } = api;
+  try {
+    await service.sandbox.control.notifications('drop');
+  } catch (error) {
+    await api.close();
+    throw error;
+  }
+  return {
+    service,
+    dataSource,
+    fixtures: new AdminFixtures(service, dataSource),
+    close: api.close,
+  };
 }

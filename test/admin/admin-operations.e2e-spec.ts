@@ -9,25 +9,20 @@ import {
 } from '@app/persistence';
 import { loadServiceConfig } from '@app/config';
 import { queueConnectionFor, QUEUES } from '@app/queues';
-import { openTestDataSource } from '../support/database';
-import { RunningService, startService, waitFor } from '../support/service';
-import { AdminFixtures } from './admin-fixtures';
+import { RunningService, waitFor } from '../support/service';
+import { AdminFixtures, AdminSuite, startAdminSuite } from './admin-fixtures';
 
 describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
   let service: RunningService;
   let dataSource: DataSource;
   let fixtures: AdminFixtures;
+  let suite: AdminSuite | undefined;
 
   beforeAll(async () => {
-    service = await startService({ env: { RUN_MIGRATIONS: 'true' } });
-    dataSource = await openTestDataSource();
-    fixtures = new AdminFixtures(service, dataSource);
-    await service.sandbox.control.notifications('drop');
+    suite = await startAdminSuite();
+    ({ service, dataSource, fixtures } = suite);
   }, 60_000);
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await service?.close();
-  });
+  afterAll(() => suite?.close());
 
   const get = (path: string) => request(service.apiUrl).get(path).set(service.adminAuth);
   const post = (path: string, body: object = {}) =>

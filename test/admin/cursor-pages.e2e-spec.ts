@@ -1,8 +1,6 @@
-import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { openTestDataSource } from '../support/database';
 import { SeedRows } from '../support/seed-rows';
-import { RunningService, startService } from '../support/service';
+import { SeededApi, startSeededApi } from '../support/seeded-api';
 
 interface Page {
   items?: { id: string }[];
@@ -17,21 +15,16 @@ interface Page {
  * rows by a filter only its seeded rows match (a currency, an event type, a date window).
  */
 describe('admin lists page by cursor (api + Postgres)', () => {
-  let service: RunningService;
   let dataSource: DataSource;
   let seed: SeedRows;
+  let get: SeededApi['get'];
+  let api: SeededApi | undefined;
 
   beforeAll(async () => {
-    service = await startService();
-    dataSource = await openTestDataSource();
-    seed = new SeedRows(dataSource);
+    api = await startSeededApi();
+    ({ dataSource, seed, get } = api);
   }, 60_000);
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await service?.close();
-  });
-
-  const get = (path: string) => request(service.apiUrl).get(path).set(service.adminAuth);
+  afterAll(() => api?.close());
 
   /** Reads every page of `path`, calling `between` after each one; the ids in answer order. */
   async function readAll(path: string, between: () => Promise<void>): Promise<string[]> {

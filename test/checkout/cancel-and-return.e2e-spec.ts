@@ -20,6 +20,14 @@ describe('orders: cancel and the customer return redirect', () => {
       .set(service.shopAuth);
   const returnVisit = (query: string) =>
     request(service.apiUrl).get(`/v1/checkouts/return?${query}`);
+  /** The customer's choice on the sandbox's hosted page; its redirect is not followed. */
+  const onHostedPage = (orderTrackingId: string, action: 'card' | 'cancel') =>
+    fetch(new URL('/pesapaliframe/PesapalIframe3/Pay', service.sandbox.origin), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ OrderTrackingId: orderTrackingId, action }),
+      redirect: 'manual',
+    });
 
   it('cancels an unpaid order at the gateway, with its event and merchant event', async () => {
     const body = hostedBody();
@@ -95,15 +103,7 @@ describe('orders: cancel and the customer return redirect', () => {
   it('walks the hosted page: pay → callback_url (ours) → the shop', async () => {
     const body = hostedBody({ return_url: 'https://shop.example/done' });
     const created = await postCheckout(service, body).expect(201);
-    const pay = await fetch(new URL('/pesapaliframe/PesapalIframe3/Pay', service.sandbox.origin), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        OrderTrackingId: created.body.order_tracking_id,
-        action: 'card',
-      }),
-      redirect: 'manual',
-    });
+    const pay = await onHostedPage(created.body.order_tracking_id, 'card');
     expect(pay.status).toBe(303);
     const callback = new URL(pay.headers.get('location') ?? '');
     expect(`${callback.origin}${callback.pathname}`).toBe(`${service.apiUrl}/v1/checkouts/return`);
@@ -116,15 +116,7 @@ describe('orders: cancel and the customer return redirect', () => {
   it('cancels the attempt of a customer who cancelled on the hosted page, and says so on the way to cancel_url', async () => {
     const body = hostedBody({ cancel_url: 'https://shop.example/cart' });
     const created = await postCheckout(service, body).expect(201);
-    const page = await fetch(new URL('/pesapaliframe/PesapalIframe3/Pay', service.sandbox.origin), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        OrderTrackingId: created.body.order_tracking_id,
-        action: 'cancel',
-      }),
-      redirect: 'manual',
-    });
+    const page = await onHostedPage(created.body.order_tracking_id, 'cancel');
     expect(page.status).toBe(303);
     const cancellation = new URL(page.headers.get('location') ?? '');
     expect(cancellation.searchParams.get('cancelled')).toBe('1');

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { OrderTrackingId } from '@app/domain';
-import { InMemoryTokenStore, RedisTokenStore, tokenStoreKey } from '@app/gateway-client';
+import {
+  GatewayClient,
+  InMemoryTokenStore,
+  RedisTokenStore,
+  TokenStore,
+  tokenStoreKey,
+} from '@app/gateway-client';
 import { PostgresTokenStore } from '@app/persistence';
 import { openTestDataSource } from '../support/database';
 import { redisForTest } from '../support/redis-servers';
@@ -38,6 +44,16 @@ describe('GatewayClient against the sandbox: tokens', () => {
   beforeEach(() =>
     Promise.all([sandbox.control.resetRequests(), shortLived.control.resetRequests()]),
   );
+
+  /** A client of its own (as another process would be) sharing `key` in the store. */
+  const sharingClient = (tokenStore: TokenStore, key: string) =>
+    clientFor(sandbox, { tokenStore, tokenStoreKey: key, timeoutMs: SHARING_TIMEOUT_MS });
+  /** Ten calls from each of two clients at once, both without a token yet. */
+  const bothCold = (first: GatewayClient, second: GatewayClient) =>
+    Promise.all([
+      ...Array.from({ length: 10 }, () => first.listIpns()),
+      ...Array.from({ length: 10 }, () => second.listIpns()),
+    ]);
 
   it('asks for exactly one token for 100 concurrent calls on a cold client', async () => {
     const client = clientFor(sandbox);
@@ -92,21 +108,10 @@ describe('GatewayClient against the sandbox: tokens', () => {
       );
       expect(key).not.toContain(SANDBOX_CREDENTIALS.consumerSecret);
       expect(key).not.toContain(SANDBOX_CREDENTIALS.consumerKey);
-      const first = clientFor(sandbox, {
-        tokenStore: new RedisTokenStore(redis),
-        tokenStoreKey: key,
-        timeoutMs: SHARING_TIMEOUT_MS,
-      });
-      const second = clientFor(sandbox, {
-        tokenStore: new RedisTokenStore(redis),
-        tokenStoreKey: key,
-        timeoutMs: SHARING_TIMEOUT_MS,
-      });
+      const first = sharingClient(new RedisTokenStore(redis), key);
+      const second = sharingClient(new RedisTokenStore(redis), key);
       // Both cold at once: the Redis lock lets one of them log in.
-      await Promise.all([
-        ...Array.from({ length: 10 }, () => first.listIpns()),
-        ...Array.from({ length: 10 }, () => second.listIpns()),
-      ]);
+      await bothCold(first, second);
       expect(await tokenRequests()).toBe(1);
       expect(await redis.pttl(key)).toBeGreaterThan(0);
     } finally {
@@ -123,21 +128,10 @@ describe('GatewayClient against the sandbox: tokens', () => {
         sandbox.baseUrl,
         SANDBOX_CREDENTIALS.consumerKey,
       );
-      const first = clientFor(sandbox, {
-        tokenStore: new PostgresTokenStore(dataSource),
-        tokenStoreKey: key,
-        timeoutMs: SHARING_TIMEOUT_MS,
-      });
-      const second = clientFor(sandbox, {
-        tokenStore: new PostgresTokenStore(dataSource),
-        tokenStoreKey: key,
-        timeoutMs: SHARING_TIMEOUT_MS,
-      });
+      const first = sharingClient(new PostgresTokenStore(dataSource), key);
+      const second = sharingClient(new PostgresTokenStore(dataSource), key);
       // Both cold at once: the lease on the row lets one of them log in.
-      await Promise.all([
-        ...Array.from({ length: 10 }, () => first.listIpns()),
-        ...Array.from({ length: 10 }, () => second.listIpns()),
-      ]);
+      await bothCold(first, second);
       expect(await tokenRequests()).toBe(1);
       const [row] = (await dataSource.query(
         'SELECT token, expires_at, lock_owner FROM gateway_tokens WHERE key = $1',
@@ -148,11 +142,7 @@ describe('GatewayClient against the sandbox: tokens', () => {
       // The refresh lock was given back once the token was stored.
       expect(row.lock_owner).toBeNull();
       // A third process starting later reuses the stored token.
-      const third = clientFor(sandbox, {
-        tokenStore: new PostgresTokenStore(dataSource),
-        tokenStoreKey: key,
-        timeoutMs: SHARING_TIMEOUT_MS,
-      });
+      const third = sharingClient(new PostgresTokenStore(dataSource), key);
       await third.listIpns();
       expect(await tokenRequests()).toBe(1);
     } finally {

@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { AdminFixtures } from '../admin/admin-fixtures';
-import { openTestDataSource } from '../support/database';
+import { AdminFixtures, AdminSuite, startAdminSuite } from '../admin/admin-fixtures';
 import {
   IdentityProvider,
   signInOverHttp,
   startIdentityProvider,
 } from '../support/identity-provider';
-import { freePorts, RunningService, startService, waitFor } from '../support/service';
+import { freePorts, RunningService, waitFor } from '../support/service';
 
 interface AuditRow {
   actor_kind: string;
@@ -36,27 +35,24 @@ describe('operators: sign-in, roles, keys, approvals (api + OpenID provider + Po
   let service: RunningService;
   let dataSource: DataSource;
   let fixtures: AdminFixtures;
+  let suite: AdminSuite | undefined;
   const sessions = new Map<string, { cookie: string; csrf: string }>();
 
   beforeAll(async () => {
     const [apiPort, idpPort] = await freePorts(2);
     idp = await startIdentityProvider(`http://127.0.0.1:${apiPort}`, idpPort);
-    service = await startService({
+    suite = await startAdminSuite({
       port: apiPort,
       env: {
-        RUN_MIGRATIONS: 'true',
         ...idp.env,
         REFUND_APPROVAL_THRESHOLD: 'KES:1000,UGX:1500000',
         ADMIN_SESSION_IDLE_MINUTES: '15',
       },
     });
-    dataSource = await openTestDataSource();
-    fixtures = new AdminFixtures(service, dataSource);
-    await service.sandbox.control.notifications('drop');
+    ({ service, dataSource, fixtures } = suite);
   }, 60_000);
   afterAll(async () => {
-    await dataSource?.destroy();
-    await service?.close();
+    await suite?.close();
     await idp?.close();
   });
 

@@ -1,25 +1,20 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { OrderEntity, OrderEventEntity, OutboxEventEntity, RefundEntity } from '@app/persistence';
-import { AdminFixtures } from '../admin/admin-fixtures';
-import { openTestDataSource } from '../support/database';
-import { RunningService, startService } from '../support/service';
+import { AdminFixtures, AdminSuite, startAdminSuite } from '../admin/admin-fixtures';
+import { RunningService } from '../support/service';
 
 describe('admin refunds (api + Postgres + sandbox gateway)', () => {
   let service: RunningService;
   let dataSource: DataSource;
   let fixtures: AdminFixtures;
+  let suite: AdminSuite | undefined;
 
   beforeAll(async () => {
-    service = await startService({ env: { RUN_MIGRATIONS: 'true' } });
-    dataSource = await openTestDataSource();
-    fixtures = new AdminFixtures(service, dataSource);
-    await service.sandbox.control.notifications('drop');
+    suite = await startAdminSuite();
+    ({ service, dataSource, fixtures } = suite);
   }, 60_000);
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await service?.close();
-  });
+  afterAll(() => suite?.close());
 
   const refund = (reference: string, body: Record<string, unknown>) =>
     request(service.apiUrl)

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { RunningSandbox, SANDBOX_CREDENTIALS } from '../support/sandbox';
+import { RunningSandbox, SANDBOX_CREDENTIALS, startSandbox } from '../support/sandbox';
 
 export interface RawResponse {
   status: number;
@@ -85,6 +85,20 @@ export class GatewayCaller {
 
   private auth(): Record<string, string> {
     return this.token ? { authorization: `Bearer ${this.token}` } : {};
+  }
+}
+
+/** A sandbox of the suite's own, a merchant signed in at it and its IPN URL registered. */
+export async function startMerchantSandbox(
+  ipnUrl: string,
+): Promise<{ sandbox: RunningSandbox; gw: GatewayCaller; ipnId: string }> {
+  const sandbox = await startSandbox();
+  try {
+    const gw = await new GatewayCaller(sandbox).authenticate();
+    return { sandbox, gw, ipnId: await gw.registerIpn(ipnUrl) };
+  } catch (error) {
+    await sandbox.close();
+    throw error;
   }
 }
 

@@ -1,5 +1,5 @@
 import { RunningSandbox, startSandbox } from '../support/sandbox';
-import { GatewayCaller } from './gateway-http';
+import { GatewayCaller, startMerchantSandbox } from './gateway-http';
 
 describe('sandbox gateway: IPN registration, orders and push', () => {
   let sandbox: RunningSandbox;
@@ -7,9 +7,7 @@ describe('sandbox gateway: IPN registration, orders and push', () => {
   let ipnId: string;
 
   beforeAll(async () => {
-    sandbox = await startSandbox();
-    gw = await new GatewayCaller(sandbox).authenticate();
-    ipnId = await gw.registerIpn('http://127.0.0.1:9/ipn-never-contacted');
+    ({ sandbox, gw, ipnId } = await startMerchantSandbox('http://127.0.0.1:9/ipn-never-contacted'));
   });
   afterAll(() => sandbox.close());
 

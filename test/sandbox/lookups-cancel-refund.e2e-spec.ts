@@ -1,5 +1,5 @@
-import { RunningSandbox, startSandbox } from '../support/sandbox';
-import { GatewayCaller } from './gateway-http';
+import { RunningSandbox } from '../support/sandbox';
+import { GatewayCaller, startMerchantSandbox } from './gateway-http';
 
 describe('sandbox gateway: lookups, cancellation and refund', () => {
   let sandbox: RunningSandbox;
@@ -7,9 +7,7 @@ describe('sandbox gateway: lookups, cancellation and refund', () => {
   let ipnId: string;
 
   beforeAll(async () => {
-    sandbox = await startSandbox();
-    gw = await new GatewayCaller(sandbox).authenticate();
-    ipnId = await gw.registerIpn('http://127.0.0.1:9/ipn');
+    ({ sandbox, gw, ipnId } = await startMerchantSandbox('http://127.0.0.1:9/ipn'));
   });
   afterAll(() => sandbox.close());
 
@@ -24,6 +22,17 @@ describe('sandbox gateway: lookups, cancellation and refund', () => {
     id: string,
   ): Promise<{ json: Record<string, unknown>; status: number; text: string }> =>
     gw.get(`/Transactions/GetTransactionStatus?orderTrackingId=${id}`);
+  const requestRefund = (
+    confirmationCode: string | null,
+    amount: string,
+    remarks = 'r',
+  ): Promise<{ json: Record<string, unknown> }> =>
+    gw.post('/Transactions/RefundRequest', {
+      confirmation_code: confirmationCode,
+      amount,
+      username: 'ops',
+      remarks,
+    });
 
   it('tells pending from unknown only by the message', async () => {
     const { id } = await create();
@@ -139,13 +148,7 @@ describe('sandbox gateway: lookups, cancellation and refund', () => {
   it('accepts one refund per confirmation code: partial allowed, a second of any amount refused', async () => {
     const { id } = await create({ amount: 100 });
     const { confirmation_code } = await sandbox.control.settle(id, 'completed', 'card');
-    const refund = (amount: string): Promise<{ json: Record<string, unknown> }> =>
-      gw.post('/Transactions/RefundRequest', {
-        confirmation_code,
-        amount,
-        username: 'ops',
-        remarks: 'damaged',
-      });
+    const refund = (amount: string) => requestRefund(confirmation_code, amount, 'damaged');
     const first = await refund('40.00');
     expect(first.json).toEqual({ status: '200', message: expect.any(String) });
     expect((await refund('60.00')).json).toEqual({ status: '500', message: expect.any(String) });
@@ -156,28 +159,13 @@ describe('sandbox gateway: lookups, cancellation and refund', () => {
   it('refuses refunds above the paid amount and partial mobile-money refunds', async () => {
     const card = await create({ amount: 100 });
     const cardPaid = await sandbox.control.settle(card.id, 'completed', 'card');
-    const tooMuch = await gw.post('/Transactions/RefundRequest', {
-      confirmation_code: cardPaid.confirmation_code,
-      amount: '100.01',
-      username: 'ops',
-      remarks: 'r',
-    });
+    const tooMuch = await requestRefund(cardPaid.confirmation_code, '100.01');
     expect(tooMuch.json.status).toBe('500');
     const mobile = await create({ amount: 100 });
     const mobilePaid = await sandbox.control.settle(mobile.id, 'completed', 'mobile_money');
-    const partial = await gw.post('/Transactions/RefundRequest', {
-      confirmation_code: mobilePaid.confirmation_code,
-      amount: '50',
-      username: 'ops',
-      remarks: 'r',
-    });
+    const partial = await requestRefund(mobilePaid.confirmation_code, '50');
     expect(partial.json.status).toBe('500');
-    const full = await gw.post('/Transactions/RefundRequest', {
-      confirmation_code: mobilePaid.confirmation_code,
-      amount: '100.00',
-      username: 'ops',
-      remarks: 'r',
-    });
+    const full = await requestRefund(mobilePaid.confirmation_code, '100.00');
     expect(full.json).toEqual({ status: '200', message: expect.any(String) });
   });
 
