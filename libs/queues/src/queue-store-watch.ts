@@ -42,7 +42,7 @@ type Rescheduler = (queues: readonly QueueName[]) => Promise<number>;
 /**
  * Notices, without a restart, that the queues' store came back empty, and re-derives what it
  * held from PostgreSQL, which holds every piece of work: the schedules of the repeatable jobs
- * (JobRunner) and every @LostJobs class's rows (notifications, polls, refund follow-ups, the IPN
+ * (JobRunner) and the rows of every @RequeuesLostJobs class (notifications, polls, refund follow-ups, the IPN
  * registration) made due again at once instead of after their lease. Each worker plants a mark
  * in each queue's store at start and looks for them every second; of the workers that find one
  * gone, the one that plants it again recovers that queue (set-if-absent), once per wipe.
@@ -65,7 +65,7 @@ export class QueueStoreWatch implements OnModuleDestroy {
     private readonly discovery: DiscoveryService,
     private readonly reflector: Reflector,
     private readonly redis: RedisConnection,
-    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+    @Inject(SERVICE_CONFIG) config: ServiceConfig,
     @Optional() dataSource?: DataSource,
   ) {
     if (redis.client) this.markers = new RedisQueueStoreMarkers(redis.client, config);
@@ -76,10 +76,10 @@ export class QueueStoreWatch implements OnModuleDestroy {
   start(reschedule: Rescheduler): void {
     if (!this.markers || this.timer) return;
     this.reschedule = reschedule;
-    this.timer = setInterval(() => this.check(), STORE_CHECK_INTERVAL_MS);
+    this.timer = setInterval(() => void this.check(), STORE_CHECK_INTERVAL_MS);
     // A restarted Redis is looked at as soon as it answers, not a tick later.
-    this.redis.client?.on('ready', () => this.check());
-    this.check();
+    this.redis.client?.on('ready', () => void this.check());
+    void this.check();
   }
 
   async onModuleDestroy(): Promise<void> {
