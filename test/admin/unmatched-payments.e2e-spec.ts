@@ -296,6 +296,30 @@ describe('payments without an order (api + worker + sandbox, a database of its o
     expect(paid.body.error.code).toBe('order_paid');
   });
 
+  it('settles a payment once when two operators match it at the same moment', async () => {
+    const payment = await kept('1500.00');
+    const [first, second] = await Promise.all([
+      fixtures.hostedOrder({}, '1500.00'),
+      fixtures.hostedOrder({}, '1500.00'),
+    ]);
+    const answers = await Promise.all(
+      [first, second].map((order) =>
+        admin()
+          .post(`/v1/admin/unmatched-payments/${payment.id}/match`)
+          .set(service.adminAuth)
+          .send({ reference: order.merchantReference }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    expect(answers.find((answer) => answer.status === 409)?.body.error.code).toBe(
+      'unmatched_payment_settled',
+    );
+    const statuses = await dataSource
+      .getRepository(OrderEntity)
+      .findBy([{ id: first.id }, { id: second.id }]);
+    expect(statuses.map((order) => order.status).sort()).toEqual(['completed', 'pending']);
+  });
+
   it('refuses a match it cannot make, saying why, and changes nothing', async () => {
     const payment = await kept('1500.00');
     const dearer = await fixtures.hostedOrder({}, '2000.00');

@@ -226,7 +226,10 @@ describe('NotificationVerifier.verify', () => {
 
   describe('a notification that names no order of ours', () => {
     // Each retry is logged; keep the test output quiet.
-    beforeEach(() => jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined));
+    beforeEach(() => {
+      jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+      jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    });
     afterEach(() => jest.restoreAllMocks());
 
     // The first try only waits (the creation answer may still be on its way); later ones ask the
