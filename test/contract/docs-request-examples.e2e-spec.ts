@@ -60,7 +60,7 @@ describe('the request examples of the README and docs/', () => {
   it('has a check that refuses an example that drifted, in each way the docs show one', () => {
     const drifted = [
       '```sh\ncurl -s -X POST http://127.0.0.1:3000/v1/orders/ORDER-1/attempts \\\n  -d \'{"method":"hosted","requested_by":"amina"}\'\n```',
-      '```\nPOST /v1/checkouts\n\n{"amount":"1500.00","currency":"KES","customer":{"email":"a@example.com"}}\n```',
+      '```\nPOST /v1/checkouts\nContent-Type: application/json\n\n{"amount":"1500.00","currency":"KES","customer":{"email":"a@example.com"}}\n```',
       'Then:\n\n`POST /v1/admin/orders/ORDER-1/refunds`\n\n```json\n{"amount":"10.00","reason":7}\n```',
       '`POST /v1/admin/orders/{reference}/attempts/{n}/refund` `{reason, requested_by}`',
       '`POST /v1/admin/api-keys` `{name, scopes?}`',
@@ -72,13 +72,13 @@ describe('the request examples of the README and docs/', () => {
     expect(drifts(docRequests('drifted.md', drifted))).toEqual([
       'drifted.md:2 POST /v1/orders/ORDER-1/attempts: (body) must NOT have additional properties: requested_by',
       "drifted.md:7 POST /v1/checkouts: (body) must have required property 'description'",
-      'drifted.md:16 POST /v1/admin/orders/ORDER-1/refunds: /reason must be string',
-      "drifted.md:20 POST /v1/admin/orders/{reference}/attempts/{n}/refund: requested_by is not a field of /v1/admin/orders/{reference}/attempts/{attempt}/refund's body",
-      'drifted.md:22 POST /v1/admin/api-keys: scopes is required, shown as optional',
-      "drifted.md:24 POST /v1/orders/{reference}/attempts: tip is not a field of /v1/orders/{reference}/attempts's body",
-      'drifted.md:26 POST /v1/admin/no-such-route: POST /v1/admin/no-such-route is not an operation of openapi.json',
-      'drifted.md:29 POST /v1/admin/refunds/1/reject: the body is not JSON: {"reason": }',
-      'drifted.md:34 POST /v1/admin/unmatched-payments/7/match: /reference must be string',
+      'drifted.md:17 POST /v1/admin/orders/ORDER-1/refunds: /reason must be string',
+      "drifted.md:21 POST /v1/admin/orders/{reference}/attempts/{n}/refund: requested_by is not a field of /v1/admin/orders/{reference}/attempts/{attempt}/refund's body",
+      'drifted.md:23 POST /v1/admin/api-keys: scopes is required, shown as optional',
+      "drifted.md:25 POST /v1/orders/{reference}/attempts: tip is not a field of /v1/orders/{reference}/attempts's body",
+      'drifted.md:27 POST /v1/admin/no-such-route: POST /v1/admin/no-such-route is not an operation of openapi.json',
+      'drifted.md:30 POST /v1/admin/refunds/1/reject: the body is not JSON: {"reason": }',
+      'drifted.md:35 POST /v1/admin/unmatched-payments/7/match: /reference must be string',
     ]);
   });
 });

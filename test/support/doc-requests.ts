@@ -92,8 +92,9 @@ function fencedRequests(
   const first = REQUEST_LINE.exec(body[0] ?? '');
   const previous = ENDS_WITH_REQUEST.exec(before);
   if (first) {
-    const rest = body.slice(1).join('\n').trim();
-    if (rest) requests.push(jsonRequest(file, line + 1, first, rest));
+    // The body after the request line and any headers (`Content-Type: application/json`).
+    const start = body.findIndex((part, i) => i > 0 && !/^\s*([\w-]+:\s.*)?$/.test(part));
+    if (start > 0) requests.push(jsonRequest(file, line + 1, first, body.slice(start).join('\n')));
   } else if (previous && lang === 'json') {
     requests.push(jsonRequest(file, line, previous, text));
   }
