@@ -37,6 +37,7 @@ const SERVICE_FAMILIES = [
   'merchant_event_backlog',
   'merchant_event_oldest_seconds',
   'orders_needing_review',
+  'unmatched_payments_open',
   'queue_jobs',
 ];
 
