@@ -20,14 +20,18 @@ import {
   AdminDeadLetterDetail,
   AdminDeadLetterPage,
   AdminDeadLetterReplay,
+} from './dead-letters/dead-letter-responses';
+import {
   AdminIpnRegistrationList,
   AdminNotification,
   AdminNotificationPage,
   AdminNotificationReplay,
+  type IpnRegistrationListAnswer,
+} from './notification-responses';
+import {
   AdminReconciliationReport,
   AdminReconciliationReportList,
-  type IpnRegistrationListAnswer,
-} from './admin-responses';
+} from './reconciliation-responses';
 import { DeadLetterService, JOB_ID_MAX_LENGTH } from './dead-letters/dead-letter.service';
 import { NotificationInboxService } from './notification-inbox.service';
 import { ReconciliationService } from '../reconciliation.service';

@@ -32,7 +32,7 @@ import {
   AdminOrderSyncResult,
   type AdminOrderSyncAnswer,
   AdminStuckOrderPage,
-} from './admin-responses';
+} from './admin-order-responses';
 import { StuckOrdersService } from './stuck-orders.service';
 
 /**

@@ -1,0 +1,26 @@
+import { INTEGER } from '../../http/documented-schemas';
+import { PAGE_LIMIT_MAX } from '../../http/page-query';
+
+/**
+ * What the admin answers' documentation shares (OpenAPI only): the field bounds and lists several
+ * features' answers use.
+ */
+
+export type Answer<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
+
+/**
+ * The members of a union that has no list of its own, as a list: the record makes the compiler
+ * check that it names every member and nothing else.
+ */
+export function membersOf<T extends string>(members: Record<T, true>): T[] {
+  return Object.keys(members) as T[];
+}
+
+/** A page's `limit` as applied: 1 to PAGE_LIMIT_MAX (LimitQuery). */
+export const PAGE_LIMIT = { ...INTEGER, minimum: 1, maximum: PAGE_LIMIT_MAX } as const;
+
+/** orders / payment_attempts / refunds .confirmation_code: varchar(100). */
+export const CONFIRMATION_CODE_LENGTH = 100;
+
+/** order_events.actor, reconciliation_reports.requested_by: an admin key's name, varchar(100). */
+export const ACTOR_LENGTH = 100;
