@@ -9,7 +9,8 @@ import {
 import { GatewayAccounts, TransactionLookup, TransactionRecord } from '@app/gateway-client';
 import { OrderEntity, OrderRepository, RefundEntity, runPrepared } from '@app/persistence';
 import type { Announcement, JournalEntry, OrderJournal } from './order-journal';
-import { integrityMismatch, OrderOutcomeService } from './order-outcome.service';
+import { OrderOutcomeService } from './order-outcome.service';
+import { integrityMismatch } from './outcome-plan';
 
 // The lock-free path writes with a prepared statement straight on the driver's pool; only that
 // call is replaced, so the fast path's version guard can be tested without a database.

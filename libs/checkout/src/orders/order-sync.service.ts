@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { MerchantReference, OrderTrackingId } from '@app/domain';
 import { GatewayAccounts, TransactionLookup } from '@app/gateway-client';
 import { EventSource, OrderEntity, OrderRepository } from '@app/persistence';
-import { InboxCover, OrderOutcomeService, OutcomeResult } from './order-outcome.service';
+import { InboxCover, OrderOutcomeService } from './order-outcome.service';
+import type { OutcomeResult } from './outcome-plan';
 
 /** One lookup of an order at the gateway, applied; shared by everyone who joined it. */
 export interface OrderLookup {

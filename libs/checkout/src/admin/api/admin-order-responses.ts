@@ -18,7 +18,7 @@ import {
   UUID,
 } from '../../http/documented-schemas';
 import { PAGE_LIMIT_MAX } from '../../http/page-query';
-import type { OutcomeResult } from '../../orders/order-outcome.service';
+import type { OutcomeResult } from '../../orders/outcome-plan';
 import { REVIEW_REASON_MAX_LENGTH } from '../../orders/order-view';
 import {
   ATTEMPT_NUMBER,
