@@ -4,3 +4,5 @@
  * verifier, an admin's replay) stays within it.
  */
 export const NOTIFICATION_LAST_ERROR_MAX_LENGTH = 2000;
+/** What the verifier and the IPN route keep of an error they record: its first 500 characters. */
+export const RECORDED_ERROR_MAX_LENGTH = 500;

@@ -1,7 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { inSpan, serviceMetrics } from '@app/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { isRefundOpen, MerchantEventType, OrderStatus, OrderTrackingId } from '@app/domain';
+import {
+  cutText,
+  isRefundOpen,
+  MerchantEventType,
+  OrderStatus,
+  OrderTrackingId,
+} from '@app/domain';
 import { GatewayAccounts, TransactionLookup, TransactionRecord } from '@app/gateway-client';
 import {
   EventSource,
@@ -31,6 +37,7 @@ import {
   planOutcome,
   resultOf,
 } from './outcome-plan';
+import { FAILURE_REASON_MAX_LENGTH } from './order-view';
 
 const ANNOUNCED: Partial<Record<OrderStatus, MerchantEventType>> = {
   completed: 'order.completed',
@@ -288,7 +295,10 @@ export class OrderOutcomeService {
         if (attempt.status === 'pending') {
           await attempts.update(attempt.id, {
             status: 'failed',
-            failureReason: (record.paymentStatusCode ?? record.description)?.slice(0, 100) ?? null,
+            failureReason: cutText(
+              record.paymentStatusCode ?? record.description,
+              FAILURE_REASON_MAX_LENGTH,
+            ),
           });
         }
         return unchanged;

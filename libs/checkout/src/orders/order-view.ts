@@ -25,6 +25,8 @@ export const CHECKOUT_KINDS: CheckoutKind[] = Object.keys({
   mobile_money: true,
 } satisfies Record<CheckoutKind, true>) as CheckoutKind[];
 
+/** orders / payment_attempts .failure_reason: varchar(100); its writers cut a longer one. */
+export const FAILURE_REASON_MAX_LENGTH = 100;
 /** The longest review reason an order keeps (flagForReview cuts a longer one). */
 export const REVIEW_REASON_MAX_LENGTH = 500;
 /**

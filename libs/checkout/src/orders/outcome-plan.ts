@@ -1,6 +1,7 @@
-import { decideOutcome, isTerminal, Money, type OrderStatus } from '@app/domain';
+import { cutText, decideOutcome, isTerminal, Money, type OrderStatus } from '@app/domain';
 import { TransactionLookup, TransactionRecord } from '@app/gateway-client';
 import { OrderEntity } from '@app/persistence';
+import { FAILURE_REASON_MAX_LENGTH } from './order-view';
 
 /**
  * What a transaction lookup means for an order, decided before anything is written: the pure half
@@ -67,8 +68,10 @@ export function planOutcome(order: OrderEntity, lookup: TransactionLookup): Plan
     case 'failed':
       order.failedAt = now;
       // The gateway's description has no stated length; the column keeps its first 100 characters.
-      order.failureReason =
-        (record.paymentStatusCode ?? record.description ?? null)?.slice(0, 100) ?? null;
+      order.failureReason = cutText(
+        record.paymentStatusCode ?? record.description,
+        FAILURE_REASON_MAX_LENGTH,
+      );
       break;
     case 'reversed':
       order.reversedAt = now;

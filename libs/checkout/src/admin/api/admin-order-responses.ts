@@ -19,7 +19,7 @@ import {
 } from '../../http/documented-schemas';
 import { PAGE_LIMIT_MAX } from '../../http/page-query';
 import type { OutcomeResult } from '../../orders/outcome-plan';
-import { REVIEW_REASON_MAX_LENGTH } from '../../orders/order-view';
+import { FAILURE_REASON_MAX_LENGTH, REVIEW_REASON_MAX_LENGTH } from '../../orders/order-view';
 import {
   ATTEMPT_NUMBER,
   ATTEMPTS_PER_ORDER_LIMIT,
@@ -63,9 +63,6 @@ const SYNC_RESULTS = membersOf<OutcomeResult['kind']>({
 
 /** orders / payment_attempts .push_merchant_reference: varchar(100). */
 const PUSH_MERCHANT_REFERENCE_LENGTH = 100;
-
-/** orders / payment_attempts .failure_reason: varchar(100), cut there by its writers. */
-const FAILURE_REASON_LENGTH = 100;
 
 /** An order status a timeline entry moved from or to (order_events.from_status / to_status). */
 const TIMELINE_STATUS = {
@@ -152,7 +149,7 @@ export class AdminOrderResponse implements AdminOrderView {
   @ApiProperty({ ...NULLABLE_DATE_TIME, example: '2026-01-02T09:31:10.000Z' })
   paid_at!: string | null;
 
-  @ApiProperty(text(FAILURE_REASON_LENGTH, { nullable: true, example: null }))
+  @ApiProperty(text(FAILURE_REASON_MAX_LENGTH, { nullable: true, example: null }))
   failure_reason!: string | null;
 
   @ApiProperty({ type: Boolean, example: false })
@@ -336,7 +333,7 @@ export class AdminOrderAttempt implements AttemptView {
   status!: OrderStatus;
 
   @ApiProperty(
-    text(FAILURE_REASON_LENGTH, { nullable: true, example: 'request_terminated_by_user' }),
+    text(FAILURE_REASON_MAX_LENGTH, { nullable: true, example: 'request_terminated_by_user' }),
   )
   failure_reason!: string | null;
 

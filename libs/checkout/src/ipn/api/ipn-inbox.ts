@@ -1,4 +1,5 @@
 import { serviceMetrics } from '@app/common';
+import { cutText } from '@app/domain';
 import { INBOX_CHANNEL } from '../inbox-channel';
 import { NOTIFICATION_LAST_ERROR_MAX_LENGTH } from '../inbox-limits';
 import { randomUUID } from 'node:crypto';
@@ -75,7 +76,7 @@ const MAX_PAYLOAD_DEPTH = 8;
 export function storableText(value: string, max?: number): string {
   const clean = value.replace(LONE_SURROGATE, '\uFFFD').replaceAll('\u0000', '\uFFFD');
   if (max === undefined || clean.length <= max) return clean;
-  return Array.from(clean).slice(0, max).join('');
+  return cutText(clean, max);
 }
 
 function storableNullable(value: string | null, max: number): string | null {

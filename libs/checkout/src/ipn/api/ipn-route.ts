@@ -3,7 +3,9 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentTraceParent, serviceMetrics } from '@app/common';
 import { DEFAULT_ACCOUNT, SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { cutText } from '@app/domain';
 import { isDatabaseUnavailable } from '@app/persistence';
+import { RECORDED_ERROR_MAX_LENGTH } from '../inbox-limits';
 import { InboxEntry, IpnInbox } from './ipn-inbox';
 import { ipnAcknowledgement, IpnFields, judgeIpn, readIpnFields } from '@app/gateway-client';
 import { ipnPath } from '../../orders/ipn-registration.service';
@@ -154,7 +156,7 @@ export class IpnRoute implements OnModuleInit {
         payload: { query: request.query ?? {}, refused: error.code ?? 'error' },
         remoteAddress: request.ip ?? null,
         status: 'ignored',
-        lastError: `refused: ${error.message}`.slice(0, 500),
+        lastError: cutText(`refused: ${error.message}`, RECORDED_ERROR_MAX_LENGTH),
       })
       .then(
         () => true,

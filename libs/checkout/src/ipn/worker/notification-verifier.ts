@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { serviceMetrics } from '@app/common';
 import { DEFAULT_ACCOUNT, SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { OrderTrackingId } from '@app/domain';
+import { cutText, OrderTrackingId } from '@app/domain';
 import { GatewayAccounts } from '@app/gateway-client';
 import {
   COMMIT_WITHOUT_FLUSH_WAIT,
@@ -19,6 +19,7 @@ import {
 import { JobData, JobProducer } from '@app/queues';
 import { OrderOutcomeService } from '../../orders/order-outcome.service';
 import { OrderSyncService } from '../../orders/order-sync.service';
+import { RECORDED_ERROR_MAX_LENGTH } from '../inbox-limits';
 import { LookupThrottle } from './lookup-throttle';
 import { RunLater } from '@app/queues';
 import { RecurringChargeRecorder } from './recurring-charge.recorder';
@@ -207,7 +208,7 @@ export class NotificationVerifier {
     await this.dataSource.query(
       `UPDATE ipn_notifications SET status = 'failed', last_error = $2, processed_at = now()
         WHERE id = $1 AND status IN ${OPEN_NOTIFICATION_STATUSES_SQL}`,
-      [notificationId, error.message.slice(0, 500)],
+      [notificationId, cutText(error.message, RECORDED_ERROR_MAX_LENGTH)],
     );
   }
 

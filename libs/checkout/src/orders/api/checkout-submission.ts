@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DEFAULT_ACCOUNT, SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { nextPollAt } from '@app/domain';
+import { cutText, nextPollAt } from '@app/domain';
 import { GatewayError, PushedOrder, SubmittedOrder } from '@app/gateway-client';
 import {
   isUniqueViolation,
@@ -11,6 +11,7 @@ import {
   runPrepared,
 } from '@app/persistence';
 import { journalledStatement, journalParams, OrderJournal } from '../order-journal';
+import { FAILURE_REASON_MAX_LENGTH } from '../order-view';
 import {
   CHECKOUT_ANSWER_COLUMNS,
   CheckoutAnswer,
@@ -191,7 +192,7 @@ export class CheckoutSubmission {
         row.submissionStatus = 'rejected';
         row.status = 'failed';
         row.failedAt = new Date();
-        row.failureReason = (error.code ?? 'gateway_rejected').slice(0, 100);
+        row.failureReason = cutText(error.code ?? 'gateway_rejected', FAILURE_REASON_MAX_LENGTH);
         row.nextPollAt = null;
       } else {
         row.submissionStatus = 'unknown';

@@ -1,13 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CURRENCY, DATE_TIME, INTEGER, SIGNED_AMOUNT, text } from '../../http/documented-schemas';
 import { TIME_ZONE_MAX_LENGTH } from '../../http/time-zone';
+import { FAILURE_REASON_MAX_LENGTH } from '../../orders/order-view';
 import { LAG_BINS_MS } from '../activity';
 import { OVERVIEW_KEYS_MAX, OVERVIEW_WINDOWS } from './overview.service';
 
 /** Documentation of the overview (the JSON is built by OverviewService.overview). */
 
-/** orders.failure_reason is varchar(100). */
-const FAILURE_REASON_MAX_LENGTH = 100;
 const LAG_BOUND = { ...INTEGER, maximum: LAG_BINS_MS[LAG_BINS_MS.length - 1] } as const;
 
 /** What a bucket and the window's totals both count. */
