@@ -75,6 +75,24 @@ export const MOVEMENTS_WITH_ORDERS = `
      AND ($6::varchar IS NULL OR m.account = $6)`;
 
 /**
+ * The orders that failed or were cancelled in [$1, $2), filtered as MOVEMENTS_WITH_ORDERS by $3
+ * (currency) and $6 (merchant account): a row per order with its kind ('failed' or 'cancelled'),
+ * when it ended and why (a failure's reason, 'unknown' when none; '' for a cancellation). The one
+ * place they are read: the daily report counts them per day, the activity summer per bucket.
+ */
+export const ENDED_ORDERS = `
+  SELECT 'failed' AS kind, f.failed_at AS ended_at, f.currency, f.payment_method,
+         COALESCE(f.failure_reason, 'unknown') AS reason
+    FROM orders f
+   WHERE f.failed_at >= $1 AND f.failed_at < $2 AND ($3::varchar IS NULL OR f.currency = $3)
+     AND ($6::varchar IS NULL OR f.gateway_account = $6)
+  UNION ALL
+  SELECT 'cancelled', c.cancelled_at, c.currency, c.payment_method, ''
+    FROM orders c
+   WHERE c.cancelled_at >= $1 AND c.cancelled_at < $2 AND ($3::varchar IS NULL OR c.currency = $3)
+     AND ($6::varchar IS NULL OR c.gateway_account = $6)`;
+
+/**
  * A text cell a spreadsheet would run as a formula (=, +, -, @, or a tab or carriage return
  * first) gets an apostrophe in front (CSV injection). Amounts and attempt numbers are ours and
  * numeric, so a refund's "-100.00" stays a number. (ascii() reads the first character without

@@ -1,4 +1,8 @@
-import { MOVEMENTS_WITH_ORDERS, movementParameters } from '../finance/money-movements';
+import {
+  ENDED_ORDERS,
+  MOVEMENTS_WITH_ORDERS,
+  movementParameters,
+} from '../finance/money-movements';
 
 /**
  * What the overview counts, each summed per hour (or per minute, live) under a key:
@@ -44,11 +48,8 @@ const ORDER_ACTIVITY = `
   SELECT ${at('m.occurred_at')}, m.type, m.currency, count(*)::int, sum(m.amount)
     FROM (${MOVEMENTS_WITH_ORDERS}) m GROUP BY 1, 2, 3
   UNION ALL
-  SELECT ${at('f.failed_at')}, 'failed', COALESCE(f.failure_reason, 'unknown'), count(*)::int, NULL
-    FROM orders f WHERE f.failed_at >= $1 AND f.failed_at < $2 GROUP BY 1, 3
-  UNION ALL
-  SELECT ${at('c.cancelled_at')}, 'cancelled', '', count(*)::int, NULL
-    FROM orders c WHERE c.cancelled_at >= $1 AND c.cancelled_at < $2 GROUP BY 1
+  SELECT ${at('e.ended_at')}, e.kind, e.reason, count(*)::int, NULL
+    FROM (${ENDED_ORDERS}) e GROUP BY 1, 2, 3
   UNION ALL
   SELECT ${at('e.expired_at')}, 'expired', '', count(*)::int, NULL
     FROM orders e WHERE e.expired_at >= $1 AND e.expired_at < $2 GROUP BY 1

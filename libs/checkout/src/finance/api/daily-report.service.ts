@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { CheckoutError } from '../../errors/checkout-error';
 import { DailyReportQuery } from './finance.dto';
 import { openFinanceSnapshot } from './finance-request';
-import { inert, MOVEMENTS_WITH_ORDERS, movementParameters } from '../money-movements';
+import { ENDED_ORDERS, inert, MOVEMENTS_WITH_ORDERS, movementParameters } from '../money-movements';
 
 /** One local day × currency × payment method. Sums are decimal strings; refunds are negative. */
 export interface DailyReportRow {
@@ -74,15 +74,8 @@ const DAILY = `
       SELECT x.occurred_at::date AS day, x.currency, x.payment_method, x.type AS kind, x.amount
         FROM (${MOVEMENTS_WITH_ORDERS}) x
       UNION ALL
-      SELECT f.failed_at::date, f.currency, f.payment_method, 'failed', NULL
-        FROM orders f
-       WHERE f.failed_at >= $1 AND f.failed_at < $2 AND ($3::varchar IS NULL OR f.currency = $3)
-         AND ($6::varchar IS NULL OR f.gateway_account = $6)
-      UNION ALL
-      SELECT c.cancelled_at::date, c.currency, c.payment_method, 'cancelled', NULL
-        FROM orders c
-       WHERE c.cancelled_at >= $1 AND c.cancelled_at < $2 AND ($3::varchar IS NULL OR c.currency = $3)
-         AND ($6::varchar IS NULL OR c.gateway_account = $6)
+      SELECT e.ended_at::date, e.currency, e.payment_method, e.kind, NULL
+        FROM (${ENDED_ORDERS}) e
     ) k
    GROUP BY k.day, k.currency, k.payment_method
    ORDER BY k.day, k.currency, k.payment_method NULLS FIRST`;
