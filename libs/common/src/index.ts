@@ -8,3 +8,4 @@ export * from './metrics/service-metrics';
 export * from './metrics/metrics.module';
 export * from './tracing/trace-context';
 export * from './http/browser-bundle';
+export * from './relay-loop';

@@ -14,7 +14,7 @@ import {
   PreparedStatement,
   runPrepared,
 } from '@app/persistence';
-import { markInTrace } from '@app/common';
+import { markInTrace, RelayLoop } from '@app/common';
 import { claimLeaseSeconds, JobProducer, LostJobs, QUEUES, RequeuesLostJobs } from '@app/queues';
 import { INBOX_CHANNEL } from '../inbox-channel';
 
@@ -142,19 +142,14 @@ interface ClaimedRow {
 @RequeuesLostJobs(QUEUES.notifications, 'notifications')
 export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy, LostJobs {
   private readonly logger = new Logger(InboxRelay.name);
-  private readonly intervalMs: number;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly loop: RelayLoop;
   private listener: Client | undefined;
   private relisten: NodeJS.Timeout | undefined;
   private gather: NodeJS.Timeout | undefined;
   private roomRetry: NodeJS.Timeout | undefined;
   /** The last batch was cut short by the queue's depth: due rows may be left. */
   private heldBack = false;
-  private running: Promise<void> | undefined;
-  private again = false;
   private queueDown = false;
-  private stopped = false;
-  private lastProblem = '';
   private queueProblem = '';
 
   constructor(
@@ -162,23 +157,41 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy, Lost
     private readonly jobs: JobProducer,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {
-    this.intervalMs = Math.min(config.sweepIntervalMs, MAX_INTERVAL_MS);
+    this.loop = new RelayLoop({
+      intervalMs: Math.min(config.sweepIntervalMs, MAX_INTERVAL_MS),
+      step: async () => {
+        const relayed = await this.relayBatch();
+        return relayed === BATCH ? 'more' : relayed < 0 ? 'halt' : 'done';
+      },
+      logger: this.logger,
+      failing: (message) => `inbox relay: ${message}`,
+      working: 'inbox relay: working again',
+      afterPass: () => {
+        if (!this.heldBack) return;
+        this.roomRetry ??= setTimeout(() => {
+          this.roomRetry = undefined;
+          this.wake();
+        }, ROOM_RETRY_MS);
+      },
+    });
+  }
+
+  private get stopped(): boolean {
+    return this.loop.isStopped;
   }
 
   onApplicationBootstrap(): void {
     void this.listen();
-    this.timer = setInterval(() => this.wake(true), this.intervalMs);
-    this.wake(true);
+    this.loop.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
+    const stopping = this.loop.stop();
     clearTimeout(this.relisten);
     clearTimeout(this.gather);
     clearTimeout(this.roomRetry);
     await this.listener?.end().catch(() => undefined);
-    await this.running;
+    await stopping;
   }
 
   /**
@@ -186,43 +199,8 @@ export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy, Lost
    * the timer starts passes, so a stream of signals does not turn into a stream of failures.
    */
   wake(timed = false): void {
-    if (this.stopped || (this.queueDown && !timed)) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.pass().finally(() => (this.running = undefined));
-  }
-
-  private async pass(): Promise<void> {
-    do {
-      this.again = false;
-      let relayed: number;
-      do {
-        relayed = await this.relayBatch().then(
-          (count) => {
-            if (this.lastProblem) this.logger.log('inbox relay: working again');
-            this.lastProblem = '';
-            return count;
-          },
-          (error: Error) => {
-            // An outage fails every pass the same way: say it once.
-            if (error.message !== this.lastProblem) {
-              this.logger.warn(`inbox relay: ${error.message}`);
-            }
-            this.lastProblem = error.message;
-            return -1;
-          },
-        );
-      } while (relayed === BATCH && !this.stopped);
-      if (relayed < 0) return;
-    } while (this.again && !this.stopped);
-    if (this.heldBack && !this.stopped) {
-      this.roomRetry ??= setTimeout(() => {
-        this.roomRetry = undefined;
-        this.wake();
-      }, ROOM_RETRY_MS);
-    }
+    if (this.queueDown && !timed) return;
+    this.loop.wake();
   }
 
   /**

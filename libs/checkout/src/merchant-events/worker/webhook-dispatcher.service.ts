@@ -7,6 +7,7 @@ import {
   OnModuleDestroy,
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { RelayLoop } from '@app/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { PreparedStatement, runPrepared } from '@app/persistence';
 import { AttemptVerdict, judgeAttempt } from '../delivery-policy';
@@ -162,56 +163,41 @@ interface ClaimedMessage {
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(WebhookDispatcher.name);
-  private readonly intervalMs: number;
+  private readonly loop: RelayLoop;
   private readonly inFlight = new Set<Promise<void>>();
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = false;
-  private lastProblem = '';
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly environmentEndpoint: EnvironmentEndpoint,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {
-    this.intervalMs = Math.min(config.sweepIntervalMs, MAX_INTERVAL_MS);
+    this.loop = new RelayLoop({
+      intervalMs: Math.min(config.sweepIntervalMs, MAX_INTERVAL_MS),
+      // A full fan-out batch means more are waiting; then the due messages are sent.
+      step: async () => {
+        if ((await this.fanOut()) === FAN_OUT_BATCH) return 'more';
+        await this.dispatchDue();
+        return 'done';
+      },
+      logger: this.logger,
+      failing: (message) => `webhook dispatcher paused, events wait in PostgreSQL: ${message}`,
+      working: 'webhook dispatcher: database reachable again',
+    });
+  }
+
+  private get stopped(): boolean {
+    return this.loop.isStopped;
   }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.environmentEndpoint.sync();
-    this.schedule(0);
+    this.loop.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.loop.stop();
     // Each POST ends within its timeout; a message left claimed is sent again after its lease.
     await Promise.allSettled([...this.inFlight]);
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.round().finally(() => this.schedule(this.intervalMs));
-    }, delayMs);
-  }
-
-  private async round(): Promise<void> {
-    try {
-      while (!this.stopped && (await this.fanOut()) === FAN_OUT_BATCH) {
-        // A full batch means more are waiting.
-      }
-      await this.dispatchDue();
-      if (this.lastProblem) this.logger.log('webhook dispatcher: database reachable again');
-      this.lastProblem = '';
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (message !== this.lastProblem) {
-        this.logger.warn(`webhook dispatcher paused, events wait in PostgreSQL: ${message}`);
-      }
-      this.lastProblem = message;
-    }
   }
 
   /** Hands one batch of new events to their endpoints; answers how many it handed. */
