@@ -1,8 +1,24 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { isTimeZone } from '@app/config';
 import { FieldProblem } from '../errors/checkout-error';
 
 /** The longest `tz` a query takes (an IANA zone name; isTimeZone takes no longer one either). */
 export const TIME_ZONE_MAX_LENGTH = 64;
+
+/** An optional IANA time zone in a query (`tz`): its bound and its document; timeZoneProblem checks the name. */
+export const TimeZoneField = (description: string) =>
+  applyDecorators(
+    ApiPropertyOptional({
+      description,
+      example: 'Africa/Nairobi',
+      maxLength: TIME_ZONE_MAX_LENGTH,
+    }),
+    IsOptional(),
+    IsString(),
+    MaxLength(TIME_ZONE_MAX_LENGTH),
+  );
 
 /** What is wrong with a `tz` a request named, or null: one message wherever a zone is taken. */
 export function timeZoneProblem(tz: string): FieldProblem | null {

@@ -7,7 +7,7 @@ import {
   MovementType,
   PAYMENT_COLUMN_NAMES,
 } from '../payment-columns';
-import { TIME_ZONE_MAX_LENGTH } from '../../http/time-zone';
+import { TimeZoneField } from '../../http/time-zone';
 
 /** The longest `from` / `to` taken (readRange then wants a date or an instant with an offset). */
 export const RANGE_TEXT_MAX_LENGTH = 40;
@@ -35,14 +35,7 @@ export class FinanceRangeQuery {
   @MaxLength(RANGE_TEXT_MAX_LENGTH)
   to!: string;
 
-  @ApiPropertyOptional({
-    description: 'IANA time zone the dates are read in (default REPORT_TIME_ZONE)',
-    example: 'Africa/Nairobi',
-    maxLength: TIME_ZONE_MAX_LENGTH,
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(TIME_ZONE_MAX_LENGTH)
+  @TimeZoneField('IANA time zone the dates are read in (default REPORT_TIME_ZONE)')
   tz?: string;
 
   @ApiPropertyOptional({ description: 'one of the configured currencies', example: 'KES' })

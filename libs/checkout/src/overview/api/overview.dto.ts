@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { TIME_ZONE_MAX_LENGTH } from '../../http/time-zone';
+import { IsIn, IsOptional } from 'class-validator';
+import { TimeZoneField } from '../../http/time-zone';
 import { OVERVIEW_WINDOWS, OverviewWindow } from './overview.service';
 
 export class OverviewQuery {
@@ -14,14 +14,8 @@ export class OverviewQuery {
   @IsIn(OVERVIEW_WINDOWS)
   window?: OverviewWindow;
 
-  @ApiPropertyOptional({
-    description:
-      "IANA time zone of the month's days (default REPORT_TIME_ZONE); a whole number of hours from UTC, as the totals are hourly",
-    example: 'Africa/Nairobi',
-    maxLength: TIME_ZONE_MAX_LENGTH,
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(TIME_ZONE_MAX_LENGTH)
+  @TimeZoneField(
+    "IANA time zone of the month's days (default REPORT_TIME_ZONE); a whole number of hours from UTC, as the totals are hourly",
+  )
   tz?: string;
 }
