@@ -122,7 +122,10 @@ export function releaseFromGit(revision: string): Release {
   const dir = mkdtempSync(join(tmpdir(), `pesapal-release-${commit.slice(0, 8)}-`));
   const logDir = join(dir, '.logs');
   try {
-    execSync(`git -C "${THIS_RELEASE_DIR}" archive --format=tar ${commit} | tar -x -C "${dir}"`);
+    execSync(
+      `set -o pipefail; git -C "${THIS_RELEASE_DIR}" archive --format=tar ${commit} | tar -x -C "${dir}"`,
+      { shell: '/bin/bash' },
+    );
     execSync(`mkdir -p "${logDir}"`);
     const lock = git('show', `${commit}:package-lock.json`);
     const ours = readFileSync(join(THIS_RELEASE_DIR, 'package-lock.json'), 'utf8').trim();

@@ -52,11 +52,19 @@ export async function createFastifyApp(
 }
 
 /**
+ * How long a stopping process waits for its requests in flight (a long export, say) before it
+ * cuts their connections: well inside Kubernetes' grace period (45 s, less the 10 s preStop
+ * sleep), so the modules below are always closed before SIGKILL could come.
+ */
+const DRAIN_DEADLINE_MS = 25_000;
+
+/**
  * On SIGTERM (Kubernetes stopping the pod), SIGINT or SIGHUP the HTTP server closes first: it
- * takes no new connection, finishes the requests in flight and answers one arriving on an open
- * keep-alive connection 503 with `Connection: close`. Only then are the modules closed (queues,
- * Redis, the database): Nest's own shutdown hooks close them before the server, so a request
- * still in flight could meet a closed connection. Then the signal is raised again, as Nest does.
+ * takes no new connection, finishes the requests in flight (for at most DRAIN_DEADLINE_MS) and
+ * answers one arriving on an open keep-alive connection 503 with `Connection: close`. Only then
+ * are the modules closed (queues, Redis, the database): Nest's own shutdown hooks close them
+ * before the server, so a request still in flight could meet a closed connection. Then the
+ * signal is raised again, as Nest does.
  */
 function closeOnSignals(app: NestFastifyApplication): void {
   const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
@@ -64,11 +72,22 @@ function closeOnSignals(app: NestFastifyApplication): void {
   const forget = (): void => {
     for (const signal of signals) process.removeListener(signal, close);
   };
+  const drained = (): Promise<void> => {
+    let deadline: NodeJS.Timeout | undefined;
+    const cut = new Promise<void>((resolve) => {
+      deadline = setTimeout(() => {
+        server.server.closeAllConnections();
+        resolve();
+      }, DRAIN_DEADLINE_MS);
+      deadline.unref();
+    });
+    return Promise.race([server.close().catch(() => undefined), cut]).finally(() =>
+      clearTimeout(deadline),
+    );
+  };
   const close = (signal: NodeJS.Signals): void => {
     forget();
-    void server
-      .close()
-      .catch(() => undefined)
+    void drained()
       .then(() => app.close())
       .finally(() => process.kill(process.pid, signal));
   };
