@@ -4,15 +4,7 @@ import { useCursorList } from '../answer';
 import { Badge, Column, CursorTable, OrderLink, since } from '../data-table';
 import { Choice, Field } from '../fields';
 import { label, money, utcDays } from '../format';
-
-const STATUSES: OrderStatus[] = [
-  'pending',
-  'completed',
-  'failed',
-  'cancelled',
-  'reversed',
-  'expired',
-];
+import { ORDER_STATUSES } from '../../../../libs/domain/src/order-status';
 
 type Order = Schemas['AdminOrderResponse'];
 
@@ -71,7 +63,7 @@ export function OrdersPage({ onRefused }: { onRefused: () => void }) {
           id="status"
           label="Status"
           any
-          options={STATUSES}
+          options={ORDER_STATUSES}
           value={status}
           onValue={setStatus}
         />
@@ -93,7 +85,7 @@ export function OrdersPage({ onRefused }: { onRefused: () => void }) {
       </form>
       {answer.state === 'ready' && (
         <p id="counts" class="counts">
-          {STATUSES.map((value) => {
+          {ORDER_STATUSES.map((value) => {
             const count = answer.data.counts[value];
             return `${label(value)} ${count}${count >= answer.data.count_cap ? '+' : ''}`;
           }).join(' · ')}

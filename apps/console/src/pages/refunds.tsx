@@ -4,8 +4,7 @@ import { useCursorList } from '../answer';
 import { Badge, Column, CursorTable, OrderLink, since } from '../data-table';
 import { StatusFilter } from '../fields';
 import { label, money } from '../format';
-
-const STATUSES: RefundStatus[] = ['requested', 'accepted', 'reversed', 'rejected', 'unknown'];
+import { REFUND_STATUSES } from '../../../../libs/domain/src/refund-status';
 
 type Refund = Schemas['AdminRefundResponse'];
 
@@ -33,7 +32,7 @@ export function RefundsPage({ onRefused }: { onRefused: () => void }) {
         id="refund-status"
         label="Status"
         any
-        options={STATUSES}
+        options={REFUND_STATUSES}
         value={status}
         onValue={setStatus}
       />
