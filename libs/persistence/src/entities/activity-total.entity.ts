@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { INSTANT } from './columns';
+import { INSTANT, InstantColumn } from './columns';
 
 /**
  * The overview's hourly totals: one row per hour, measure and key (e.g. `payment` × `KES`,
@@ -36,13 +36,13 @@ export class ActivityRollupEntity {
   @PrimaryColumn({ type: 'varchar', length: 32 })
   name!: string;
 
-  @Column({ name: 'rolled_through', type: INSTANT })
+  @InstantColumn({ name: 'rolled_through' })
   rolledThrough!: Date;
 
-  @Column({ name: 'changes_read_through', type: INSTANT })
+  @InstantColumn({ name: 'changes_read_through' })
   changesReadThrough!: Date;
 
   /** When the hours within the poll horizon were last summed again whole. */
-  @Column({ name: 'recent_summed_at', type: INSTANT })
+  @InstantColumn({ name: 'recent_summed_at' })
   recentSummedAt!: Date;
 }

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { INSTANT } from './columns';
+import { InstantColumn } from './columns';
 
 /**
  * A scoped API key for a machine, made through the admin API. The secret is shown once, at
@@ -37,16 +37,16 @@ export class ApiKeyEntity {
   @Column({ name: 'created_by_id', type: 'varchar', length: 200 })
   createdById!: string;
 
-  @Column({ name: 'created_at', type: INSTANT, default: () => 'now()' })
+  @InstantColumn({ name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
 
-  @Column({ name: 'expires_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'expires_at', nullable: true })
   expiresAt!: Date | null;
 
-  @Column({ name: 'revoked_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'revoked_at', nullable: true })
   revokedAt!: Date | null;
 
-  @Column({ name: 'last_used_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'last_used_at', nullable: true })
   lastUsedAt!: Date | null;
 
   /** The key that replaced it when it was rolled. */

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { INSTANT } from './columns';
+import { InstantColumn, JsonColumn } from './columns';
 
 /** Who acted: a signed-in person, a scoped API key, a bootstrap key from the environment, or nobody known. */
 export type AuditActorKind = 'person' | 'api_key' | 'bootstrap_key' | 'anonymous';
@@ -27,7 +27,7 @@ export class AuditEventEntity {
   @Column({ type: 'bigint' })
   seq!: string;
 
-  @Column({ type: INSTANT, default: () => 'clock_timestamp()' })
+  @InstantColumn({ default: () => 'clock_timestamp()' })
   at!: Date;
 
   @Column({ name: 'actor_kind', type: 'varchar', length: 16 })
@@ -51,10 +51,10 @@ export class AuditEventEntity {
   @Column({ type: 'varchar', length: 200, nullable: true })
   target!: string | null;
 
-  @Column({ type: 'jsonb', nullable: true })
+  @JsonColumn({ nullable: true })
   before!: Record<string, unknown> | null;
 
-  @Column({ type: 'jsonb', nullable: true })
+  @JsonColumn({ nullable: true })
   after!: Record<string, unknown> | null;
 
   @Column({ type: 'text', nullable: true })

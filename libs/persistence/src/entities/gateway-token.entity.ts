@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { INSTANT } from './columns';
+import { InstantColumn } from './columns';
 
 /**
  * The gateway's bearer token, shared by every process of the service when queues run on
@@ -15,15 +15,15 @@ export class GatewayTokenEntity {
   @Column({ type: 'text', nullable: true })
   token!: string | null;
 
-  @Column({ name: 'expires_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'expires_at', nullable: true })
   expiresAt!: Date | null;
 
-  @Column({ name: 'issued_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'issued_at', nullable: true })
   issuedAt!: Date | null;
 
   @Column({ name: 'lock_owner', type: 'uuid', nullable: true })
   lockOwner!: string | null;
 
-  @Column({ name: 'locked_until', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'locked_until', nullable: true })
   lockedUntil!: Date | null;
 }

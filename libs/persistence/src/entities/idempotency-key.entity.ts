@@ -1,5 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
-import { INSTANT } from './columns';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { CreatedAtColumn, InstantColumn, JsonColumn } from './columns';
 
 /**
  * The first answer to a request carrying an Idempotency-Key, replayed for 24 h. A row without a
@@ -22,12 +22,12 @@ export class IdempotencyKeyEntity {
   @Column({ name: 'response_status', type: 'integer', nullable: true })
   responseStatus!: number | null;
 
-  @Column({ name: 'response_body', type: 'jsonb', nullable: true })
+  @JsonColumn({ name: 'response_body', nullable: true })
   responseBody!: unknown;
 
-  @CreateDateColumn({ name: 'created_at', type: INSTANT })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ name: 'expires_at', type: INSTANT })
+  @InstantColumn({ name: 'expires_at' })
   expiresAt!: Date;
 }

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { sqlList } from '../sql-list';
-import { INSTANT } from './columns';
+import { InstantColumn, JsonColumn } from './columns';
 
 export type NotificationStatus =
   | 'received' // stored, not yet queued (e.g. Redis was down)
@@ -47,7 +47,7 @@ export class IpnNotificationEntity {
   httpMethod!: string;
 
   /** The payload as received (bounded by the route's body limit), for inspection and replay. */
-  @Column({ type: 'jsonb', default: () => `'{}'` })
+  @JsonColumn({ default: () => `'{}'` })
   payload!: Record<string, unknown>;
 
   @Column({ name: 'remote_address', type: 'varchar', length: 64, nullable: true })
@@ -72,12 +72,12 @@ export class IpnNotificationEntity {
   @Column({ name: 'trace_parent', type: 'varchar', length: 55, nullable: true })
   traceParent!: string | null;
 
-  @Column({ name: 'received_at', type: INSTANT, default: () => 'now()' })
+  @InstantColumn({ name: 'received_at', default: () => 'now()' })
   receivedAt!: Date;
 
-  @Column({ name: 'next_attempt_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'next_attempt_at', nullable: true })
   nextAttemptAt!: Date | null;
 
-  @Column({ name: 'processed_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'processed_at', nullable: true })
   processedAt!: Date | null;
 }

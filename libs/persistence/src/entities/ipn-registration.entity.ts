@@ -1,5 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { INSTANT } from './columns';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { CreatedAtColumn, InstantColumn } from './columns';
 
 /** The notification URL registered at the gateway, once per URL and method, reused across deploys. */
 @Entity({ name: 'ipn_registrations' })
@@ -22,9 +22,9 @@ export class IpnRegistrationEntity {
   ipnId!: string;
 
   /** The instant the gateway reports for the registration, converted to UTC. */
-  @Column({ name: 'gateway_created_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'gateway_created_at', nullable: true })
   gatewayCreatedAt!: Date | null;
 
-  @CreateDateColumn({ name: 'created_at', type: INSTANT })
+  @CreatedAtColumn()
   createdAt!: Date;
 }

@@ -1,5 +1,5 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { INSTANT } from './columns';
+import { Entity, Index, PrimaryColumn } from 'typeorm';
+import { InstantColumn } from './columns';
 
 /**
  * When notifications may next cause a lookup of an order, shared by every worker when queues run
@@ -12,6 +12,6 @@ export class LookupReservationEntity {
   @PrimaryColumn({ name: 'order_id', type: 'uuid' })
   orderId!: string;
 
-  @Column({ name: 'reserved_until', type: INSTANT })
+  @InstantColumn({ name: 'reserved_until' })
   reservedUntil!: Date;
 }

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { INSTANT } from './columns';
+import { InstantColumn } from './columns';
 
 /**
  * A person signed in to the console through the identity provider. The browser holds a random
@@ -30,17 +30,17 @@ export class OperatorSessionEntity {
   @Column({ type: 'text', array: true })
   roles!: string[];
 
-  @Column({ name: 'created_at', type: INSTANT, default: () => 'now()' })
+  @InstantColumn({ name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
 
-  @Column({ name: 'last_seen_at', type: INSTANT, default: () => 'now()' })
+  @InstantColumn({ name: 'last_seen_at', default: () => 'now()' })
   lastSeenAt!: Date;
 
   /** The absolute limit, however active the session (retention removes it a day after). */
   @Index('idx_operator_sessions_expires')
-  @Column({ name: 'expires_at', type: INSTANT })
+  @InstantColumn({ name: 'expires_at' })
   expiresAt!: Date;
 
-  @Column({ name: 'revoked_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'revoked_at', nullable: true })
   revokedAt!: Date | null;
 }

@@ -1,13 +1,5 @@
-import {
-  JoinColumn,
-  ManyToOne,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  PrimaryGeneratedColumn,
-} from 'typeorm';
-import { INSTANT } from './columns';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { BelongsTo, CreatedAtColumn, JsonColumn } from './columns';
 import { OrderEntity } from './order.entity';
 
 export type EventSource = 'api' | 'ipn' | 'poll' | 'return' | 'admin' | 'worker';
@@ -34,8 +26,11 @@ export class OrderEventEntity {
   @Column({ name: 'order_id', type: 'uuid' })
   orderId!: string;
 
-  @ManyToOne(() => OrderEntity, { onDelete: 'RESTRICT', createForeignKeyConstraints: true })
-  @JoinColumn({ name: 'order_id', foreignKeyConstraintName: 'fk_order_events_order' })
+  @BelongsTo(() => OrderEntity, {
+    column: 'order_id',
+    constraint: 'fk_order_events_order',
+    onDelete: 'RESTRICT',
+  })
   order?: OrderEntity;
 
   /** e.g. created, submitted, submission_failed, status_changed, flagged_for_review, refund_requested */
@@ -55,12 +50,12 @@ export class OrderEventEntity {
   @Column({ type: 'varchar', length: 100, nullable: true })
   actor!: string | null;
 
-  @Column({ name: 'gateway_record', type: 'jsonb', nullable: true })
+  @JsonColumn({ name: 'gateway_record', nullable: true })
   gatewayRecord!: unknown;
 
-  @Column({ type: 'jsonb', default: () => `'{}'` })
+  @JsonColumn({ default: () => `'{}'` })
   details!: Record<string, unknown>;
 
-  @CreateDateColumn({ name: 'created_at', type: INSTANT })
+  @CreatedAtColumn()
   createdAt!: Date;
 }

@@ -1,15 +1,14 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-  VersionColumn,
-} from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn, VersionColumn } from 'typeorm';
 import { UNPAID_STATUSES, type BillingAddress, type OrderStatus } from '@app/domain';
 import { sqlList } from '../sql-list';
-import { AMOUNT_COLUMN, INSTANT } from './columns';
+import {
+  AmountColumn,
+  CreatedAtColumn,
+  CurrencyColumn,
+  InstantColumn,
+  JsonColumn,
+  UpdatedAtColumn,
+} from './columns';
 
 export type CheckoutKind = 'hosted' | 'mobile_money';
 /** Where the order stands with the gateway's order-creation call (recorded before it is made). */
@@ -82,7 +81,7 @@ export class OrderEntity {
   gatewayReference!: string | null;
 
   /** When the current attempt started; null for a first attempt (created_at). */
-  @Column({ name: 'attempt_started_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'attempt_started_at', nullable: true })
   attemptStartedAt!: Date | null;
 
   @Column({ type: 'varchar', length: 16, default: 'pending' })
@@ -91,10 +90,10 @@ export class OrderEntity {
   @Column({ name: 'submission_status', type: 'varchar', length: 16, default: 'submitting' })
   submissionStatus!: SubmissionStatus;
 
-  @Column({ ...AMOUNT_COLUMN })
+  @AmountColumn()
   amount!: string;
 
-  @Column({ type: 'varchar', length: 3 })
+  @CurrencyColumn()
   currency!: string;
 
   /**
@@ -107,7 +106,7 @@ export class OrderEntity {
   @Column({ type: 'varchar', length: 100 })
   description!: string;
 
-  @Column({ type: 'jsonb', default: () => `'{}'` })
+  @JsonColumn({ default: () => `'{}'` })
   customer!: BillingAddress;
 
   @Column({ name: 'customer_email', type: 'varchar', length: 254, nullable: true })
@@ -128,7 +127,7 @@ export class OrderEntity {
   @Column({ name: 'redirect_mode', type: 'varchar', length: 32, nullable: true })
   redirectMode!: string | null;
 
-  @Column({ type: 'jsonb', nullable: true })
+  @JsonColumn({ nullable: true })
   subscription!: SubscriptionTerms | null;
 
   /** The subscriber's account number: recurring notifications name it instead of our reference. */
@@ -165,17 +164,17 @@ export class OrderEntity {
   paymentAccount!: string | null;
 
   /** What the gateway reports as paid; compared with amount/currency before completing. */
-  @Column({ name: 'paid_amount', ...AMOUNT_COLUMN, nullable: true })
+  @AmountColumn({ name: 'paid_amount', nullable: true })
   paidAmount!: string | null;
 
-  @Column({ name: 'paid_currency', type: 'varchar', length: 3, nullable: true })
+  @CurrencyColumn({ name: 'paid_currency', nullable: true })
   paidCurrency!: string | null;
 
   /** The gateway's reason for a failure, e.g. request_terminated_by_user. */
   @Column({ name: 'failure_reason', type: 'varchar', length: 100, nullable: true })
   failureReason!: string | null;
 
-  @Column({ name: 'gateway_error', type: 'jsonb', nullable: true })
+  @JsonColumn({ name: 'gateway_error', nullable: true })
   gatewayError!: { code: string | null; messages: string[] } | null;
 
   @Column({ name: 'needs_review', type: 'boolean', default: false })
@@ -184,37 +183,37 @@ export class OrderEntity {
   @Column({ name: 'review_reason', type: 'text', nullable: true })
   reviewReason!: string | null;
 
-  @Column({ name: 'paid_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'paid_at', nullable: true })
   paidAt!: Date | null;
 
-  @Column({ name: 'failed_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'failed_at', nullable: true })
   failedAt!: Date | null;
 
-  @Column({ name: 'cancelled_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'cancelled_at', nullable: true })
   cancelledAt!: Date | null;
 
-  @Column({ name: 'reversed_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'reversed_at', nullable: true })
   reversedAt!: Date | null;
 
-  @Column({ name: 'expired_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'expired_at', nullable: true })
   expiredAt!: Date | null;
 
   /** When the poller should next look this order up; null once it is final. */
-  @Column({ name: 'next_poll_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'next_poll_at', nullable: true })
   nextPollAt!: Date | null;
 
   @Column({ name: 'poll_attempts', type: 'integer', default: 0 })
   pollAttempts!: number;
 
-  @Column({ name: 'last_checked_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'last_checked_at', nullable: true })
   lastCheckedAt!: Date | null;
 
   @VersionColumn()
   version!: number;
 
-  @CreateDateColumn({ name: 'created_at', type: INSTANT })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  @UpdateDateColumn({ name: 'updated_at', type: INSTANT })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 }

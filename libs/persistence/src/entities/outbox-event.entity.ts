@@ -1,5 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { INSTANT } from './columns';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { CreatedAtColumn, InstantColumn, JsonColumn } from './columns';
 
 /**
  * Merchant events (order.completed, refund.accepted, ...) written in the same transaction as the
@@ -22,22 +22,22 @@ export class OutboxEventEntity {
   @Column({ type: 'varchar', length: 48 })
   type!: string;
 
-  @Column({ type: 'jsonb' })
+  @JsonColumn()
   payload!: Record<string, unknown>;
 
   /**
    * The statement's clock, not the transaction's: two events of one order written in one
    * transaction still have an order, which their deliveries follow.
    */
-  @CreateDateColumn({ name: 'created_at', type: INSTANT, default: () => 'clock_timestamp()' })
+  @CreatedAtColumn({ default: () => 'clock_timestamp()' })
   createdAt!: Date;
 
   /** Set once the event is handed to the endpoints that subscribe to it (webhook_messages). */
-  @Column({ name: 'relayed_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'relayed_at', nullable: true })
   relayedAt!: Date | null;
 
   /** Set when every endpoint it was handed to has answered 2xx. */
-  @Column({ name: 'delivered_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'delivered_at', nullable: true })
   deliveredAt!: Date | null;
 
   /** Attempts across all its endpoints. */

@@ -1,5 +1,5 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { AMOUNT_COLUMN, INSTANT } from './columns';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { AmountColumn, BelongsTo, InstantColumn } from './columns';
 import { CheckoutKind, OrderEntity } from './order.entity';
 
 /** What became of an earlier attempt: the order row holds the current one. */
@@ -28,8 +28,11 @@ export class PaymentAttemptEntity {
   @Column({ name: 'order_id', type: 'uuid' })
   orderId!: string;
 
-  @ManyToOne(() => OrderEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'order_id', foreignKeyConstraintName: 'fk_payment_attempts_order' })
+  @BelongsTo(() => OrderEntity, {
+    column: 'order_id',
+    constraint: 'fk_payment_attempts_order',
+    onDelete: 'CASCADE',
+  })
   order?: OrderEntity;
 
   /** 1 for the order's first attempt, then 2, 3, … */
@@ -61,17 +64,17 @@ export class PaymentAttemptEntity {
   @Column({ name: 'confirmation_code', type: 'varchar', length: 100, nullable: true })
   confirmationCode!: string | null;
 
-  @Column({ name: 'paid_amount', ...AMOUNT_COLUMN, nullable: true })
+  @AmountColumn({ name: 'paid_amount', nullable: true })
   paidAmount!: string | null;
 
-  @Column({ name: 'paid_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'paid_at', nullable: true })
   paidAt!: Date | null;
 
-  @Column({ name: 'started_at', type: INSTANT })
+  @InstantColumn({ name: 'started_at' })
   startedAt!: Date;
 
   /** When the next attempt replaced it. */
-  @Column({ name: 'replaced_at', type: INSTANT })
+  @InstantColumn({ name: 'replaced_at' })
   replacedAt!: Date;
 
   /** Its payment's refund when it paid an order another attempt paid too; null: none asked. */
@@ -84,6 +87,6 @@ export class PaymentAttemptEntity {
   @Column({ name: 'refund_requested_by', type: 'varchar', length: 100, nullable: true })
   refundRequestedBy!: string | null;
 
-  @Column({ name: 'refund_requested_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'refund_requested_at', nullable: true })
   refundRequestedAt!: Date | null;
 }

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { INSTANT } from './columns';
+import { InstantColumn } from './columns';
 
 /**
  * The api's rate-limit windows when queues run on PostgreSQL (with Redis, a Redis key each): the
@@ -15,6 +15,6 @@ export class RateLimitWindowEntity {
   @Column({ type: 'integer' })
   hits!: number;
 
-  @Column({ name: 'window_ends', type: INSTANT })
+  @InstantColumn({ name: 'window_ends' })
   windowEnds!: Date;
 }

@@ -1,5 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { INSTANT } from './columns';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { CreatedAtColumn, InstantColumn, JsonColumn } from './columns';
 
 /**
  * One reconciliation run: what it checked and every difference it found, with both sides.
@@ -22,10 +22,10 @@ export class ReconciliationReportEntity {
   @Column({ name: 'since_hours', type: 'integer' })
   sinceHours!: number;
 
-  @Column({ name: 'started_at', type: INSTANT })
+  @InstantColumn({ name: 'started_at' })
   startedAt!: Date;
 
-  @Column({ name: 'finished_at', type: INSTANT })
+  @InstantColumn({ name: 'finished_at' })
   finishedAt!: Date;
 
   @Column({ name: 'orders_checked', type: 'integer' })
@@ -35,9 +35,9 @@ export class ReconciliationReportEntity {
   mismatchCount!: number;
 
   /** Gateway differences, invariant violations and lookups that failed. */
-  @Column({ type: 'jsonb' })
+  @JsonColumn()
   findings!: Record<string, unknown>;
 
-  @CreateDateColumn({ name: 'created_at', type: INSTANT })
+  @CreatedAtColumn()
   createdAt!: Date;
 }

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { AMOUNT_COLUMN, INSTANT } from './columns';
+import { AmountColumn, InstantColumn } from './columns';
 
 export type RefundApprovalStatus = 'pending' | 'approved' | 'declined' | 'expired';
 
@@ -22,7 +22,7 @@ export class RefundApprovalEntity {
   @Column({ name: 'attempt_number', type: 'integer', nullable: true })
   attemptNumber!: number | null;
 
-  @Column({ ...AMOUNT_COLUMN })
+  @AmountColumn()
   amount!: string;
 
   @Column({ type: 'char', length: 3 })
@@ -45,10 +45,10 @@ export class RefundApprovalEntity {
   @Column({ name: 'requested_by', type: 'varchar', length: 254 })
   requestedBy!: string;
 
-  @Column({ name: 'requested_at', type: INSTANT, default: () => 'now()' })
+  @InstantColumn({ name: 'requested_at', default: () => 'now()' })
   requestedAt!: Date;
 
-  @Column({ name: 'expires_at', type: INSTANT })
+  @InstantColumn({ name: 'expires_at' })
   expiresAt!: Date;
 
   @Column({ name: 'decided_by_id', type: 'varchar', length: 200, nullable: true })
@@ -57,7 +57,7 @@ export class RefundApprovalEntity {
   @Column({ name: 'decided_by', type: 'varchar', length: 254, nullable: true })
   decidedBy!: string | null;
 
-  @Column({ name: 'decided_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'decided_at', nullable: true })
   decidedAt!: Date | null;
 
   @Column({ name: 'decision_reason', type: 'text', nullable: true })

@@ -1,15 +1,13 @@
-import {
-  JoinColumn,
-  ManyToOne,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { RefundStatus } from '@app/domain';
-import { AMOUNT_COLUMN, INSTANT } from './columns';
+import {
+  AmountColumn,
+  BelongsTo,
+  CreatedAtColumn,
+  CurrencyColumn,
+  InstantColumn,
+  UpdatedAtColumn,
+} from './columns';
 import { OrderEntity } from './order.entity';
 
 /**
@@ -38,18 +36,21 @@ export class RefundEntity {
   @Column({ name: 'order_id', type: 'uuid' })
   orderId!: string;
 
-  @ManyToOne(() => OrderEntity, { onDelete: 'RESTRICT', createForeignKeyConstraints: true })
-  @JoinColumn({ name: 'order_id', foreignKeyConstraintName: 'fk_refunds_order' })
+  @BelongsTo(() => OrderEntity, {
+    column: 'order_id',
+    constraint: 'fk_refunds_order',
+    onDelete: 'RESTRICT',
+  })
   order?: OrderEntity;
 
   @Index('uq_refunds_confirmation_code', { unique: true, where: NOT_REJECTED })
   @Column({ name: 'confirmation_code', type: 'varchar', length: 100 })
   confirmationCode!: string;
 
-  @Column({ ...AMOUNT_COLUMN })
+  @AmountColumn()
   amount!: string;
 
-  @Column({ type: 'varchar', length: 3 })
+  @CurrencyColumn()
   currency!: string;
 
   @Column({ name: 'is_partial', type: 'boolean' })
@@ -80,18 +81,18 @@ export class RefundEntity {
   @Column({ name: 'resolved_by', type: 'varchar', length: 100, nullable: true })
   resolvedBy!: string | null;
 
-  @Column({ name: 'accepted_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'accepted_at', nullable: true })
   acceptedAt!: Date | null;
 
-  @Column({ name: 'reversed_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'reversed_at', nullable: true })
   reversedAt!: Date | null;
 
-  @Column({ name: 'rejected_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'rejected_at', nullable: true })
   rejectedAt!: Date | null;
 
-  @CreateDateColumn({ name: 'created_at', type: INSTANT })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  @UpdateDateColumn({ name: 'updated_at', type: INSTANT })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 }

@@ -1,13 +1,12 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import {
-  JoinColumn,
-  ManyToOne,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  PrimaryGeneratedColumn,
-} from 'typeorm';
-import { AMOUNT_COLUMN, INSTANT } from './columns';
+  AmountColumn,
+  BelongsTo,
+  CreatedAtColumn,
+  CurrencyColumn,
+  InstantColumn,
+  JsonColumn,
+} from './columns';
 import { OrderEntity } from './order.entity';
 
 /** A scheduled charge of a subscription, recorded against the first order without touching it. */
@@ -20,8 +19,11 @@ export class SubscriptionChargeEntity {
   @Column({ name: 'order_id', type: 'uuid' })
   orderId!: string;
 
-  @ManyToOne(() => OrderEntity, { onDelete: 'RESTRICT', createForeignKeyConstraints: true })
-  @JoinColumn({ name: 'order_id', foreignKeyConstraintName: 'fk_subscription_charges_order' })
+  @BelongsTo(() => OrderEntity, {
+    column: 'order_id',
+    constraint: 'fk_subscription_charges_order',
+    onDelete: 'RESTRICT',
+  })
   order?: OrderEntity;
 
   @Column({ name: 'account_number', type: 'varchar', length: 100 })
@@ -34,21 +36,21 @@ export class SubscriptionChargeEntity {
   @Column({ name: 'confirmation_code', type: 'varchar', length: 100 })
   confirmationCode!: string;
 
-  @Column({ ...AMOUNT_COLUMN })
+  @AmountColumn()
   amount!: string;
 
-  @Column({ type: 'varchar', length: 3 })
+  @CurrencyColumn()
   currency!: string;
 
-  @Column({ name: 'charged_at', type: INSTANT })
+  @InstantColumn({ name: 'charged_at' })
   chargedAt!: Date;
 
-  @Column({ name: 'subscription_info', type: 'jsonb', nullable: true })
+  @JsonColumn({ name: 'subscription_info', nullable: true })
   subscriptionInfo!: Record<string, unknown> | null;
 
-  @Column({ name: 'gateway_record', type: 'jsonb' })
+  @JsonColumn({ name: 'gateway_record' })
   gatewayRecord!: unknown;
 
-  @CreateDateColumn({ name: 'created_at', type: INSTANT })
+  @CreatedAtColumn()
   createdAt!: Date;
 }

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { AMOUNT_COLUMN, INSTANT } from './columns';
+import { AmountColumn, CurrencyColumn, InstantColumn, JsonColumn } from './columns';
 
 /**
  * open: money the gateway took that no order of ours carries; matched: settled onto an order of
@@ -34,10 +34,10 @@ export class UnmatchedPaymentEntity {
   @Column({ name: 'order_tracking_id', type: 'varchar', length: 100 })
   orderTrackingId!: string;
 
-  @Column({ ...AMOUNT_COLUMN })
+  @AmountColumn()
   amount!: string;
 
-  @Column({ type: 'varchar', length: 3 })
+  @CurrencyColumn()
   currency!: string;
 
   /** The reference the gateway holds the payment under (not one of ours). */
@@ -54,11 +54,11 @@ export class UnmatchedPaymentEntity {
   confirmationCode!: string | null;
 
   /** When the gateway says the payment was made. */
-  @Column({ name: 'paid_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'paid_at', nullable: true })
   paidAt!: Date | null;
 
   /** The lookup's answer as received, for the timeline of the order it ends up on. */
-  @Column({ name: 'gateway_record', type: 'jsonb', nullable: true })
+  @JsonColumn({ name: 'gateway_record', nullable: true })
   gatewayRecord!: unknown;
 
   /** The notification whose lookup found it. */
@@ -79,9 +79,9 @@ export class UnmatchedPaymentEntity {
   @Column({ name: 'settled_by', type: 'varchar', length: 254, nullable: true })
   settledBy!: string | null;
 
-  @Column({ name: 'settled_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'settled_at', nullable: true })
   settledAt!: Date | null;
 
-  @Column({ name: 'created_at', type: INSTANT, default: () => 'now()' })
+  @InstantColumn({ name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
 }

@@ -1,13 +1,5 @@
-import {
-  JoinColumn,
-  ManyToOne,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  PrimaryGeneratedColumn,
-} from 'typeorm';
-import { INSTANT } from './columns';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { BelongsTo, CreatedAtColumn } from './columns';
 import { OutboxEventEntity } from './outbox-event.entity';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
@@ -23,19 +15,22 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'event_id', type: 'uuid' })
   eventId!: string;
 
-  @ManyToOne(() => OutboxEventEntity, { onDelete: 'RESTRICT', createForeignKeyConstraints: true })
-  @JoinColumn({ name: 'event_id', foreignKeyConstraintName: 'fk_webhook_deliveries_event' })
+  @BelongsTo(() => OutboxEventEntity, {
+    column: 'event_id',
+    constraint: 'fk_webhook_deliveries_event',
+    onDelete: 'RESTRICT',
+  })
   event?: OutboxEventEntity;
 
   /** The endpoint it went to; null for attempts made before endpoints were kept as data. */
   @Column({ name: 'endpoint_id', type: 'uuid', nullable: true })
   endpointId!: string | null;
 
-  @ManyToOne(() => WebhookEndpointEntity, {
+  @BelongsTo(() => WebhookEndpointEntity, {
+    column: 'endpoint_id',
+    constraint: 'fk_webhook_deliveries_endpoint',
     onDelete: 'SET NULL',
-    createForeignKeyConstraints: true,
   })
-  @JoinColumn({ name: 'endpoint_id', foreignKeyConstraintName: 'fk_webhook_deliveries_endpoint' })
   endpoint?: WebhookEndpointEntity;
 
   @Column({ type: 'integer' })
@@ -57,6 +52,6 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'duration_ms', type: 'integer' })
   durationMs!: number;
 
-  @CreateDateColumn({ name: 'created_at', type: INSTANT })
+  @CreatedAtColumn()
   createdAt!: Date;
 }

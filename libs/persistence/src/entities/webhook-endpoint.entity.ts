@@ -1,12 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-} from 'typeorm';
-import { INSTANT } from './columns';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { CreatedAtColumn, InstantColumn, UpdatedAtColumn } from './columns';
 
 /** Where an endpoint came from: an admin through the API, or ORDER_WEBHOOK_URL at start-up. */
 export type WebhookEndpointSource = 'admin' | 'environment';
@@ -42,26 +35,26 @@ export class WebhookEndpointEntity {
   @Column({ name: 'previous_secret', type: 'text', nullable: true })
   previousSecret!: string | null;
 
-  @Column({ name: 'previous_secret_expires_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'previous_secret_expires_at', nullable: true })
   previousSecretExpiresAt!: Date | null;
 
   @Column({ type: 'varchar', length: 16, default: 'admin' })
   source!: WebhookEndpointSource;
 
   /** Set while the endpoint receives nothing (an admin, a 410, or days of failures). */
-  @Column({ name: 'disabled_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'disabled_at', nullable: true })
   disabledAt!: Date | null;
 
   @Column({ name: 'disabled_reason', type: 'varchar', length: 200, nullable: true })
   disabledReason!: string | null;
 
   /** The first failed attempt since the last delivered one: days of these disable the endpoint. */
-  @Column({ name: 'failing_since', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'failing_since', nullable: true })
   failingSince!: Date | null;
 
-  @CreateDateColumn({ name: 'created_at', type: INSTANT })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  @UpdateDateColumn({ name: 'updated_at', type: INSTANT })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 }

@@ -1,13 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-} from 'typeorm';
-import { INSTANT } from './columns';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { BelongsTo, CreatedAtColumn, InstantColumn } from './columns';
 import { OutboxEventEntity } from './outbox-event.entity';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
@@ -30,22 +22,25 @@ export class WebhookMessageEntity {
   @PrimaryColumn({ name: 'endpoint_id', type: 'uuid' })
   endpointId!: string;
 
-  @ManyToOne(() => OutboxEventEntity, { onDelete: 'CASCADE', createForeignKeyConstraints: true })
-  @JoinColumn({ name: 'event_id', foreignKeyConstraintName: 'fk_webhook_messages_event' })
+  @BelongsTo(() => OutboxEventEntity, {
+    column: 'event_id',
+    constraint: 'fk_webhook_messages_event',
+    onDelete: 'CASCADE',
+  })
   event?: OutboxEventEntity;
 
-  @ManyToOne(() => WebhookEndpointEntity, {
+  @BelongsTo(() => WebhookEndpointEntity, {
+    column: 'endpoint_id',
+    constraint: 'fk_webhook_messages_endpoint',
     onDelete: 'CASCADE',
-    createForeignKeyConstraints: true,
   })
-  @JoinColumn({ name: 'endpoint_id', foreignKeyConstraintName: 'fk_webhook_messages_endpoint' })
   endpoint?: WebhookEndpointEntity;
 
   /** The event's order, copied so an order's messages can wait for each other. */
   @Column({ name: 'order_id', type: 'uuid', nullable: true })
   orderId!: string | null;
 
-  @Column({ name: 'event_created_at', type: INSTANT })
+  @InstantColumn({ name: 'event_created_at' })
   eventCreatedAt!: Date;
 
   @Column({ type: 'varchar', length: 16, default: 'pending' })
@@ -55,19 +50,19 @@ export class WebhookMessageEntity {
   @Column({ type: 'integer', default: 0 })
   attempts!: number;
 
-  @Column({ name: 'next_attempt_at', type: INSTANT, default: () => 'now()' })
+  @InstantColumn({ name: 'next_attempt_at', default: () => 'now()' })
   nextAttemptAt!: Date;
 
   /** A worker is sending it until then; after that another may (the first one died). */
-  @Column({ name: 'claimed_until', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'claimed_until', nullable: true })
   claimedUntil!: Date | null;
 
   @Column({ name: 'last_error', type: 'text', nullable: true })
   lastError!: string | null;
 
-  @Column({ name: 'delivered_at', type: INSTANT, nullable: true })
+  @InstantColumn({ name: 'delivered_at', nullable: true })
   deliveredAt!: Date | null;
 
-  @CreateDateColumn({ name: 'created_at', type: INSTANT })
+  @CreatedAtColumn()
   createdAt!: Date;
 }
