@@ -26,7 +26,15 @@ import { randomBytes } from 'node:crypto';
 import { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { cpuMs, databaseCounters, groupCpuMs, peakRssMiB, STATS_SETTLE_MS } from './counters';
+import {
+  costPer,
+  cpuMs,
+  databaseCounters,
+  databaseWorkPer,
+  groupCpuMs,
+  peakRssMiB,
+  settledReading,
+} from './counters';
 import { BenchStores, call, freePorts, MeasuredProcesses, waitUntil } from './processes';
 import { BenchProfiling } from './cpu-profile';
 import { ratioLines } from './floor-goals';
@@ -196,18 +204,12 @@ async function main(): Promise<void> {
     });
     /** One stage between settled counters: its result and its work per checkout. */
     const measured = async (concurrency: number, pid: number, one: () => Promise<boolean>) => {
-      // Counters are published late: settle before and after the stage.
-      await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
-      const before = await workSoFar(pid);
+      const before = await settledReading(() => workSoFar(pid));
       const result = await load(concurrency, SECONDS, one);
-      await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
-      const after = await workSoFar(pid);
-      const each = (a: number, b: number, digits = 2) =>
-        ((b - a) / result.requests).toFixed(digits);
+      const after = await settledReading(() => workSoFar(pid));
+      const each = (a: number, b: number, digits = 2) => costPer(a, b, result.requests, digits);
       const perOperation = {
-        commits: Number(each(before.database.commits, after.database.commits)),
-        rows_inserted: Number(each(before.database.inserted, after.database.inserted)),
-        rows_updated: Number(each(before.database.updated, after.database.updated)),
+        ...databaseWorkPer(before.database, after.database, result.requests),
         cpu_ms_process: Number(each(before.app, after.app, 3)),
         cpu_ms_postgres: Number(each(before.postgres, after.postgres, 3)),
       };

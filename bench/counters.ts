@@ -18,7 +18,24 @@ export interface DatabaseCounters {
  * PostgreSQL 15 publishes a backend's counts when its transaction ends but at most once a second,
  * and an idle backend's within ten: wait that long after the stage before reading.
  */
-export const STATS_SETTLE_MS = 11_000;
+const STATS_SETTLE_MS = 11_000;
+
+/** `read` once the counters of the work just done are published (STATS_SETTLE_MS later). */
+export async function settledReading<T>(read: () => Promise<T>): Promise<T> {
+  await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
+  return read();
+}
+
+/** A counter's growth between two readings, per operation, at `digits` decimals ("2.00"). */
+export const costPer = (from: number, to: number, operations: number, digits = 2): string =>
+  ((to - from) / operations).toFixed(digits);
+
+/** Commits and rows written per operation between two readings, as the results record them. */
+export function databaseWorkPer(from: DatabaseCounters, to: DatabaseCounters, operations: number) {
+  const per = (counter: keyof DatabaseCounters) =>
+    Number(costPer(from[counter], to[counter], operations));
+  return { commits: per('commits'), rows_inserted: per('inserted'), rows_updated: per('updated') };
+}
 
 export async function databaseCounters(
   client: Client,

@@ -30,13 +30,15 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { fireOpenLoop, quantile } from './open-loop';
 import {
+  costPer,
   cpuMs,
   databaseCounters,
+  databaseWorkPer,
   groupCpuMs,
   itemsPerStatement,
   peakRssMiB,
+  settledReading,
   sharedStatements,
-  STATS_SETTLE_MS,
 } from './counters';
 import { BenchStores, call, freePorts, MeasuredProcesses, waitUntil } from './processes';
 import { ratioLines } from './floor-goals';
@@ -205,11 +207,9 @@ async function main(): Promise<void> {
     };
     /** Work per notification between two readings, as numbers. */
     const workPer = (from: Work, to: Work, n: number) => {
-      const each = (a: number, b: number, digits = 2) => Number(((b - a) / n).toFixed(digits));
+      const each = (a: number, b: number, digits = 2) => Number(costPer(a, b, n, digits));
       return {
-        commits: each(from.database.commits, to.database.commits),
-        rows_inserted: each(from.database.inserted, to.database.inserted),
-        rows_updated: each(from.database.updated, to.database.updated),
+        ...databaseWorkPer(from.database, to.database, n),
         rows_deleted: each(from.database.deleted, to.database.deleted),
         cpu_ms_api: each(from.api, to.api, 3),
         cpu_ms_worker: each(from.worker, to.worker, 3),
@@ -220,7 +220,7 @@ async function main(): Promise<void> {
       };
     };
     const perNotification = (from: Work, to: Work, n: number, rate: number): string => {
-      const each = (a: number, b: number, digits = 2) => ((b - a) / n).toFixed(digits);
+      const each = (a: number, b: number, digits = 2) => costPer(a, b, n, digits);
       return (
         `per notification at ${rate}/s (${n}, ${Math.round(DUPLICATES * 100)}% duplicates): ` +
         `${each(from.database.commits, to.database.commits)} commits, ` +
@@ -343,21 +343,17 @@ async function main(): Promise<void> {
         floor: cpuMs(floorProcess.pid as number),
         postgres: groupCpuMs('postgres'),
       });
-      await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
-      const from = await counted();
+      const from = await settledReading(counted);
       const stage = await fire(floorUrl, rate, notifications);
       const final = await finalAfter(orders, stage.lastSentAt);
-      await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
-      const to = await counted();
-      const each = (a: number, b: number, digits = 2) => ((b - a) / count).toFixed(digits);
+      const to = await settledReading(counted);
+      const each = (a: number, b: number, digits = 2) => costPer(a, b, count, digits);
       const figures = {
         rate,
         ack_p50_ms: Number(stage.p50.toFixed(2)),
         ack_p99_ms: Number(stage.p99.toFixed(2)),
         final_after_last_s: Number(final.toFixed(2)),
-        commits: Number(each(from.database.commits, to.database.commits)),
-        rows_inserted: Number(each(from.database.inserted, to.database.inserted)),
-        rows_updated: Number(each(from.database.updated, to.database.updated)),
+        ...databaseWorkPer(from.database, to.database, count),
         cpu_ms_floor: Number(each(from.floor, to.floor, 3)),
         cpu_ms_postgres: Number(each(from.postgres, to.postgres, 3)),
       };
@@ -391,10 +387,7 @@ async function main(): Promise<void> {
       const bare = await fire(`http://127.0.0.1:${barePort}/ipn`, rate, notifications);
       // The first rate's work per notification: counters around its stage (published late).
       let before: Work | undefined;
-      if (index === 0) {
-        await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
-        before = await workSoFar();
-      }
+      if (index === 0) before = await settledReading(workSoFar);
       const service = await fire(`${api}/v1/ipn/${secret}`, rate, notifications);
       let finality = '';
       const atRate: Record<string, unknown> = {
@@ -430,8 +423,7 @@ async function main(): Promise<void> {
         finality =
           ` | all ${orders.length} orders final ${final.toFixed(2)} s after the last;` +
           ` ${count - service.ok} lost acks, ${doubled.rows[0].n} doubled, ${stored.rows[0].n}/${count} stored`;
-        await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
-        const after = await workSoFar();
+        const after = await settledReading(workSoFar);
         perOperation.push(perNotification(before as Work, after, count, rate));
         atRate.final_after_last_s = Number(final.toFixed(2));
         atRate.lost_acks = count - service.ok;
