@@ -1,5 +1,6 @@
 import { GatewayAuthError, GatewayMalformedResponseError } from './gateway-errors';
 import { parseAcknowledgement } from './parse-acknowledgement';
+import { expiredTokenAnswer } from './testing/recorded-fixtures';
 
 describe('parseAcknowledgement', () => {
   it('reads status "200" as accepted and "500" as refused, both without an error key', () => {
@@ -26,14 +27,7 @@ describe('parseAcknowledgement', () => {
   });
 
   it('still throws for auth failures and shapeless answers', () => {
-    const expired = {
-      error: {
-        error_type: 'authentication_error',
-        code: 'invalid_api_credentials_provided',
-        message: 'expired',
-      },
-      status: null,
-    };
+    const expired = expiredTokenAnswer();
     expect(() => parseAcknowledgement('requestRefund', 500, expired)).toThrow(GatewayAuthError);
     expect(() => parseAcknowledgement('cancelOrder', 200, { message: 'hi' })).toThrow(
       GatewayMalformedResponseError,

@@ -4,7 +4,7 @@ import {
   GatewayRejectedError,
 } from './gateway-errors';
 import { parseIpnList, parseIpnRegistration } from './parse-ipn-registration';
-import { recordedResponse } from './testing/recorded-fixtures';
+import { expiredTokenAnswer, recordedResponse } from './testing/recorded-fixtures';
 
 describe('parseIpnRegistration', () => {
   it('parses the recorded registration exactly (extra id, seven digits + Z, misspelled status field)', () => {
@@ -81,15 +81,7 @@ describe('parseIpnList', () => {
   });
 
   it('reads an error envelope instead of an array as a typed error', () => {
-    const body = {
-      error: {
-        error_type: 'authentication_error',
-        code: 'invalid_api_credentials_provided',
-        message: 'x',
-      },
-      status: null,
-    };
-    expect(() => parseIpnList(500, body)).toThrow(GatewayAuthError);
+    expect(() => parseIpnList(500, expiredTokenAnswer())).toThrow(GatewayAuthError);
     expect(() => parseIpnList(200, { hello: 1 })).toThrow(GatewayMalformedResponseError);
   });
 });

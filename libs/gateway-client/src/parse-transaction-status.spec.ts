@@ -1,6 +1,6 @@
 import { GatewayAuthError, GatewayMalformedResponseError } from './gateway-errors';
 import { parseTransactionLookup } from './parse-transaction-status';
-import { recordedResponse } from './testing/recorded-fixtures';
+import { expiredTokenAnswer, recordedResponse } from './testing/recorded-fixtures';
 
 const nullError = { error_type: null, code: null, message: null, call_back_url: null };
 
@@ -138,14 +138,7 @@ describe('parseTransactionLookup', () => {
   });
 
   it('throws typed errors for expired tokens and unreadable records', () => {
-    const expired = {
-      error: {
-        error_type: 'authentication_error',
-        code: 'invalid_api_credentials_provided',
-        message: 'expired',
-      },
-      status: null,
-    };
+    const expired = expiredTokenAnswer();
     expect(() => parseTransactionLookup('getTransactionStatus', 500, expired)).toThrow(
       GatewayAuthError,
     );

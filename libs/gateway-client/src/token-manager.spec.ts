@@ -36,30 +36,22 @@ describe('TokenManager', () => {
     });
     const store = new InMemoryTokenStore();
     let issued = 0;
-    const manager = new TokenManager({
-      store,
-      key: 'k',
-      refreshMarginMs: 60_000,
-      lockWaitMs: 1000,
-      issue: async () => ({
-        token: `fresh-${++issued}`,
-        issuedAt: Date.now(),
-        expiresAt: Date.now() + hour,
-      }),
-    });
+    const managerFor = (key: string) =>
+      new TokenManager({
+        store,
+        key,
+        refreshMarginMs: 60_000,
+        lockWaitMs: 1000,
+        issue: async () => ({
+          token: `fresh-${++issued}`,
+          issuedAt: Date.now(),
+          expiresAt: Date.now() + hour,
+        }),
+      });
+    const manager = managerFor('k');
     await store.set('k', stored(90_000));
     expect(await manager.getToken()).toBe('stored-90000');
-    const nearExpiry = new TokenManager({
-      store,
-      key: 'k2',
-      refreshMarginMs: 60_000,
-      lockWaitMs: 1000,
-      issue: async () => ({
-        token: `fresh-${++issued}`,
-        issuedAt: Date.now(),
-        expiresAt: Date.now() + hour,
-      }),
-    });
+    const nearExpiry = managerFor('k2');
     await store.set('k2', stored(30_000));
     expect(await nearExpiry.getToken()).toBe('fresh-1');
     expect((await store.get('k2'))?.token).toBe('fresh-1');

@@ -20,3 +20,18 @@ export function fakeJwt(claims: Record<string, unknown>): string {
   const part = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
   return `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}.not-a-signature`;
 }
+
+/**
+ * What the gateway answers to an expired or invalid token on any call: HTTP 500 with an error
+ * envelope and `status: null`.
+ */
+export function expiredTokenAnswer(message = 'expired'): unknown {
+  return {
+    error: {
+      error_type: 'authentication_error',
+      code: 'invalid_api_credentials_provided',
+      message,
+    },
+    status: null,
+  };
+}
