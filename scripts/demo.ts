@@ -88,19 +88,34 @@ function printTimeline(order: Record<string, unknown>): void {
 const customer = { email: 'amina@example.com', phone: '+254712345678', first_name: 'Amina' };
 const stamp = Date.now().toString(36);
 
+/** A checkout of the demo's customer in shillings, made at `path` (201): the answer's body. */
+async function checkout(
+  path: string,
+  order: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const created = await call('POST', path, SHOP_KEY, { currency: 'KES', customer, ...order });
+  expectStatus(created, 201, `POST ${path}`);
+  return created.body;
+}
+
+/** Waits until the order is paid and says so: its reference. */
+async function untilPaid(order: Record<string, unknown>): Promise<string> {
+  const reference = String(order.reference);
+  await waitForStatus(reference, 'completed');
+  say('   completed.');
+  return reference;
+}
+
 async function hostedCheckout(): Promise<string> {
   say('1. Hosted checkout: POST /v1/checkouts');
-  const created = await call('POST', '/v1/checkouts', SHOP_KEY, {
+  const created = await checkout('/v1/checkouts', {
     amount: '1500.00',
-    currency: 'KES',
     description: 'Two bags of coffee',
     reference: `DEMO-${stamp}-1`,
-    customer,
     return_url: 'https://shop.example/thank-you',
   });
-  expectStatus(created, 201, 'POST /v1/checkouts');
-  const redirectUrl = String(created.body.redirect_url);
-  say(`   order_tracking_id ${String(created.body.order_tracking_id)}`);
+  const redirectUrl = String(created.redirect_url);
+  say(`   order_tracking_id ${String(created.order_tracking_id)}`);
   say(`   redirect_url      ${redirectUrl}`);
 
   say('   paying by card on the hosted page, as a customer would…');
@@ -109,7 +124,7 @@ async function hostedCheckout(): Promise<string> {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
-      OrderTrackingId: String(created.body.order_tracking_id),
+      OrderTrackingId: String(created.order_tracking_id),
       action: 'card',
     }),
     redirect: 'manual',
@@ -119,31 +134,24 @@ async function hostedCheckout(): Promise<string> {
   say(`   the page sends the customer back to ${callback.split('?')[0]}`);
   const back = await fetch(callback, { redirect: 'manual' });
   say(`   …which redirects (${back.status}) to ${back.headers.get('location') ?? '?'}`);
-  await waitForStatus(String(created.body.reference), 'completed');
-  say('   completed.');
-  return String(created.body.reference);
+  return untilPaid(created);
 }
 
 async function pushCheckout(): Promise<string> {
   say();
   say('2. Mobile money push: POST /v1/checkouts/mobile-money');
-  const created = await call('POST', '/v1/checkouts/mobile-money', SHOP_KEY, {
+  const created = await checkout('/v1/checkouts/mobile-money', {
     amount: '250.00',
-    currency: 'KES',
     description: 'Mobile top-up',
     reference: `DEMO-${stamp}-2`,
-    customer,
     phone: '+254712345678',
     network: 'MPESA',
   });
-  expectStatus(created, 201, 'POST /v1/checkouts/mobile-money');
   say(
-    `   prompt sent; manual payment: paybill ${String(created.body.business_number)}, account ${String(created.body.account_number)}`,
+    `   prompt sent; manual payment: paybill ${String(created.business_number)}, account ${String(created.account_number)}`,
   );
   say('   waiting for the customer to enter the PIN (sandbox) and the IPN to arrive…');
-  await waitForStatus(String(created.body.reference), 'completed');
-  say('   completed.');
-  return String(created.body.reference);
+  return untilPaid(created);
 }
 
 async function refund(reference: string): Promise<void> {
