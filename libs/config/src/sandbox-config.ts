@@ -1,4 +1,4 @@
-import { LOG_FORMATS, LogFormat, SANDBOX_DEFAULTS } from './service-config';
+import { LoggingConfig, readLogging, SANDBOX_DEFAULTS } from './service-config';
 import { ConfigValidationError, Env, EnvReader, VariableRead } from './env-parsers';
 
 export interface SandboxMerchant {
@@ -6,13 +6,9 @@ export interface SandboxMerchant {
   consumerSecret: string;
 }
 
-export interface SandboxConfig {
+export interface SandboxConfig extends LoggingConfig {
   host: string;
   port: number;
-  logLevel: string;
-  /** Log lines go to this file (appended) instead of stdout (LOG_FILE). */
-  logFile: string | null;
-  logFormat: LogFormat;
   /** Base URL the sandbox advertises in redirect_url (its own hosted page). */
   publicUrl: string;
   merchants: SandboxMerchant[];
@@ -53,13 +49,7 @@ export function loadSandboxConfig(
   const config: SandboxConfig = {
     host: r.string('HOST', '127.0.0.1'),
     port,
-    logLevel: r.oneOf(
-      'LOG_LEVEL',
-      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
-      'info',
-    ),
-    logFile: r.optionalString('LOG_FILE') ?? null,
-    logFormat: r.oneOf<LogFormat>('LOG_FORMAT', LOG_FORMATS, 'json'),
+    ...readLogging(r),
     publicUrl: r.url('SANDBOX_PUBLIC_URL', ['http', 'https'], `http://127.0.0.1:${port}`),
     merchants,
     controlEnabled: r.bool('SANDBOX_CONTROL', false),

@@ -46,9 +46,30 @@ export const ACCOUNT_ID_PATTERN = /^[a-z][a-z0-9_]{0,19}$/;
 export type QueueBackend = 'redis' | 'postgres';
 export const LOG_FORMATS = ['json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** How the service and the sandbox log (LOG_LEVEL, LOG_FILE, LOG_FORMAT). */
+export interface LoggingConfig {
+  logLevel: string;
+  /** Log lines go to this file (appended) instead of stdout (LOG_FILE). */
+  logFile: string | null;
+  /** `json` (a line per record, for collectors) or `pretty` (for a person at a terminal). */
+  logFormat: LogFormat;
+}
+
+export function readLogging(r: EnvReader): LoggingConfig {
+  return {
+    logLevel: r.oneOf(
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      'info',
+    ),
+    logFile: r.optionalString('LOG_FILE') ?? null,
+    logFormat: r.oneOf<LogFormat>('LOG_FORMAT', LOG_FORMATS, 'json'),
+  };
+}
 export type NodeEnvironment = 'development' | 'test' | 'production';
 
-export interface ServiceConfig {
+export interface ServiceConfig extends LoggingConfig {
   nodeEnv: NodeEnvironment;
   /** The interface the api and the worker's health port listen on (loopback unless HOST says). */
   host: string;
@@ -58,11 +79,6 @@ export interface ServiceConfig {
   workerNice: number;
   /** Connections each process keeps to PostgreSQL: the api's, and the worker's (kept small). */
   databasePoolSize: { api: number; worker: number };
-  logLevel: string;
-  /** Log lines go to this file (appended) instead of stdout (LOG_FILE). */
-  logFile: string | null;
-  /** `json` (a line per record, for collectors) or `pretty` (for a person at a terminal). */
-  logFormat: LogFormat;
   /** GET /metrics on the api and the worker's health port (METRICS_ENABLED). */
   metricsEnabled: boolean;
   /** When set, /metrics asks for this bearer token (METRICS_TOKEN, a secret). */
@@ -235,13 +251,7 @@ export function loadServiceConfig(
       api: r.int('DATABASE_POOL_SIZE', 20, 1, 500),
       worker: r.int('WORKER_DATABASE_POOL_SIZE', 4, 1, 500),
     },
-    logLevel: r.oneOf(
-      'LOG_LEVEL',
-      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
-      'info',
-    ),
-    logFile: r.optionalString('LOG_FILE') ?? null,
-    logFormat: r.oneOf<LogFormat>('LOG_FORMAT', LOG_FORMATS, 'json'),
+    ...readLogging(r),
     databaseUrl: r.url(
       'DATABASE_URL',
       ['postgres', 'postgresql'],
