@@ -135,6 +135,19 @@ function transformed(target: Constructor, property: string): boolean {
   );
 }
 
+type BoundedKind = 'string' | 'number' | 'array';
+type Bound = 'maxLength' | 'minLength' | 'maximum' | 'minimum' | 'maxItems' | 'minItems';
+
+/** The rules whose first constraint is one bound, and the kind of value each bounds. */
+const ONE_BOUND: Record<string, { of: BoundedKind; bound: Bound }> = {
+  [MAX_LENGTH]: { of: 'string', bound: 'maxLength' },
+  [MIN_LENGTH]: { of: 'string', bound: 'minLength' },
+  [MAX]: { of: 'number', bound: 'maximum' },
+  [MIN]: { of: 'number', bound: 'minimum' },
+  [ARRAY_MAX_SIZE]: { of: 'array', bound: 'maxItems' },
+  [ARRAY_MIN_SIZE]: { of: 'array', bound: 'minItems' },
+};
+
 function applyRules(
   schema: SchemaObject,
   rules: ValidationMetadata[],
@@ -145,13 +158,13 @@ function applyRules(
     for (const target of targetsOf(schema, rule.each === true)) {
       const isString = target.type === 'string';
       const isNumber = target.type === 'number' || target.type === 'integer';
+      const kind = isNumber ? 'number' : target.type;
+      const single = ONE_BOUND[rule.name];
+      if (single) {
+        if (single.of === kind) target[single.bound] = first as number;
+        continue;
+      }
       switch (rule.name) {
-        case MAX_LENGTH:
-          if (isString) target.maxLength = first as number;
-          break;
-        case MIN_LENGTH:
-          if (isString) target.minLength = first as number;
-          break;
         case IS_LENGTH:
           if (isString) {
             target.minLength = first as number;
@@ -183,19 +196,9 @@ function applyRules(
         case IS_EMAIL:
           if (isString) target.format = 'email';
           break;
-        case MAX:
-          if (isNumber) target.maximum = first as number;
-          break;
-        case MIN:
-          if (isNumber) target.minimum = first as number;
-          break;
         case IS_INT:
           if (isNumber) Object.assign(target, { type: 'integer', format: 'int32' });
           break;
-      }
-      if (target.type === 'array') {
-        if (rule.name === ARRAY_MAX_SIZE) target.maxItems = first as number;
-        if (rule.name === ARRAY_MIN_SIZE) target.minItems = first as number;
       }
     }
   }
