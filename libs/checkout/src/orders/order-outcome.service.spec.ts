@@ -8,9 +8,9 @@ import {
 } from '@app/domain';
 import { GatewayAccounts, TransactionLookup, TransactionRecord } from '@app/gateway-client';
 import { OrderEntity, OrderRepository, RefundEntity, runPrepared } from '@app/persistence';
-import type { Announcement, JournalEntry, OrderJournal } from './order-journal';
 import { OrderOutcomeService } from './order-outcome.service';
 import { integrityMismatch } from './outcome-plan';
+import { fakeJournal } from '../../../../test/support/journal-fake';
 
 // The lock-free path writes with a prepared statement straight on the driver's pool; only that
 // call is replaced, so the fast path's version guard can be tested without a database.
@@ -121,24 +121,11 @@ function harness(stored: OrderEntity | null, refund: RefundEntity | null = null)
     lockById: jest.fn(async (id: string) => (stored && stored.id === id ? stored : null)),
     refundFor: jest.fn(async () => refund),
   };
-  const journalled: { entry: JournalEntry; announced: Announcement | null }[] = [];
-  const journal = {
-    record: jest.fn(
-      async (
-        _manager: EntityManager,
-        _order: OrderEntity,
-        entry: JournalEntry,
-        announced: Announcement | null = null,
-      ) => {
-        journalled.push({ entry, announced });
-      },
-    ),
-    flagForReview: jest.fn(async () => undefined),
-  };
+  const { journal, journalled, asJournal } = fakeJournal();
   const service = new OrderOutcomeService(
     dataSource as unknown as DataSource,
     orders as unknown as OrderRepository,
-    journal as unknown as OrderJournal,
+    asJournal,
     // Single-attempt orders only: nothing here sets an attempt aside at the gateway.
     {} as GatewayAccounts,
   );

@@ -276,27 +276,7 @@ describe('NotificationVerifier.verify', () => {
     it("adopts our order when the gateway's record of the tracking id carries our reference", async () => {
       const ours = order();
       const h = harness(null, { attempts: 1 });
-      const found: TransactionLookup = {
-        kind: 'found',
-        record: {
-          orderTrackingId: OrderTrackingId('track-9'),
-          merchantReference: MerchantReference('ORDER-9'),
-          outcome: 'completed',
-          statusCode: 1,
-          statusDescription: 'Completed',
-          confirmationCode: null,
-          paymentMethod: 'MpesaKE',
-          paymentAccount: null,
-          amount: Money.of('250.00', 'KES'),
-          currency: 'KES',
-          createdAt: READ_AT,
-          description: null,
-          paymentStatusCode: null,
-          callbackUrl: null,
-          accountNumber: null,
-          raw: {},
-        },
-      };
+      const found = completedLookup('ORDER-9');
       h.gateway.getTransactionStatus.mockResolvedValueOnce(found);
       h.orders.findByAnyReference.mockResolvedValueOnce(ours);
 

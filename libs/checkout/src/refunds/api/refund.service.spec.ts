@@ -11,11 +11,11 @@ import {
 } from '@app/gateway-client';
 import { OrderEntity, OrderRepository, RefundEntity } from '@app/persistence';
 import { CheckoutError } from '../../errors/checkout-error';
-import type { Announcement, JournalEntry, OrderJournal } from '../../orders/order-journal';
 import { bootstrapAdmin } from '../../operators/operator';
 import { DoublePaymentRefunds } from '../double-payment-refunds';
 import { RefundApprovals } from './refund-approvals';
 import { RefundInput, RefundRequestResult, RefundService } from './refund.service';
+import { fakeJournal } from '../../../../../test/support/journal-fake';
 
 const ADMIN = bootstrapAdmin('ops-alice');
 
@@ -126,20 +126,9 @@ function harness(order: OrderEntity = paidOrder()) {
     }),
   };
 
-  const journalled: { entry: JournalEntry; announced: Announcement | null }[] = [];
-  const journal = {
-    record: jest.fn(
-      async (
-        _manager: EntityManager,
-        _order: OrderEntity,
-        entry: JournalEntry,
-        announced: Announcement | null = null,
-      ) => {
-        steps.push(`journal:${entry.type}`);
-        journalled.push({ entry, announced });
-      },
-    ),
-  };
+  const { journal, journalled, asJournal } = fakeJournal((entry) =>
+    steps.push(`journal:${entry.type}`),
+  );
 
   const gateway = {
     requestRefund: jest.fn(async (_request: RefundRequest): Promise<GatewayAcknowledgement> => {
@@ -151,7 +140,7 @@ function harness(order: OrderEntity = paidOrder()) {
   const service = new RefundService(
     dataSource,
     orders as unknown as OrderRepository,
-    journal as unknown as OrderJournal,
+    asJournal,
     GatewayAccounts.single(gateway as unknown as GatewayClient),
     // No threshold here: every refund is made at once (the e2e tests cover approvals).
     { needsApproval: () => false, pendingFor: async () => null } as unknown as RefundApprovals,
