@@ -25,6 +25,12 @@ export const CHECKOUT_KINDS: CheckoutKind[] = Object.keys({
   mobile_money: true,
 } satisfies Record<CheckoutKind, true>) as CheckoutKind[];
 
+/**
+ * Any name an order is found by (OrderRepository.findByAnyReference): its merchant_reference or
+ * gateway_reference (50), order_tracking_id (64) or push_merchant_reference (100), of any attempt.
+ * Nothing longer names an order.
+ */
+export const ORDER_NAME = { type: String, minLength: 1, maxLength: 100, example: 'ORDER-2041' };
 /** orders / payment_attempts .failure_reason: varchar(100); its writers cut a longer one. */
 export const FAILURE_REASON_MAX_LENGTH = 100;
 /** The longest review reason an order keeps (flagForReview cuts a longer one). */

@@ -1,12 +1,11 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ORDER_STATUSES, OrderStatus } from '@app/domain';
-import { AttemptRefundStatus, CheckoutKind, EventSource, SubmissionStatus } from '@app/persistence';
+import { AttemptRefundStatus, CheckoutKind, SubmissionStatus } from '@app/persistence';
 import {
   AMOUNT,
   ATTEMPT_REFUND_STATUSES,
   CURRENCY,
   DATE_TIME,
-  EVENT_SOURCES,
   INTEGER,
   MERCHANT_REFERENCE,
   NEXT_CURSOR,
@@ -26,19 +25,14 @@ import {
   CHECKOUT_KINDS,
   TIMELINE_LIMIT,
   type AttemptView,
-  type TimelineEntry,
 } from '../../orders/order-view';
+import { TimelineEntryResponse } from '../../orders/timeline-entry-response';
 import { AdminRefundResponse } from '../../refunds/refund-admin-view';
 import { PENDING_MINUTES_MAX } from './admin.dto';
 import type { AdminOrderDetail as AdminOrderDetailView, AdminOrderView } from './admin-order-view';
 import { COUNT_CAP, type OrderPage } from './admin-orders.service';
 import { STUCK_REASONS, type StuckOrder, type StuckPage } from './stuck-orders.service';
-import {
-  membersOf,
-  PAGE_LIMIT,
-  CONFIRMATION_CODE_LENGTH,
-  ACTOR_LENGTH,
-} from './admin-response-schemas';
+import { membersOf, PAGE_LIMIT, CONFIRMATION_CODE_LENGTH } from './admin-response-schemas';
 
 /**
  * Documentation of the admin answers (OpenAPI only: the JSON is built by the views and services
@@ -63,14 +57,6 @@ const SYNC_RESULTS = membersOf<OutcomeResult['kind']>({
 
 /** orders / payment_attempts .push_merchant_reference: varchar(100). */
 const PUSH_MERCHANT_REFERENCE_LENGTH = 100;
-
-/** An order status a timeline entry moved from or to (order_events.from_status / to_status). */
-const TIMELINE_STATUS = {
-  type: String,
-  nullable: true,
-  // null is listed too: a validator applies enum to a nullable value as well (OpenAPI 3.0.3).
-  enum: [...ORDER_STATUSES, null],
-};
 
 /** The shop's view of an order plus what only an operator needs (admin-order-view.ts). */
 @ApiExtraModels(AdminRefundResponse)
@@ -361,46 +347,24 @@ export class AdminOrderAttempt implements AttemptView {
   refund_status!: AttemptRefundStatus | null;
 }
 
-/** One entry of the order's timeline (order-view.ts `toTimelineEntry`). */
-export class AdminOrderTimelineEntry implements TimelineEntry {
+/**
+ * One entry of the order's timeline: the shop's, with the operators' wording of two fields (the
+ * initializers only let the subclass redocument them; nothing constructs these classes).
+ */
+export class AdminOrderTimelineEntry extends TimelineEntryResponse {
   @ApiProperty({
-    // order_events.type: varchar(48); the journal's writers name it (no closed list of them).
-    ...text(48),
-    example: 'status_changed',
-    description: 'e.g. created, submitted, status_changed, flagged_for_review, refund_requested',
-  })
-  type!: string;
-
-  @ApiProperty({ ...TIMELINE_STATUS, example: 'pending' })
-  from_status!: string | null;
-
-  @ApiProperty({ ...TIMELINE_STATUS, example: 'completed' })
-  to_status!: string | null;
-
-  @ApiProperty({ type: String, enum: EVENT_SOURCES, example: 'ipn' })
-  source!: EventSource;
-
-  @ApiProperty({
-    ...text(ACTOR_LENGTH, { nullable: true }),
-    example: null,
+    type: String,
     description: "The admin key's name, or null for the service itself",
   })
-  actor!: string | null;
-
-  @ApiProperty({ ...DATE_TIME, example: '2026-01-02T09:31:12.000Z' })
-  at!: string;
-
-  @ApiProperty({ type: 'object', additionalProperties: true, example: {} })
-  details!: Record<string, unknown>;
+  override actor: string | null = null;
 
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    nullable: true,
     example: null,
     description: 'The raw gateway record that caused the change',
   })
-  gateway_record!: Record<string, unknown> | null;
+  override gateway_record: Record<string, unknown> | null = null;
 }
 
 /** GET /v1/admin/orders/{reference}, and what a cancel answers. */

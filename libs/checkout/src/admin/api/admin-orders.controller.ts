@@ -21,7 +21,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { AdminRoutes, CallerKey, Requires } from '../../operators/access-guards';
-import { REVIEW_REASON_MAX_LENGTH } from '../../orders/order-view';
+import { ORDER_NAME, REVIEW_REASON_MAX_LENGTH } from '../../orders/order-view';
 import { OrderCancelService } from '../../orders/order-cancel.service';
 import { OrderSyncService } from '../../orders/order-sync.service';
 import { CancelBody, ListOrdersQuery, StuckQuery } from './admin.dto';
@@ -35,19 +35,12 @@ import {
 } from './admin-order-responses';
 import { StuckOrdersService } from './stuck-orders.service';
 
-/**
- * Any name an order is found by (AdminOrdersService.find): its merchant_reference or
- * gateway_reference (50), order_tracking_id (64) or push_merchant_reference (100), of any attempt,
- * or its id (36). Nothing longer names an order.
- */
+/** Any name an order is found by (AdminOrdersService.find), or its id (36 characters). */
 const REFERENCE_PARAM = {
   name: 'reference',
-  type: String,
-  minLength: 1,
-  maxLength: 100,
+  ...ORDER_NAME,
   description:
     "The shop's reference, an order_tracking_id or push_merchant_reference (of any attempt), or the order's id",
-  example: 'ORDER-2041',
 };
 
 /** Errors of the routes that call the gateway (the answer's shape is the common error one). */

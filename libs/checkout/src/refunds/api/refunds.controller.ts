@@ -25,7 +25,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { INTEGER, UUID } from '../../http/documented-schemas';
-import { ATTEMPTS_PER_ORDER_LIMIT } from '../../orders/order-view';
+import { ATTEMPTS_PER_ORDER_LIMIT, ORDER_NAME } from '../../orders/order-view';
 import { AdminRoutes, CallerOperator, Requires } from '../../operators/access-guards';
 import { Operator } from '../../operators/operator';
 import {
@@ -51,18 +51,12 @@ function answered<T extends object>(reply: FastifyReply, result: T): T {
   return result;
 }
 
-/**
- * Any name an order is found by (OrderRepository.findByAnyReference), as orders' ORDER_NAME: the
- * longest, push_merchant_reference, is varchar(100). Nothing longer names an order.
- */
+/** Any name an order is found by (OrderRepository.findByAnyReference). */
 const REFERENCE_PARAM = {
   name: 'reference',
-  type: String,
-  minLength: 1,
-  maxLength: 100,
+  ...ORDER_NAME,
   description:
     "The shop's reference, or an order_tracking_id or push_merchant_reference of any attempt",
-  example: 'ORDER-2041',
 };
 
 @ApiTags('admin: refunds')

@@ -4,7 +4,6 @@ import {
   ATTEMPT_REFUND_STATUSES,
   CURRENCY,
   DATE_TIME,
-  EVENT_SOURCES,
   MERCHANT_REFERENCE,
   NULLABLE_DATE_TIME,
   ORDER_TRACKING_ID,
@@ -25,6 +24,9 @@ import {
   REFUND_REASON_MAX_LENGTH,
   REVIEW_REASON_MAX_LENGTH,
 } from '../../order-view';
+// The orders routes' name of an order, kept beside the order view for the admin's and refunds' routes.
+export { ORDER_NAME } from '../../order-view';
+import { TimelineEntryResponse } from '../../timeline-entry-response';
 
 /**
  * Documentation of the answers (the JSON is built by checkout-answers.ts and order-view.ts). Each
@@ -47,12 +49,6 @@ const STATUS_TOKEN_DOC = {
   description:
     "Read-only: the customer's browser follows this order's live status with it (GET /v1/orders/{reference}/stream?status_token=…)",
 };
-/**
- * Any name an order is found by (OrderRepository.findByAnyReference): its merchant_reference or
- * gateway_reference (50), order_tracking_id (64) or push_merchant_reference (100), of any attempt.
- * Nothing longer names an order.
- */
-export const ORDER_NAME = { type: String, minLength: 1, maxLength: 100, example: 'ORDER-2041' };
 /**
  * The Idempotency-Key header: 1–255 visible ASCII characters (IdempotencyService.checkKey refuses
  * anything else with 400).
@@ -163,40 +159,6 @@ export class RefundResponse {
   @ApiProperty(NULLABLE_DATE_TIME) accepted_at!: string | null;
   @ApiProperty(NULLABLE_DATE_TIME) reversed_at!: string | null;
   @ApiProperty(NULLABLE_DATE_TIME) rejected_at!: string | null;
-}
-
-/** An order status a timeline entry moved from or to (order_events.from_status / to_status). */
-const TIMELINE_STATUS = {
-  type: String,
-  nullable: true,
-  // null is listed too: a validator applies enum to a nullable value as well (OpenAPI 3.0.3).
-  enum: [...ORDER_STATUSES, null],
-};
-
-export class TimelineEntryResponse {
-  @ApiProperty({
-    // order_events.type: varchar(48); the journal's writers name it (no closed list of them).
-    ...text(48),
-    example: 'status_changed',
-    description: 'e.g. created, submitted, status_changed, flagged_for_review, refund_requested',
-  })
-  type!: string;
-  @ApiProperty({ ...TIMELINE_STATUS, example: 'pending' }) from_status!: string | null;
-  @ApiProperty({ ...TIMELINE_STATUS, example: 'completed' }) to_status!: string | null;
-  @ApiProperty({ type: String, example: 'ipn', enum: EVENT_SOURCES })
-  source!: string;
-  // order_events.actor: varchar(100).
-  @ApiProperty(text(100, { example: null, nullable: true })) actor!: string | null;
-  @ApiProperty({ ...DATE_TIME, example: '2026-01-02T09:31:12.000Z' }) at!: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, example: {} })
-  details!: Record<string, unknown>;
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    nullable: true,
-    description: 'The gateway record that caused the change',
-  })
-  gateway_record!: Record<string, unknown> | null;
 }
 
 export class AttemptResponse {
