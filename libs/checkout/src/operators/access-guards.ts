@@ -1,7 +1,6 @@
 import {
   CanActivate,
   ExecutionContext,
-  Inject,
   Injectable,
   SetMetadata,
   UseGuards,
@@ -10,9 +9,8 @@ import {
   createParamDecorator,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { Permission } from '@app/domain';
-import { ApiKeyIdentity, ApiKeyRing, bearerKey } from '../http/api-keys';
+import { ApiKeyIdentity, bearerKey } from '../http/api-keys';
 import { CheckoutError } from '../errors/checkout-error';
 import { ApiKeyRegistry } from './api-key-registry';
 import { auditActorOf, Operator, operatorLabel } from './operator';
@@ -54,22 +52,17 @@ function neededBy(
  */
 @Injectable()
 export class ShopKeyGuard implements CanActivate {
-  private readonly shopKeys: ApiKeyRing;
-
   constructor(
-    @Inject(SERVICE_CONFIG) config: ServiceConfig,
     private readonly reflector: Reflector,
     private readonly keys: ApiKeyRegistry,
     private readonly access: OperatorAccess,
-  ) {
-    this.shopKeys = new ApiKeyRing(config.shopApiKeys);
-  }
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<KeyedRequest>();
     const presented = bearerKey(request.headers.authorization);
     if (!presented) throw CheckoutError.unauthenticated();
-    const identity = this.shopKeys.identify(presented);
+    const identity = this.access.shopKey(presented);
     if (identity) {
       request.apiKey = identity;
       return true;

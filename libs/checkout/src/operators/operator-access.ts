@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { Permission } from '@app/domain';
 import { CheckoutError } from '../errors/checkout-error';
-import { ApiKeyRing, bearerKey } from '../http/api-keys';
+import { ApiKeyIdentity, ApiKeyRing, bearerKey } from '../http/api-keys';
 import { OriginRequest, originOf, routeOf } from '../http/request-origin';
 import { ApiKeyRegistry } from './api-key-registry';
 import { AuditTrail } from './audit-trail';
@@ -36,6 +36,11 @@ export class OperatorAccess {
   ) {
     this.adminKeys = new ApiKeyRing(config.adminApiKeys);
     this.shopKeys = new ApiKeyRing(config.shopApiKeys);
+  }
+
+  /** The shop's bootstrap key (SHOP_API_KEYS) this is, if it is one. */
+  shopKey(presented: string): ApiKeyIdentity | undefined {
+    return this.shopKeys.identify(presented);
   }
 
   /** The operator, allowed `needed`; else throws the refusal (401/403), written to the trail. */
