@@ -1,6 +1,12 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import { countHttpRequests, createFastifyApp } from '@app/common';
+import type { FastifyRequest } from 'fastify';
+import {
+  countHttpRequests,
+  createFastifyApp,
+  exceptOnHotRoutes,
+  isHotRouteWithoutCors,
+} from '@app/common';
 import { CheckoutExceptionFilter } from '@app/checkout/http/checkout-exception.filter';
 import { checkoutValidationPipe } from '@app/checkout/http/validation';
 import { useAdminSessionCookies } from '@app/checkout/admin/api/admin-session';
@@ -31,26 +37,35 @@ export async function createApiApp(): Promise<NestFastifyApplication> {
 /**
  * A POST with a content type but no body (curl -X POST -H 'Content-Type: application/json'
  * without -d) is a request without a body, not a 400 for an empty JSON text: cancel and sync take
- * none. The header is dropped before parsing, so nothing is parsed.
+ * none. The header is dropped before parsing, so nothing is parsed. Hot routes read their bodies
+ * themselves.
  */
 function acceptEmptyJsonBodies(app: NestFastifyApplication): void {
   app
     .getHttpAdapter()
     .getInstance()
-    .addHook('onRequest', async (request) => {
-      const length = request.headers['content-length'];
-      const chunked = request.headers['transfer-encoding'] !== undefined;
-      if (request.headers['content-type'] && !chunked && (length === undefined || length === '0')) {
-        delete request.headers['content-type'];
-      }
-    });
+    .addHook(
+      'onRequest',
+      exceptOnHotRoutes(async (request) => {
+        const length = request.headers['content-length'];
+        const chunked = request.headers['transfer-encoding'] !== undefined;
+        if (
+          request.headers['content-type'] &&
+          !chunked &&
+          (length === undefined || length === '0')
+        ) {
+          delete request.headers['content-type'];
+        }
+      }),
+    );
 }
 
 /**
  * CORS: pages of the listed origins may call the shop's routes (a shop page that reads an order's
  * status, say); others get no Access-Control-Allow-Origin and the browser keeps the answer from
  * them. The admin routes and the console answer no other origin whatever the list says. The live
- * stream answers any origin itself (it takes only a status_token). No cookies cross origins.
+ * stream answers any origin itself (it takes only a status_token). No cookies cross origins. A hot
+ * route that says `crossOrigin: false` (the IPN route) answers none.
  */
 function allowListedOrigins(app: NestFastifyApplication, origins: string[]): void {
   if (origins.length === 0) return;
@@ -69,6 +84,8 @@ function allowListedOrigins(app: NestFastifyApplication, origins: string[]): voi
   };
   app.enableCors({
     delegator: (request, callback) => {
+      if (isHotRouteWithoutCors(request as FastifyRequest))
+        return callback(null, { origin: false });
       const admin = /^\/(v1\/)?admin(\/|\?|$)/.test(request.url ?? '');
       callback(null, { ...shared, origin: admin ? false : origins });
     },

@@ -9,7 +9,6 @@ import {
   OverviewModule,
   OperatorsModule,
   OperatorsApiModule,
-  IPN_ROUTES,
   IpnModule,
   MerchantEventsModule,
   OrdersModule,
@@ -21,7 +20,7 @@ import {
 @Module({
   imports: [
     ServiceConfigModule,
-    LoggingModule.forRoot('api', SERVICE_CONFIG, [IPN_ROUTES]),
+    LoggingModule.forRoot('api', SERVICE_CONFIG),
     PersistenceModule.forApp('api'),
     QueueInfrastructureModule,
     RateLimitsModule,

@@ -9,3 +9,4 @@ export * from './metrics/metrics.module';
 export * from './tracing/trace-context';
 export * from './http/browser-bundle';
 export * from './relay-loop';
+export * from './http/hot-routes';

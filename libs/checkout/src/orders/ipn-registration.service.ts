@@ -23,13 +23,6 @@ export function ipnPath(config: ServiceConfig, account: string = DEFAULT_ACCOUNT
   return account === DEFAULT_ACCOUNT ? base : `${base}/${account}`;
 }
 
-/**
- * Every path under /v1/ipn, as a Nest route pattern. These requests get no access log line: each
- * one that carries a notification is an inbox row (with its remote address), which is the record
- * an admin reads, and at thousands per second the log line would cost a sixth of the request.
- */
-export const IPN_ROUTES = 'v1/ipn/*rest';
-
 /** The URL as logs may show it: without the secret segment. */
 export function loggableIpnUrl(url: string): string {
   return url.replace(/\/v1\/ipn\/[^/?#]+/, '/v1/ipn/[redacted]');

@@ -6,6 +6,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { requestIdOf } from '../logging/logging.module';
 import { WiringAtDebug } from '../logging/wiring-at-debug';
+import { withHooksExceptOnHotRoutes } from './hot-routes';
 
 export interface FastifyAppOptions {
   /** Largest accepted request body; the IPN route in particular must not accept huge bodies. */
@@ -22,7 +23,7 @@ export async function createFastifyApp(
     module,
     // Fastify names each request before pino-http sees it: the same rule, so the logged request id
     // is the caller's X-Request-Id when given.
-    new FastifyAdapter({
+    new HotRoutesAdapter({
       bodyLimit: options.bodyLimit ?? 64 * 1024,
       trustProxy: true,
       genReqId: requestIdOf,
@@ -49,6 +50,16 @@ export async function createFastifyApp(
   useAppLogger(app);
   closeOnSignals(app);
   return app;
+}
+
+/**
+ * Nest's adapter registers @fastify/middie, which runs Nest middleware (pino-http request
+ * logging) on every request, when it starts: its hook skips hot routes (hot-routes.ts).
+ */
+class HotRoutesAdapter extends FastifyAdapter {
+  override async init(): Promise<void> {
+    await withHooksExceptOnHotRoutes(this.getInstance(), () => super.init());
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { activeTraceId } from '../tracing/trace-context';
-import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
@@ -50,11 +50,10 @@ export function processLogger(name: string, settings: LogSettings): Logger {
 @Module({})
 export class LoggingModule {
   /**
-   * `configToken` names a provider whose value carries the validated `logLevel`. `unlogged` lists
-   * route patterns that get no request log and no per-request logger at all (hot paths whose
-   * every request is recorded elsewhere).
+   * `configToken` names a provider whose value carries the validated `logLevel`. Hot routes
+   * (http/hot-routes.ts) get no request log line and no per-request logger.
    */
-  static forRoot(name: string, configToken: symbol, unlogged: string[] = []): DynamicModule {
+  static forRoot(name: string, configToken: symbol): DynamicModule {
     return {
       module: LoggingModule,
       imports: [
@@ -94,10 +93,7 @@ export class LoggingModule {
               },
             };
             const destination = logDestination(settings);
-            return {
-              exclude: unlogged.map((path) => ({ path, method: RequestMethod.ALL })),
-              pinoHttp: destination ? [options, destination] : options,
-            };
+            return { pinoHttp: destination ? [options, destination] : options };
           },
         }),
       ],

@@ -1,6 +1,7 @@
 import fastifyCookie, { CookieSerializeOptions, UnsignResult } from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { withHooksExceptOnHotRoutes } from '@app/common';
 import { ApiKeyRing, bearerKey } from '../../http/api-keys';
 
 /** The browser's proof of an admin key for pages it navigates to (the queue dashboard). */
@@ -110,13 +111,18 @@ export function sessionCookieOptions(secure: boolean): CookieSerializeOptions {
   };
 }
 
-/** Parses cookies on every request and signs the admin session's (before any route uses them). */
+/**
+ * Parses cookies on every request but hot routes' and signs the admin session's (before any route
+ * uses them).
+ */
 export async function useAdminSessionCookies(
   fastify: FastifyInstance,
   adminKeys: string[],
 ): Promise<void> {
-  await fastify.register(fastifyCookie, {
-    secret: new AdminSessions(adminKeys).signer,
-    hook: 'onRequest',
-  });
+  await withHooksExceptOnHotRoutes(fastify, () =>
+    fastify.register(fastifyCookie, {
+      secret: new AdminSessions(adminKeys).signer,
+      hook: 'onRequest',
+    }),
+  );
 }

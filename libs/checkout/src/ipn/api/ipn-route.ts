@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { currentTraceParent, serviceMetrics } from '@app/common';
+import { currentTraceParent, hotRoute, loggablePath, serviceMetrics } from '@app/common';
 import { DEFAULT_ACCOUNT, SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { cutText } from '@app/domain';
 import { isDatabaseUnavailable } from '@app/persistence';
@@ -17,9 +17,11 @@ export const IPN_BODY_LIMIT = 4 * 1024;
 
 /**
  * The gateway's notification endpoint, GET and POST on /v1/ipn/<secret>[/<account>]. It is the hot path, so
- * it is a plain Fastify route in its own scope (own body limit, any Content-Type read as text):
- * one INSERT (the worker's InboxRelay queues the row), then the acknowledgement. A wrong secret
- * matches no route and gets the ordinary 404.
+ * it is a plain Fastify route in its own scope (own body limit, any Content-Type read as text) and a
+ * hot route (no cookie parsing, Nest middleware or CORS): one INSERT (the worker's InboxRelay
+ * queues the row), then the acknowledgement. A wrong secret matches no route and gets the ordinary
+ * 404. No request log line: each notification is an inbox row (with its remote address), the
+ * record an admin reads, and at thousands per second the line would cost a sixth of the request.
  */
 @Injectable()
 export class IpnRoute implements OnModuleInit {
@@ -54,6 +56,7 @@ export class IpnRoute implements OnModuleInit {
           method: ['GET', 'POST'],
           url: ipnPath(this.config, account.id),
           bodyLimit: IPN_BODY_LIMIT,
+          config: hotRoute({ crossOrigin: false }),
           handler: (request, reply) => this.receive(request, reply, gatewayAccount),
         });
       }
@@ -95,7 +98,11 @@ export class IpnRoute implements OnModuleInit {
     } catch (error) {
       // Out of reach: not stored, so the gateway must send it again (500).
       if (isDatabaseUnavailable(error) || !(await this.keepUnstorable(entry, error))) {
-        this.logger.error(`notification not stored: ${(error as Error).message}`);
+        // A hot route has no request logger: the request is named as pino-http names it.
+        this.logger.error(
+          { req: { id: request.id, method: request.method, url: loggablePath(request.url) } },
+          `notification not stored: ${(error as Error).message}`,
+        );
         await reply.code(500).send(ipnAcknowledgement(fields, 500));
         return acknowledged(reply, 'error');
       }

@@ -2,8 +2,6 @@ import { Module } from '@nestjs/common';
 import { IpnInbox } from './ipn-inbox';
 import { IpnRoute } from './ipn-route';
 
-export { IPN_ROUTES } from '../../orders/ipn-registration.service';
-
 /** The ipn feature's HTTP side: the gateway's notification endpoint and its inbox, in apps/api. */
 @Module({
   providers: [IpnInbox, IpnRoute],

@@ -1,0 +1,105 @@
+import type { FastifyRequest } from 'fastify';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { IpnRoute } from '@app/checkout/ipn/api/ipn-route';
+import { openTestDataSource } from '../support/database';
+import { RunningService, startService } from '../support/service';
+import { inboxOf, ipnUrl, reference } from './ipn-support';
+
+/** What the global hooks leave on a request they ran for. */
+type Touched = FastifyRequest & {
+  raw: FastifyRequest['raw'] & { log?: unknown; originalUrl?: string };
+};
+
+describe('the IPN route is a hot route: the global hooks it does not need do not run', () => {
+  let service: RunningService;
+  let dataSource: DataSource;
+  let received: Touched[] = [];
+
+  beforeAll(async () => {
+    service = await startService({ env: { CORS_ALLOWED_ORIGINS: 'https://shop.example' } });
+    dataSource = await openTestDataSource();
+    // The route's handler sees the request as the hooks before it left it.
+    const route = IpnRoute.prototype as unknown as {
+      receive(request: FastifyRequest, ...rest: unknown[]): Promise<void>;
+    };
+    const receive = route.receive;
+    jest.spyOn(route, 'receive').mockImplementation(function (this: unknown, request, ...rest) {
+      received.push(request as Touched);
+      return receive.call(this, request, ...rest);
+    });
+  }, 60_000);
+  afterAll(async () => {
+    jest.restoreAllMocks();
+    await service?.close();
+    await dataSource?.destroy();
+  });
+  beforeEach(() => {
+    received = [];
+  });
+
+  it('parses no cookie, runs no Nest middleware (no request logger), answers no other origin and is still acknowledged', async () => {
+    const trackingId = `hot-${reference()}`;
+    const answer = await request(ipnUrl(service))
+      .post('')
+      .set('content-type', 'application/json')
+      .set('cookie', 'admin_session=%E0%A4%A; =; ;;')
+      .set('origin', 'https://shop.example')
+      .send({
+        OrderTrackingId: trackingId,
+        OrderMerchantReference: 'HOT-1',
+        OrderNotificationType: 'IPNCHANGE',
+      });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ orderTrackingId: trackingId, status: 200 });
+    // A listed origin, which the shop's routes answer (test/contract/cors.e2e-spec.ts).
+    expect(answer.headers['access-control-allow-origin']).toBeUndefined();
+    expect(received).toHaveLength(1);
+    const [seen] = received;
+    // @fastify/cookie's hook sets request.cookies (to {} at least); its decorator default is null.
+    expect(seen.cookies).toBeNull();
+    // pino-http (Nest middleware, through @fastify/middie) gives the raw request a logger, and
+    // middie its originalUrl.
+    expect(seen.raw.log).toBeUndefined();
+    expect(seen.raw.originalUrl).toBeUndefined();
+    expect(await inboxOf(dataSource, trackingId)).toHaveLength(1);
+  });
+
+  it('keeps a Content-Type sent without a body (the empty-body rewrite does not run)', async () => {
+    const trackingId = `hot-${reference()}`;
+    const answer = await request(ipnUrl(service))
+      .get('')
+      .query({
+        OrderTrackingId: trackingId,
+        OrderMerchantReference: 'HOT-2',
+        OrderNotificationType: 'IPNCHANGE',
+      })
+      .set('content-type', 'application/json');
+    expect(answer.status).toBe(200);
+    const [row] = await inboxOf(dataSource, trackingId);
+    expect(row.payload).toMatchObject({ contentType: 'application/json' });
+  });
+
+  it('is counted in http_requests_total under its placeholder', async () => {
+    const trackingId = `hot-${reference()}`;
+    const count = async () => {
+      const scrape = await request(service.apiUrl).get('/metrics');
+      const line = scrape.text
+        .split('\n')
+        .find(
+          (entry) =>
+            entry.startsWith('http_requests_total{') &&
+            entry.includes('route="/v1/ipn/:secret"') &&
+            entry.includes('method="GET"') &&
+            entry.includes('status="200"'),
+        );
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+    const before = await count();
+    await request(ipnUrl(service))
+      .get('')
+      .query({ OrderTrackingId: trackingId, OrderMerchantReference: 'HOT-3' })
+      .expect(200);
+    expect(await count()).toBe(before + 1);
+  });
+});
