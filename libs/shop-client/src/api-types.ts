@@ -1523,7 +1523,10 @@ export interface components {
         };
         RefundApprovalPage: {
             items: components["schemas"]["RefundApprovalResponse"][];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 50
+             */
             limit: number;
             /**
              * @description Give it as `cursor` for the next page; null on the last page
@@ -2897,7 +2900,10 @@ export interface components {
         AuditPageResponse: {
             /** @description Newest first */
             items: components["schemas"]["AuditEventResponse"][];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 50
+             */
             limit: number;
             /**
              * @description Give it as `cursor` for the next page; null on the last page
@@ -2991,7 +2997,10 @@ export interface components {
         };
         ApiKeyPageResponse: {
             items: components["schemas"]["ApiKeyResponse"][];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 50
+             */
             limit: number;
             /**
              * @description Give it as `cursor` for the next page; null on the last page

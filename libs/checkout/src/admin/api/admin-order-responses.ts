@@ -17,6 +17,7 @@ import {
   UUID,
 } from '../../http/documented-schemas';
 import { PAGE_LIMIT_MAX } from '../../http/page-query';
+import { CursorPage, PAGE_LIMIT } from '../../http/cursor-page';
 import type { OutcomeResult } from '../../orders/outcome-plan';
 import { FAILURE_REASON_MAX_LENGTH, REVIEW_REASON_MAX_LENGTH } from '../../orders/order-view';
 import {
@@ -32,7 +33,7 @@ import { PENDING_MINUTES_MAX } from './admin.dto';
 import type { AdminOrderDetail as AdminOrderDetailView, AdminOrderView } from './admin-order-view';
 import { COUNT_CAP, type OrderPage } from './admin-orders.service';
 import { STUCK_REASONS, type StuckOrder, type StuckPage } from './stuck-orders.service';
-import { membersOf, PAGE_LIMIT, CONFIRMATION_CODE_LENGTH } from './admin-response-schemas';
+import { membersOf, CONFIRMATION_CODE_LENGTH } from './admin-response-schemas';
 
 /**
  * Documentation of the admin answers (OpenAPI only: the JSON is built by the views and services
@@ -230,20 +231,10 @@ export class AdminOrderStatusCounts implements Record<OrderStatus, number> {
 }
 
 /** GET /v1/admin/orders. */
-export class AdminOrderPage implements OrderPage {
-  @ApiProperty({
-    type: [AdminOrderResponse],
-    maxItems: PAGE_LIMIT_MAX,
-    description: 'Newest first',
-  })
-  items!: AdminOrderResponse[];
-
-  @ApiProperty({ ...PAGE_LIMIT, example: 50 })
-  limit!: number;
-
-  @ApiProperty(NEXT_CURSOR)
-  next_cursor!: string | null;
-
+export class AdminOrderPage
+  extends CursorPage(AdminOrderResponse, 'Newest first')
+  implements OrderPage
+{
   @ApiProperty({
     type: AdminOrderStatusCounts,
     description: 'A count equal to count_cap means at least that many',

@@ -1,6 +1,3 @@
-import { INTEGER } from '../../http/documented-schemas';
-import { PAGE_LIMIT_MAX } from '../../http/page-query';
-
 /**
  * What the admin answers' documentation shares (OpenAPI only): the field bounds and lists several
  * features' answers use.
@@ -15,9 +12,6 @@ export type Answer<F extends (...args: never[]) => unknown> = Awaited<ReturnType
 export function membersOf<T extends string>(members: Record<T, true>): T[] {
   return Object.keys(members) as T[];
 }
-
-/** A page's `limit` as applied: 1 to PAGE_LIMIT_MAX (LimitQuery). */
-export const PAGE_LIMIT = { ...INTEGER, minimum: 1, maximum: PAGE_LIMIT_MAX } as const;
 
 /** orders / payment_attempts / refunds .confirmation_code: varchar(100). */
 export const CONFIRMATION_CODE_LENGTH = 100;

@@ -3,13 +3,12 @@ import { NotificationStatus } from '@app/persistence';
 import {
   DATE_TIME,
   INTEGER,
-  NEXT_CURSOR,
   NULLABLE_DATE_TIME,
   text,
   URL_MAX_LENGTH,
   UUID,
 } from '../../http/documented-schemas';
-import { PAGE_LIMIT_MAX } from '../../http/page-query';
+import { CursorPage } from '../../http/cursor-page';
 import { NOTIFICATION_LAST_ERROR_MAX_LENGTH } from '../../ipn/inbox-limits';
 import { IPN_REGISTRATIONS_LISTED } from '../../orders/ipn-registration.service';
 import { NOTIFICATION_STATUSES } from './admin.dto';
@@ -19,7 +18,7 @@ import type {
   NotificationPage,
   NotificationView,
 } from './notification-inbox.service';
-import { Answer, PAGE_LIMIT } from './admin-response-schemas';
+import { Answer } from './admin-response-schemas';
 
 /**
  * Documentation of the admin answers (OpenAPI only: the JSON is built by the views and services
@@ -149,20 +148,9 @@ export class AdminNotification implements NotificationView {
 }
 
 /** GET /v1/admin/notifications. */
-export class AdminNotificationPage implements NotificationPage {
-  @ApiProperty({
-    type: [AdminNotification],
-    maxItems: PAGE_LIMIT_MAX,
-    description: 'Newest first',
-  })
-  items!: AdminNotification[];
-
-  @ApiProperty({ ...PAGE_LIMIT, example: 50 })
-  limit!: number;
-
-  @ApiProperty(NEXT_CURSOR)
-  next_cursor!: string | null;
-}
+export class AdminNotificationPage
+  extends CursorPage(AdminNotification, 'Newest first')
+  implements NotificationPage {}
 
 /** POST /v1/admin/notifications/{id}/replay: the notification, queued again, and its job. */
 export class AdminNotificationReplay

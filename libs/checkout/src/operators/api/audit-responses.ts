@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DATE_TIME, INTEGER, NEXT_CURSOR, text, UUID } from '../../http/documented-schemas';
-import { PAGE_LIMIT_MAX } from '../../http/page-query';
+import { DATE_TIME, INTEGER, text, UUID } from '../../http/documented-schemas';
+import { CursorPage } from '../../http/cursor-page';
 
 /** Documentation of the audit trail's answers (built by AuditListService and AuditTrail). */
 
@@ -85,20 +85,7 @@ export class AuditEventResponse {
   hash!: string;
 }
 
-export class AuditPageResponse {
-  @ApiProperty({
-    type: [AuditEventResponse],
-    maxItems: PAGE_LIMIT_MAX,
-    description: 'Newest first',
-  })
-  items!: AuditEventResponse[];
-
-  @ApiProperty({ ...INTEGER, minimum: 1, maximum: PAGE_LIMIT_MAX })
-  limit!: number;
-
-  @ApiProperty(NEXT_CURSOR)
-  next_cursor!: string | null;
-}
+export class AuditPageResponse extends CursorPage(AuditEventResponse, 'Newest first') {}
 
 export class AuditBrokenEntryResponse {
   @ApiProperty({ ...INTEGER, minimum: 1, maximum: Number.MAX_SAFE_INTEGER, format: 'int64' })

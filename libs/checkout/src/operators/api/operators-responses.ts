@@ -2,13 +2,12 @@ import { ApiProperty } from '@nestjs/swagger';
 import { PERMISSIONS, ROLES } from '@app/domain';
 import {
   DATE_TIME,
-  NEXT_CURSOR,
   NULLABLE_DATE_TIME,
   objectOrNull,
   text,
   UUID,
 } from '../../http/documented-schemas';
-import { PAGE_LIMIT_MAX } from '../../http/page-query';
+import { CursorPage } from '../../http/cursor-page';
 
 /** Documentation of the answers about operators: API keys and who is signed in. */
 
@@ -79,16 +78,7 @@ export class ApiKeyRevokedResponse {
   api_key!: ApiKeyResponse;
 }
 
-export class ApiKeyPageResponse {
-  @ApiProperty({ type: [ApiKeyResponse], maxItems: PAGE_LIMIT_MAX })
-  items!: ApiKeyResponse[];
-
-  @ApiProperty({ type: Number, minimum: 1, maximum: PAGE_LIMIT_MAX, format: 'int32' })
-  limit!: number;
-
-  @ApiProperty(NEXT_CURSOR)
-  next_cursor!: string | null;
-}
+export class ApiKeyPageResponse extends CursorPage(ApiKeyResponse) {}
 
 export class OperatorResponse {
   @ApiProperty({ enum: ['person', 'api_key', 'bootstrap_key'] })

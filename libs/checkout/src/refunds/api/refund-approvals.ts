@@ -11,13 +11,12 @@ import {
   DATE_TIME,
   INTEGER,
   MERCHANT_REFERENCE,
-  NEXT_CURSOR,
   NULLABLE_DATE_TIME,
   text,
   UUID,
 } from '../../http/documented-schemas';
 import { newestFirstList } from '../../http/page-cursor';
-import { PAGE_LIMIT_MAX } from '../../http/page-query';
+import { CursorPage } from '../../http/cursor-page';
 import { OrderJournal } from '../../orders/order-journal';
 import { ATTEMPTS_PER_ORDER_LIMIT } from '../../orders/order-view';
 import { answerableFor, Operator, operatorLabel } from '../../operators/operator';
@@ -318,13 +317,4 @@ export class RefundApprovalResult {
   refund_approval!: RefundApprovalResponse;
 }
 
-export class RefundApprovalPage {
-  @ApiProperty({ type: [RefundApprovalResponse], maxItems: PAGE_LIMIT_MAX })
-  items!: RefundApprovalResponse[];
-
-  @ApiProperty({ type: Number, minimum: 1, maximum: PAGE_LIMIT_MAX, format: 'int32' })
-  limit!: number;
-
-  @ApiProperty(NEXT_CURSOR)
-  next_cursor!: string | null;
-}
+export class RefundApprovalPage extends CursorPage(RefundApprovalResponse) {}

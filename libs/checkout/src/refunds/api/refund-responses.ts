@@ -4,11 +4,10 @@ import {
   ATTEMPT_REFUND_STATUSES,
   CURRENCY,
   INTEGER,
-  NEXT_CURSOR,
   NULLABLE_DATE_TIME,
   text,
 } from '../../http/documented-schemas';
-import { PAGE_LIMIT_MAX } from '../../http/page-query';
+import { CursorPage } from '../../http/cursor-page';
 import { AttemptRefundStatus } from '@app/persistence';
 import { ATTEMPTS_PER_ORDER_LIMIT, REFUND_MESSAGE_MAX_LENGTH } from '../../orders/order-view';
 import { DoublePaymentRefundView } from '../double-payment-refunds';
@@ -36,16 +35,7 @@ export class AdminRefundResult implements RefundAnswer {
 }
 
 /** GET /v1/admin/refunds: newest first, a cursor page at a time. */
-export class AdminRefundPage implements RefundPage {
-  @ApiProperty({ type: [AdminRefundResponse], maxItems: PAGE_LIMIT_MAX })
-  items!: AdminRefundResponse[];
-
-  @ApiProperty({ ...INTEGER, minimum: 1, maximum: PAGE_LIMIT_MAX, example: 50 })
-  limit!: number;
-
-  @ApiProperty(NEXT_CURSOR)
-  next_cursor!: string | null;
-}
+export class AdminRefundPage extends CursorPage(AdminRefundResponse) implements RefundPage {}
 
 /** The refund of a double payment's second payment (an earlier attempt's). */
 export class AdminDoublePaymentRefund implements DoublePaymentRefundView {

@@ -4,14 +4,12 @@ import {
   AMOUNT,
   CURRENCY,
   DATE_TIME,
-  INTEGER,
   MERCHANT_REFERENCE,
-  NEXT_CURSOR,
   NULLABLE_DATE_TIME,
   text,
   UUID,
 } from '../../http/documented-schemas';
-import { PAGE_LIMIT_MAX } from '../../http/page-query';
+import { CursorPage } from '../../http/cursor-page';
 import { UnmatchedPaymentView } from '../unmatched-payment-view';
 import { MatchResult, UnmatchedPaymentPage } from './unmatched-payments.service';
 
@@ -94,16 +92,9 @@ export class UnmatchedPaymentResponse implements UnmatchedPaymentView {
 }
 
 /** GET /v1/admin/unmatched-payments: newest first, a cursor page at a time. */
-export class UnmatchedPaymentPageResponse implements UnmatchedPaymentPage {
-  @ApiProperty({ type: [UnmatchedPaymentResponse], maxItems: PAGE_LIMIT_MAX })
-  items!: UnmatchedPaymentResponse[];
-
-  @ApiProperty({ ...INTEGER, minimum: 1, maximum: PAGE_LIMIT_MAX, example: 50 })
-  limit!: number;
-
-  @ApiProperty(NEXT_CURSOR)
-  next_cursor!: string | null;
-}
+export class UnmatchedPaymentPageResponse
+  extends CursorPage(UnmatchedPaymentResponse)
+  implements UnmatchedPaymentPage {}
 
 /** GET /v1/admin/unmatched-payments/{id}. */
 export class UnmatchedPaymentResult {
