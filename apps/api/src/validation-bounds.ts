@@ -139,7 +139,7 @@ type BoundedKind = 'string' | 'number' | 'array';
 type Bound = 'maxLength' | 'minLength' | 'maximum' | 'minimum' | 'maxItems' | 'minItems';
 
 /** The rules whose first constraint is one bound, and the kind of value each bounds. */
-const ONE_BOUND: Record<string, { of: BoundedKind; bound: Bound }> = {
+const ONE_BOUND: Partial<Record<string, { of: BoundedKind; bound: Bound }>> = {
   [MAX_LENGTH]: { of: 'string', bound: 'maxLength' },
   [MIN_LENGTH]: { of: 'string', bound: 'minLength' },
   [MAX]: { of: 'number', bound: 'maximum' },
@@ -159,7 +159,7 @@ function applyRules(
       const isString = target.type === 'string';
       const isNumber = target.type === 'number' || target.type === 'integer';
       const kind = isNumber ? 'number' : target.type;
-      const single = ONE_BOUND[rule.name];
+      const single = rule.name === undefined ? undefined : ONE_BOUND[rule.name];
       if (single) {
         if (single.of === kind) target[single.bound] = first as number;
         continue;
