@@ -51,18 +51,17 @@ export function JsonColumn(options: ColumnSettings = {}): PropertyDecorator {
 }
 
 /**
- * The row this one belongs to: a many-to-one through `column`, its foreign key under the name the
- * migrations gave it.
+ * The row this one belongs to: a many-to-one through `column`, its foreign key named `constraint`
+ * as the migrations named it.
  */
 export function BelongsTo<T>(
   target: () => ObjectType<T>,
-  link: { column: string; constraint: string; onDelete: RelationOptions['onDelete'] },
+  column: string,
+  constraint: string,
+  onDelete: RelationOptions['onDelete'],
 ): PropertyDecorator {
-  const join = JoinColumn({ name: link.column, foreignKeyConstraintName: link.constraint });
-  const relation = ManyToOne(target, {
-    onDelete: link.onDelete,
-    createForeignKeyConstraints: true,
-  });
+  const join = JoinColumn({ name: column, foreignKeyConstraintName: constraint });
+  const relation = ManyToOne(target, { onDelete, createForeignKeyConstraints: true });
   return (object, property) => {
     join(object, property);
     relation(object, property);

@@ -26,11 +26,7 @@ export class OrderEventEntity {
   @Column({ name: 'order_id', type: 'uuid' })
   orderId!: string;
 
-  @BelongsTo(() => OrderEntity, {
-    column: 'order_id',
-    constraint: 'fk_order_events_order',
-    onDelete: 'RESTRICT',
-  })
+  @BelongsTo(() => OrderEntity, 'order_id', 'fk_order_events_order', 'RESTRICT')
   order?: OrderEntity;
 
   /** e.g. created, submitted, submission_failed, status_changed, flagged_for_review, refund_requested */

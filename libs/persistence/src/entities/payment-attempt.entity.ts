@@ -28,11 +28,7 @@ export class PaymentAttemptEntity {
   @Column({ name: 'order_id', type: 'uuid' })
   orderId!: string;
 
-  @BelongsTo(() => OrderEntity, {
-    column: 'order_id',
-    constraint: 'fk_payment_attempts_order',
-    onDelete: 'CASCADE',
-  })
+  @BelongsTo(() => OrderEntity, 'order_id', 'fk_payment_attempts_order', 'CASCADE')
   order?: OrderEntity;
 
   /** 1 for the order's first attempt, then 2, 3, … */

@@ -36,11 +36,7 @@ export class RefundEntity {
   @Column({ name: 'order_id', type: 'uuid' })
   orderId!: string;
 
-  @BelongsTo(() => OrderEntity, {
-    column: 'order_id',
-    constraint: 'fk_refunds_order',
-    onDelete: 'RESTRICT',
-  })
+  @BelongsTo(() => OrderEntity, 'order_id', 'fk_refunds_order', 'RESTRICT')
   order?: OrderEntity;
 
   @Index('uq_refunds_confirmation_code', { unique: true, where: NOT_REJECTED })

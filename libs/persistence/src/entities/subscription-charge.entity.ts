@@ -19,11 +19,7 @@ export class SubscriptionChargeEntity {
   @Column({ name: 'order_id', type: 'uuid' })
   orderId!: string;
 
-  @BelongsTo(() => OrderEntity, {
-    column: 'order_id',
-    constraint: 'fk_subscription_charges_order',
-    onDelete: 'RESTRICT',
-  })
+  @BelongsTo(() => OrderEntity, 'order_id', 'fk_subscription_charges_order', 'RESTRICT')
   order?: OrderEntity;
 
   @Column({ name: 'account_number', type: 'varchar', length: 100 })

@@ -15,22 +15,19 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'event_id', type: 'uuid' })
   eventId!: string;
 
-  @BelongsTo(() => OutboxEventEntity, {
-    column: 'event_id',
-    constraint: 'fk_webhook_deliveries_event',
-    onDelete: 'RESTRICT',
-  })
+  @BelongsTo(() => OutboxEventEntity, 'event_id', 'fk_webhook_deliveries_event', 'RESTRICT')
   event?: OutboxEventEntity;
 
   /** The endpoint it went to; null for attempts made before endpoints were kept as data. */
   @Column({ name: 'endpoint_id', type: 'uuid', nullable: true })
   endpointId!: string | null;
 
-  @BelongsTo(() => WebhookEndpointEntity, {
-    column: 'endpoint_id',
-    constraint: 'fk_webhook_deliveries_endpoint',
-    onDelete: 'SET NULL',
-  })
+  @BelongsTo(
+    () => WebhookEndpointEntity,
+    'endpoint_id',
+    'fk_webhook_deliveries_endpoint',
+    'SET NULL',
+  )
   endpoint?: WebhookEndpointEntity;
 
   @Column({ type: 'integer' })

@@ -22,18 +22,10 @@ export class WebhookMessageEntity {
   @PrimaryColumn({ name: 'endpoint_id', type: 'uuid' })
   endpointId!: string;
 
-  @BelongsTo(() => OutboxEventEntity, {
-    column: 'event_id',
-    constraint: 'fk_webhook_messages_event',
-    onDelete: 'CASCADE',
-  })
+  @BelongsTo(() => OutboxEventEntity, 'event_id', 'fk_webhook_messages_event', 'CASCADE')
   event?: OutboxEventEntity;
 
-  @BelongsTo(() => WebhookEndpointEntity, {
-    column: 'endpoint_id',
-    constraint: 'fk_webhook_messages_endpoint',
-    onDelete: 'CASCADE',
-  })
+  @BelongsTo(() => WebhookEndpointEntity, 'endpoint_id', 'fk_webhook_messages_endpoint', 'CASCADE')
   endpoint?: WebhookEndpointEntity;
 
   /** The event's order, copied so an order's messages can wait for each other. */
