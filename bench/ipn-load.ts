@@ -3,8 +3,15 @@
  * at rising rates (open loop, a share of duplicates), beside a bare Fastify route answering the
  * same acknowledgement on this machine in the same run. Reports acknowledgement latency p50/p99,
  * throughput, and (at the first rate) the time until every order is final after the last
- * notification, with a check that nothing was lost or applied twice. Rates from 2,000/s are also
- * fired with the worker paused (SIGSTOP): the api's own capacity, as with the worker on other cores.
+ * notification, with a check that nothing was lost or applied twice.
+ *
+ * Then the api alone (the worker paused with SIGSTOP: the api's own capacity, as with the worker on
+ * other cores) against the bare route, at rates ramped geometrically (BENCH_ALONE_FROM, 2,000/s,
+ * times BENCH_ALONE_FACTOR, 1.25) until the bare route stops acknowledging every notification with
+ * p99 <= 25 ms at BENCH_ALONE_MISSES (2) steps running, or BENCH_ALONE_MAX (60,000/s) is passed:
+ * the highest rate each met, and their ratio, are never capped by the rates chosen. Each step
+ * notifies at most BENCH_ALONE_ORDERS (5,000) paid orders, the rest repeats: a repeat costs the
+ * api the same INSERT. BENCH_ALONE_MAX=0 leaves the ramp out.
  *
  *   npm run bench:ipn                                     # 500, 1000, 2000, 3000 /s, 4 s each
  *   BENCH_RATES=500,2000 BENCH_SECONDS=3 BENCH_DUPLICATES=0.2 npm run bench:ipn
@@ -50,6 +57,15 @@ const DUPLICATES = Number(process.env.BENCH_DUPLICATES ?? 0.2);
 /** Kept-alive sockets the generator fires on (one request in flight on each). */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const WITH_FLOOR = process.env.BENCH_FLOOR !== '0';
+/** The api-alone ramp: first rate, factor between steps, highest rate tried, orders per step. */
+const ALONE_FROM = Number(process.env.BENCH_ALONE_FROM ?? 2000);
+const ALONE_FACTOR = Number(process.env.BENCH_ALONE_FACTOR ?? 1.25);
+const ALONE_MAX = Number(process.env.BENCH_ALONE_MAX ?? 60_000);
+const ALONE_ORDERS = Number(process.env.BENCH_ALONE_ORDERS ?? 5000);
+/** Steps running the bare route must miss for the ramp to end (one may be a passing hiccup). */
+const ALONE_MISSES = Number(process.env.BENCH_ALONE_MISSES ?? 2);
+/** What a stage must do to count as met: every notification acknowledged, p99 within 25 ms. */
+const P99_LIMIT_MS = 25;
 
 /**
  * BENCH_CPU_PROFILE_DIR=/tmp/x keeps a V8 CPU profile of each child (<name>.cpuprofile) there;
@@ -445,31 +461,54 @@ async function main(): Promise<void> {
       process.stdout.write(`${lines[lines.length - 1]}\n`);
     }
 
-    // The api's own capacity: the same load with the worker paused (as if it ran on other cores).
-    // Its backlog is verified after it resumes.
-    for (const rate of RATES.filter((r) => r >= 2000)) {
-      const count = Math.round(rate * SECONDS);
-      const notifications = withDuplicates(await paidOrders(Math.round(count * 0.8)), count);
-      worker.kill('SIGSTOP');
-      try {
+    // The api's own capacity: the worker paused for the whole ramp (its backlog would take the
+    // cores between steps), each step fired at the bare route, then at the api.
+    const ramp = {
+      from: ALONE_FROM,
+      factor: ALONE_FACTOR,
+      max: ALONE_MAX,
+      misses: ALONE_MISSES,
+      capped: true,
+    };
+    let missed = 0;
+    if (ALONE_FROM <= ALONE_MAX) results.api_alone_ramp = ramp;
+    const figuresOf = (stage: Stage) => ({
+      per_second: Math.round(stage.perSecond),
+      p50_ms: Number(stage.p50.toFixed(2)),
+      p99_ms: Number(stage.p99.toFixed(2)),
+      ok: stage.ok,
+      sent: stage.sent,
+    });
+    const met = (stage: Stage) => stage.ok === stage.sent && stage.p99 <= P99_LIMIT_MS;
+    worker.kill('SIGSTOP');
+    try {
+      const next = (rate: number) => Math.max(rate + 1, Math.round(rate * ALONE_FACTOR));
+      for (let rate = ALONE_FROM; rate <= ALONE_MAX; rate = next(rate)) {
+        const count = Math.round(rate * SECONDS);
+        const orders = await paidOrders(Math.min(ALONE_ORDERS, Math.round(count * 0.8)));
+        const notifications = withDuplicates(orders, count);
+        const bare = await fire(`http://127.0.0.1:${barePort}/ipn`, rate, notifications);
         const alone = await fire(`${api}/v1/ipn/${secret}`, rate, notifications);
         (results.api_alone as Record<string, unknown>[]).push({
           rate,
-          per_second: Math.round(alone.perSecond),
-          p50_ms: Number(alone.p50.toFixed(2)),
-          p99_ms: Number(alone.p99.toFixed(2)),
-          ok: alone.ok,
-          sent: alone.sent,
+          ...figuresOf(alone),
+          bare_route: figuresOf(bare),
         });
         lines.push(
           `${String(rate).padStart(5)}/s | api alone ${alone.perSecond.toFixed(0).padStart(5)}/s ` +
             `p50 ${alone.p50.toFixed(1).padStart(6)} p99 ${alone.p99.toFixed(1).padStart(6)} ms ` +
-            `ok ${alone.ok}/${alone.sent} (worker paused)`,
+            `ok ${alone.ok}/${alone.sent} (worker paused) | bare ${bare.perSecond.toFixed(0).padStart(5)}/s ` +
+            `p50 ${bare.p50.toFixed(1).padStart(5)} p99 ${bare.p99.toFixed(1).padStart(5)} ms`,
         );
         process.stdout.write(`${lines[lines.length - 1]}\n`);
-      } finally {
-        worker.kill('SIGCONT');
+        missed = met(bare) ? 0 : missed + 1;
+        if (missed >= ALONE_MISSES) {
+          ramp.capped = false;
+          break;
+        }
       }
+    } finally {
+      worker.kill('SIGCONT');
     }
     process.stdout.write(`\n${perOperation.join('\n')}\n`);
     process.stdout.write(`${ratioLines('ipn', results).join('\n')}\n`);

@@ -106,8 +106,21 @@ function ipnSection(result: Json | null): string[] {
     );
   }
   for (const alone of (result.api_alone ?? []) as Json[]) {
+    // A ramped run fired the bare route at each of these rates too.
+    const bare = alone.bare_route as Json | undefined;
+    const bareCells = bare
+      ? `${n(bare.per_second, 0)} | ${n(bare.p50_ms)} / ${n(bare.p99_ms)}`
+      : '|';
     lines.push(
-      `| ${n(alone.rate, 0)}/s, worker paused | ${n(alone.per_second, 0)} | ${n(alone.p50_ms)} / ${n(alone.p99_ms)} | | |`,
+      `| ${n(alone.rate, 0)}/s, worker paused | ${n(alone.per_second, 0)} | ${n(alone.p50_ms)} / ${n(alone.p99_ms)} | ${bareCells} |`,
+    );
+  }
+  const ramp = result.api_alone_ramp as Json | undefined;
+  const aloneGoal = ipnGoals(result).find((check) => check.measure.startsWith('the api alone'));
+  if (ramp && aloneGoal) {
+    lines.push(
+      '',
+      `The api alone (the worker paused) and the bare route, at rates from ${n(ramp.from, 0)}/s times ${String(ramp.factor)} ${ramp.capped ? `up to ${n(ramp.max, 0)}/s (the bare route still met the mark there: raise BENCH_ALONE_MAX)` : `until the bare route's p99 passed 25 ms (or it lost one) at ${n(ramp.misses, 0)} steps running`}: the highest rate acknowledged in full with p99 ≤ 25 ms is ${n(aloneGoal.service, 0)}/s for the api, ${n(aloneGoal.floor, 0)}/s for the bare route, ${aloneGoal.figure}× (goal ${aloneGoal.goal}).`,
     );
   }
   const first = rates[0];
