@@ -5,6 +5,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkoutGoals, goalTable, ipnGoals } from './floor-goals';
+import {
+  BudgetedOperation,
+  OPERATION_BUDGETS,
+  OPERATION_MEANINGS,
+  QueueBackendName,
+  UNPAID_ORDER_LOOKUPS_BUDGET,
+  UNPAID_ORDER_LOOKUPS_GOAL,
+} from './operation-budgets';
 
 const ROOT = join(__dirname, '..');
 const RESULTS = join(ROOT, 'bench', 'results');
@@ -332,6 +340,54 @@ function floorSection(
   return lines;
 }
 
+/** The budgets table of bench/operation-budgets.ts, which the budget test holds the service to. */
+function budgetsSection(): string[] {
+  const lines = ['## Budgets per operation', ''];
+  lines.push(
+    'Counted, not timed, by `test/performance/payment-budgets.e2e-spec.ts` (part of `npm test`):',
+    'what one operation costs the api and the worker in the steady state (the gateway token',
+    'fetched, the IPN URL registered), each operation on its own. A count above its budget fails',
+    'the test, and so does one below it until the budget is lowered in',
+    '`bench/operation-budgets.ts`, so the table stays exact. Statements are those our code sends',
+    "to PostgreSQL; commits and rows written (inserted, updated, deleted) include the queue's; on",
+    "Redis the queue's work is Redis commands, on the PostgreSQL queue backend its statements.",
+    "A BullMQ worker's idle waits and stalled-job checks, and the periodic sweeps, are not an",
+    "operation's work and are not counted; nor is the shop's rate limit, whose store is asked once",
+    'per lease of up to 100 requests.',
+    '',
+  );
+  const operations = Object.keys(OPERATION_MEANINGS) as BudgetedOperation[];
+  const backends: [QueueBackendName, string][] = [
+    ['redis', 'Redis commands'],
+    ['postgres', 'queue statements'],
+  ];
+  for (const [backend, queueColumn] of backends) {
+    lines.push(
+      `Queues on ${backend === 'redis' ? 'Redis' : 'PostgreSQL'}:`,
+      '',
+      `| operation | statements | commits | rows written | ${queueColumn} | gateway calls |`,
+      '| --- | ---: | ---: | ---: | ---: | --- |',
+    );
+    for (const operation of operations) {
+      const budget = OPERATION_BUDGETS[backend][operation];
+      const calls = Object.entries(budget.gatewayCalls)
+        .map(([endpoint, count]) => `${endpoint} ${count}`)
+        .join(', ');
+      lines.push(
+        `| ${operation} | ${budget.statements} | ${budget.commits} | ${budget.rowsWritten} | ${budget.queueCommands} | ${calls || 'none'} |`,
+      );
+    }
+    lines.push('');
+  }
+  lines.push(
+    ...operations.map((operation) => `- ${operation}: ${OPERATION_MEANINGS[operation]}`),
+    '',
+    `An order nobody pays costs ${UNPAID_ORDER_LOOKUPS_BUDGET} lookups (\`GetTransactionStatus\`) over its 72-hour life, from the poll schedule (\`libs/domain/src/poll-schedule.ts\`), then a cancel; the goal is at most ${UNPAID_ORDER_LOOKUPS_GOAL}.`,
+    '',
+  );
+  return lines;
+}
+
 /** The whole page. */
 export function renderBenchmarksPage(): string {
   return [
@@ -354,6 +410,7 @@ export function renderBenchmarksPage(): string {
     ...checkoutSection(load('checkout')),
     ...ipnSection(load('ipn')),
     ...floorSection(load('checkout'), load('ipn'), load('checkout-profile'), load('ipn-profile')),
+    ...budgetsSection(),
     ...dataSection(load('data-growth')),
     ...exportSection(load('export')),
     '## Faults',
