@@ -135,6 +135,37 @@ export class AdminFixtures {
     return paid;
   }
 
+  /**
+   * An order made at the gateway only, never in our database (as one made on its dashboard, or
+   * lost in a restore would be), announcing itself to `notificationId`; not paid yet.
+   */
+  async gatewayOnlyOrder(
+    notificationId: IpnId,
+    amount: string,
+    description: string,
+  ): Promise<{ trackingId: string; reference: string }> {
+    const reference = this.reference('DASH');
+    const submitted = await this.gateway.submitOrder({
+      merchantReference: reference as MerchantReference,
+      amount: Money.of(amount, 'KES'),
+      description,
+      callbackUrl: `${this.service.apiUrl}/v1/return`,
+      notificationId,
+      billingAddress: { email: 'walk-in@example.com' },
+    });
+    return { trackingId: submitted.orderTrackingId, reference };
+  }
+
+  /** An order made at the gateway only (gatewayOnlyOrder), paid there by card. */
+  async paidAtGatewayOnly(
+    notificationId: IpnId,
+    amount = '1500.00',
+  ): Promise<{ trackingId: string; reference: string; confirmationCode: string }> {
+    const order = await this.gatewayOnlyOrder(notificationId, amount, 'Paid on the dashboard');
+    const paid = await this.service.sandbox.control.settle(order.trackingId, 'completed', 'card');
+    return { ...order, confirmationCode: paid.confirmation_code as string };
+  }
+
   async refundRequests(): Promise<number> {
     return (await this.service.sandbox.control.requests()).counts.RefundRequest ?? 0;
   }

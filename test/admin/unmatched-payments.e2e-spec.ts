@@ -1,7 +1,7 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { IpnId, MerchantReference, Money } from '@app/domain';
+import { IpnId } from '@app/domain';
 import { OrderEntity, UnmatchedPaymentEntity } from '@app/persistence';
 import { inboxOf, notify } from '../ipn/ipn-support';
 import { ownTestDatabase } from '../support/database';
@@ -63,30 +63,7 @@ describe('payments without an order (api + worker + sandbox, a database of its o
 
   const admin = () => request(service.apiUrl);
 
-  /** An order made at the gateway only (never in our database), paid there by card. */
-  async function paidAtGatewayOnly(
-    amount = '1500.00',
-  ): Promise<{ trackingId: string; reference: string; confirmationCode: string }> {
-    const reference = fixtures.reference('DASH');
-    const submitted = await fixtures.gateway.submitOrder({
-      merchantReference: reference as MerchantReference,
-      amount: Money.of(amount, 'KES'),
-      description: 'Paid on the dashboard',
-      callbackUrl: `${service.apiUrl}/v1/return`,
-      notificationId: ipnId,
-      billingAddress: { email: 'walk-in@example.com' },
-    });
-    const paid = await service.sandbox.control.settle(
-      submitted.orderTrackingId,
-      'completed',
-      'card',
-    );
-    return {
-      trackingId: submitted.orderTrackingId,
-      reference,
-      confirmationCode: paid.confirmation_code as string,
-    };
-  }
+  const paidAtGatewayOnly = (amount?: string) => fixtures.paidAtGatewayOnly(ipnId, amount);
 
   const keptFor = (trackingId: string) =>
     dataSource.getRepository(UnmatchedPaymentEntity).findBy({ orderTrackingId: trackingId });
@@ -94,9 +71,7 @@ describe('payments without an order (api + worker + sandbox, a database of its o
   /** Notified once, then kept as a payment without an order. */
   async function kept(amount = '1500.00'): Promise<UnmatchedPaymentEntity> {
     const paid = await paidAtGatewayOnly(amount);
-    expect(
-      (await notify(service, { trackingId: paid.trackingId, reference: paid.reference })).status,
-    ).toBe(200);
+    expect((await notify(service, paid)).status).toBe(200);
     return waitFor('the payment kept', async () => (await keptFor(paid.trackingId))[0]);
   }
 
@@ -109,11 +84,7 @@ describe('payments without an order (api + worker + sandbox, a database of its o
 
   it('keeps a notified payment no order of ours carries, once however often it is notified', async () => {
     const paid = await paidAtGatewayOnly('1500.00');
-    const answers = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        notify(service, { trackingId: paid.trackingId, reference: paid.reference }),
-      ),
-    );
+    const answers = await Promise.all(Array.from({ length: 5 }, () => notify(service, paid)));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
 
     // Every copy settles as applied (never failed, never waiting on), and one payment is kept.
@@ -162,22 +133,14 @@ describe('payments without an order (api + worker + sandbox, a database of its o
   });
 
   it('keeps waiting while the gateway holds the payment as pending', async () => {
-    const reference = fixtures.reference('DASH');
-    const submitted = await fixtures.gateway.submitOrder({
-      merchantReference: reference as MerchantReference,
-      amount: Money.of('900.00', 'KES'),
-      description: 'Not paid yet',
-      callbackUrl: `${service.apiUrl}/v1/return`,
-      notificationId: ipnId,
-      billingAddress: { email: 'walk-in@example.com' },
-    });
-    await notify(service, { trackingId: submitted.orderTrackingId, reference });
+    const pending = await fixtures.gatewayOnlyOrder(ipnId, '900.00', 'Not paid yet');
+    await notify(service, pending);
     const [row] = await waitFor('looked up and still waiting', async () => {
-      const rows = await inboxOf(dataSource, submitted.orderTrackingId);
+      const rows = await inboxOf(dataSource, pending.trackingId);
       return rows[0]?.attempts >= 3 ? rows : null;
     });
     expect(row.status).toBe('unmatched');
-    expect(await keptFor(submitted.orderTrackingId)).toHaveLength(0);
+    expect(await keptFor(pending.trackingId)).toHaveLength(0);
   });
 
   it('lists them a cursor page at a time, by status, and refuses a cursor of other filters', async () => {

@@ -1,6 +1,6 @@
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
-import { IpnId, MerchantReference, Money } from '@app/domain';
+import { IpnId } from '@app/domain';
 import { OrderEntity, UnmatchedPaymentEntity } from '@app/persistence';
 import { AdminFixtures } from '../admin/admin-fixtures';
 import { notify } from '../ipn/ipn-support';
@@ -53,23 +53,12 @@ describeInBrowser('payments without an order in the console', () => {
 
   /** Paid at the gateway for an order it alone holds, notified once, and kept by the worker. */
   async function kept(amount: string): Promise<UnmatchedPaymentEntity> {
-    const reference = fixtures.reference('DASH');
-    const submitted = await fixtures.gateway.submitOrder({
-      merchantReference: reference as MerchantReference,
-      amount: Money.of(amount, 'KES'),
-      description: 'Paid on the dashboard',
-      callbackUrl: `${service.apiUrl}/v1/return`,
-      notificationId: ipnId,
-      billingAddress: { email: 'walk-in@example.com' },
-    });
-    await service.sandbox.control.settle(submitted.orderTrackingId, 'completed', 'card');
-    expect(
-      (await notify(service, { trackingId: submitted.orderTrackingId, reference })).status,
-    ).toBe(200);
+    const paid = await fixtures.paidAtGatewayOnly(ipnId, amount);
+    expect((await notify(service, paid)).status).toBe(200);
     return waitFor('the payment kept', async () =>
       database.dataSource
         .getRepository(UnmatchedPaymentEntity)
-        .findOneBy({ orderTrackingId: submitted.orderTrackingId }),
+        .findOneBy({ orderTrackingId: paid.trackingId }),
     );
   }
 
