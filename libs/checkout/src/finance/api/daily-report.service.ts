@@ -1,10 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
-import { DataSource } from 'typeorm';
 import { CheckoutError } from '../../errors/checkout-error';
 import { DailyReportQuery } from './finance.dto';
-import { openFinanceSnapshot } from './finance-request';
+import { FinanceSnapshots } from './finance-request';
 import { ENDED_ORDERS, inert, MOVEMENTS_WITH_ORDERS, movementParameters } from '../money-movements';
 
 /** One local day × currency × payment method. Sums are decimal strings; refunds are negative. */
@@ -90,13 +88,10 @@ const DAILY_CSV = `
 /** Finance's daily summary: what the export holds, day by day, plus failures and cancellations. */
 @Injectable()
 export class DailyReportService {
-  constructor(
-    private readonly dataSource: DataSource,
-    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
-  ) {}
+  constructor(private readonly snapshots: FinanceSnapshots) {}
 
   async report(query: DailyReportQuery): Promise<DailyReport> {
-    const snapshot = await openFinanceSnapshot(this.dataSource, this.config, query);
+    const snapshot = await this.snapshots.open(query);
     try {
       const currency = query.currency?.toUpperCase();
       const rows = await snapshot.query<DailyReportRow>(
@@ -126,7 +121,7 @@ export class DailyReportService {
 
   /** The same report as CSV, written by PostgreSQL from its own snapshot (as the export is). */
   async csv(query: DailyReportQuery): Promise<{ tz: string; body: Readable }> {
-    const snapshot = await openFinanceSnapshot(this.dataSource, this.config, query);
+    const snapshot = await this.snapshots.open(query);
     const currency = query.currency?.toUpperCase();
     const filters = { currency, account: query.account };
     const body = snapshot.csv(DAILY_CSV, movementParameters(snapshot.bounds, filters), {

@@ -1,7 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
-import { DataSource } from 'typeorm';
 import { FieldProblem } from '../../errors/checkout-error';
 import {
   DEFAULT_PAYMENT_COLUMNS,
@@ -10,7 +8,7 @@ import {
   PAYMENT_COLUMNS,
 } from '../payment-columns';
 import { PaymentExportQuery } from './finance.dto';
-import { openFinanceSnapshot } from './finance-request';
+import { FinanceSnapshots } from './finance-request';
 import { exportRows, movementParameters } from '../money-movements';
 
 export interface PaymentExport {
@@ -58,15 +56,12 @@ function readColumns(text: string | undefined): {
  */
 @Injectable()
 export class PaymentExportService {
-  constructor(
-    private readonly dataSource: DataSource,
-    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
-  ) {}
+  constructor(private readonly snapshots: FinanceSnapshots) {}
 
   /** Checks the request and opens the snapshot (a 400 comes before any byte of the file). */
   async open(query: PaymentExportQuery): Promise<PaymentExport> {
     const { columns, problems } = readColumns(query.columns);
-    const snapshot = await openFinanceSnapshot(this.dataSource, this.config, query, problems);
+    const snapshot = await this.snapshots.open(query, problems);
     const filters = {
       currency: query.currency?.toUpperCase(),
       type: query.type,
