@@ -195,49 +195,41 @@ export class OrderOutcomeService {
     seen?: OrderEntity,
     cover?: InboxCover,
   ): Promise<OutcomeResult> {
-    return inSpan('apply outcome', () => this.applyOutcome(orderId, lookup, source, seen, cover));
-  }
-
-  private async applyOutcome(
-    orderId: string,
-    lookup: TransactionLookup,
-    source: EventSource,
-    seen?: OrderEntity,
-    cover?: InboxCover,
-  ): Promise<OutcomeResult> {
-    if (seen?.id === orderId && !namesAnotherAttempt(seen, lookup)) {
-      const plan = planOutcome(copyOf(seen), lookup);
-      // A reversal settles the refund and a flag is rare: both take the locked path.
-      const simple =
-        plan.kind === 'touch' || (plan.kind === 'transition' && plan.to !== 'reversed');
-      if (simple && (await this.write(null, plan, seen.version, source, null, cover))) {
-        return resultOf(plan);
-      }
-    }
-    let setAside: { trackingId: string; account: string } | null = null;
-    const result = await this.dataSource.transaction(async (manager): Promise<OutcomeResult> => {
-      const order = await this.orders.lockById(orderId, manager);
-      if (!order) return { kind: 'order_missing' };
-      if (lookup.kind !== 'not_found' && namesAnotherAttempt(order, lookup)) {
-        const earlier = await this.orders.findEarlierAttemptOf(order.id, lookup.record, manager);
-        if (earlier) {
-          const applied = await this.applyToEarlierAttempt(
-            manager,
-            order,
-            earlier,
-            lookup.record,
-            source,
-          );
-          setAside = applied.setAside
-            ? { trackingId: applied.setAside, account: order.gatewayAccount }
-            : null;
-          return applied.result;
+    return inSpan('apply outcome', async () => {
+      if (seen?.id === orderId && !namesAnotherAttempt(seen, lookup)) {
+        const plan = planOutcome(copyOf(seen), lookup);
+        // A reversal settles the refund and a flag is rare: both take the locked path.
+        const simple =
+          plan.kind === 'touch' || (plan.kind === 'transition' && plan.to !== 'reversed');
+        if (simple && (await this.write(null, plan, seen.version, source, null, cover))) {
+          return resultOf(plan);
         }
       }
-      return this.applyLocked(manager, order, lookup, source);
+      let setAside: { trackingId: string; account: string } | null = null;
+      const result = await this.dataSource.transaction(async (manager): Promise<OutcomeResult> => {
+        const order = await this.orders.lockById(orderId, manager);
+        if (!order) return { kind: 'order_missing' };
+        if (lookup.kind !== 'not_found' && namesAnotherAttempt(order, lookup)) {
+          const earlier = await this.orders.findEarlierAttemptOf(order.id, lookup.record, manager);
+          if (earlier) {
+            const applied = await this.applyToEarlierAttempt(
+              manager,
+              order,
+              earlier,
+              lookup.record,
+              source,
+            );
+            setAside = applied.setAside
+              ? { trackingId: applied.setAside, account: order.gatewayAccount }
+              : null;
+            return applied.result;
+          }
+        }
+        return this.applyLocked(manager, order, lookup, source);
+      });
+      if (setAside) void this.cancelSetAside(orderId, setAside);
+      return result;
     });
-    if (setAside) void this.cancelSetAside(orderId, setAside);
-    return result;
   }
 
   /**
