@@ -42,13 +42,13 @@ const STATUS_CODE: Record<PaymentOutcome, number> = {
   reversed: 3,
 };
 
-/** A lookup result as the gateway client returns it, for the order given. */
-export function lookupFor(
+/** The gateway's record of the order's payment, as the gateway client reads it; override any field. */
+export function recordFor(
   order: OrderEntity,
   outcome: PaymentOutcome,
   overrides: Partial<TransactionRecord> = {},
-): TransactionLookup {
-  const record: TransactionRecord = {
+): TransactionRecord {
+  return {
     orderTrackingId: order.orderTrackingId as OrderTrackingId,
     merchantReference: order.merchantReference as MerchantReference,
     outcome,
@@ -68,5 +68,14 @@ export function lookupFor(
     raw: { status_code: STATUS_CODE[outcome], merchant_reference: order.merchantReference },
     ...overrides,
   };
+}
+
+/** A lookup result as the gateway client returns it, for the order given. */
+export function lookupFor(
+  order: OrderEntity,
+  outcome: PaymentOutcome,
+  overrides: Partial<TransactionRecord> = {},
+): TransactionLookup {
+  const record = recordFor(order, outcome, overrides);
   return outcome === 'pending' ? { kind: 'pending', record } : { kind: 'found', record };
 }

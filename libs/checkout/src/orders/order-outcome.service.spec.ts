@@ -1,15 +1,10 @@
 import { DataSource, EntityManager } from 'typeorm';
-import {
-  ConfirmationCode,
-  MerchantReference,
-  Money,
-  OrderTrackingId,
-  PaymentOutcome,
-} from '@app/domain';
-import { GatewayAccounts, TransactionLookup, TransactionRecord } from '@app/gateway-client';
+import { MerchantReference, Money } from '@app/domain';
+import { GatewayAccounts, TransactionRecord } from '@app/gateway-client';
 import { OrderEntity, OrderRepository, RefundEntity, runPrepared } from '@app/persistence';
 import { OrderOutcomeService } from './order-outcome.service';
 import { integrityMismatch } from './outcome-plan';
+import { lookupFor, recordFor } from '../../../../test/support/builders';
 import { fakeJournal } from '../../../../test/support/journal-fake';
 
 // The lock-free path writes with a prepared statement straight on the driver's pool; only that
@@ -56,44 +51,6 @@ function pendingOrder(overrides: Partial<OrderEntity> = {}): OrderEntity {
     updatedAt: new Date('2026-01-02T09:29:00.000Z'),
     ...overrides,
   });
-}
-
-/** The gateway's record of this order's payment (the same idea as test/support's lookupFor). */
-function recordFor(
-  order: OrderEntity,
-  outcome: PaymentOutcome,
-  overrides: Partial<TransactionRecord> = {},
-): TransactionRecord {
-  const statusCode = { pending: 0, completed: 1, failed: 2, reversed: 3 }[outcome];
-  return {
-    orderTrackingId: OrderTrackingId(order.orderTrackingId ?? 'track-5'),
-    merchantReference: MerchantReference(order.merchantReference),
-    outcome,
-    statusCode,
-    statusDescription: outcome.toUpperCase(),
-    confirmationCode: outcome === 'pending' ? null : ConfirmationCode('1234567890123456789012'),
-    paymentMethod: 'Visa',
-    paymentAccount: '444444xxxxxx4444',
-    amount: Money.of(order.amount, order.currency),
-    currency: order.currency,
-    createdAt: PAID_AT,
-    description: null,
-    paymentStatusCode: null,
-    callbackUrl: null,
-    accountNumber: null,
-    raw: { status_code: statusCode, merchant_reference: order.merchantReference },
-    ...overrides,
-  };
-}
-
-/** What the gateway client answers for a lookup of this order. */
-function lookupFor(
-  order: OrderEntity,
-  outcome: PaymentOutcome,
-  overrides: Partial<TransactionRecord> = {},
-): TransactionLookup {
-  const record = recordFor(order, outcome, overrides);
-  return outcome === 'pending' ? { kind: 'pending', record } : { kind: 'found', record };
 }
 
 /**
