@@ -1,4 +1,4 @@
-import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -9,6 +9,7 @@ import { ALL_MIGRATIONS } from '../../migrations';
 import { hostedBody } from '../checkout/support';
 import { newSecret } from '../merchant-events/webhook-harness';
 import { startWebhookReceiver, WebhookReceiver } from '../merchant-events/webhook-receiver';
+import { isReady, startAppProcess, stopAll } from '../support/app-processes';
 import { BaseBackup, PostgresCluster, PostgresWorkspace } from '../support/postgres-cluster';
 import { RunningSandbox, SANDBOX_CREDENTIALS, startSandbox } from '../support/sandbox';
 import { recordSecrets } from '../support/secret-audit';
@@ -83,27 +84,6 @@ const before = {
   auditHead: undefined as { seq: string | number; hash: string } | undefined,
 };
 
-function startApp(app: 'api' | 'worker', env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: 'ignore',
-  });
-}
-
-const stopped = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-
-const ready = (url: string) =>
-  request(url)
-    .get('/health/ready')
-    .then((answer) => answer.status === 200)
-    .catch(() => false);
-
 /** The api and a worker on a database; the api always on the same port (the gateway's IPN URL). */
 async function startApps(database: PostgresCluster): Promise<Apps> {
   const apiUrl = `http://127.0.0.1:${apiPort}`;
@@ -132,19 +112,19 @@ async function startApps(database: PostgresCluster): Promise<Apps> {
     WORKER_DATABASE_POOL_SIZE: '3',
   };
   const processes = [
-    startApp('api', { ...env, PORT: String(apiPort) }),
-    startApp('worker', { ...env, WORKER_PORT: String(workerPort) }),
+    startAppProcess('api', { ...env, PORT: String(apiPort) }),
+    startAppProcess('worker', { ...env, WORKER_PORT: String(workerPort) }),
   ];
   const apps: Apps = {
     apiUrl,
     env,
-    stop: () => Promise.all(processes.map(stopped)).then(() => {}),
+    stop: () => stopAll(processes),
   };
   running.push(apps);
   await waitFor(
     'the api and the worker ready',
     async () =>
-      (await Promise.all([apiUrl, `http://127.0.0.1:${workerPort}`].map(ready))).every(Boolean) ||
+      (await Promise.all([apiUrl, `http://127.0.0.1:${workerPort}`].map(isReady))).every(Boolean) ||
       null,
     90_000,
     250,

@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, IncomingMessage, Server } from 'node:http';
@@ -19,6 +19,7 @@ import {
   QUEUES,
 } from '@app/queues';
 import { hostedBody } from '../checkout/support';
+import { isReady, startAppProcess, stopAll } from '../support/app-processes';
 import { ownTestDatabase } from '../support/database';
 import { LocalRedisServer, startRedisServer } from '../support/redis-servers';
 import { RunningSandbox, SANDBOX_CREDENTIALS, startSandbox } from '../support/sandbox';
@@ -34,7 +35,6 @@ import { currentTestRun } from '../support/test-servers';
  * nothing is applied or delivered twice, one worker says so in one line and a counter, and each
  * token refresh is one login for the three processes.
  */
-const ROOT = join(__dirname, '..', '..');
 const PAID = 24;
 const QUIET = 12;
 const AFTER = 8;
@@ -65,14 +65,6 @@ interface RecoveryLine {
   recovered: { what: string; count: number }[];
 }
 
-function startApp(app: 'api' | 'worker', env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
-    stdio: 'ignore',
-  });
-}
-
 /** A worker's log lines that announce a recovery. */
 function recoveriesOf(worker: WorkerProcess): RecoveryLine[] {
   if (!existsSync(worker.logFile)) return [];
@@ -81,24 +73,6 @@ function recoveriesOf(worker: WorkerProcess): RecoveryLine[] {
     .filter((line) => line.includes(RECOVERY_LINE))
     .map((line) => JSON.parse(line) as RecoveryLine);
 }
-
-/** SIGTERM, as Kubernetes does; SIGKILL if the process has not ended within 15 s. */
-const stopped = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.once('exit', () => {
-      clearTimeout(killer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-
-const ready = async (url: string) =>
-  request(url)
-    .get('/health/ready')
-    .then((answer) => answer.status === 200)
-    .catch(() => false);
 
 /** The shop's webhook endpoint: every delivery's webhook-id. */
 async function webhookReceiver(): Promise<{ server: Server; url: string; ids: string[] }> {
@@ -242,8 +216,9 @@ describe('the queues come back empty while the service runs', () => {
       WORKER_NICE: '0',
       DATABASE_POOL_SIZE: '6',
       WORKER_DATABASE_POOL_SIZE: '3',
+      LOG_LEVEL: 'info',
     };
-    processes.push(startApp('api', { ...env, PORT: String(apiPort) }));
+    processes.push(startAppProcess('api', { ...env, PORT: String(apiPort) }));
     for (const port of workerPorts) {
       const logFile = join(currentTestRun().auditDir, `redis-wipe-worker-${port}.ndjson`);
       const workerEnv = {
@@ -252,14 +227,14 @@ describe('the queues come back empty while the service runs', () => {
         RUN_MIGRATIONS: 'false',
         LOG_FILE: logFile,
       };
-      const child = startApp('worker', workerEnv);
+      const child = startAppProcess('worker', workerEnv);
       processes.push(child);
       workers.push({ child, url: `http://127.0.0.1:${port}`, logFile });
     }
     await waitFor(
       'the api and two workers ready',
       async () =>
-        (await Promise.all([api, ...workers.map((w) => w.url)].map(ready))).every(Boolean),
+        (await Promise.all([api, ...workers.map((w) => w.url)].map(isReady))).every(Boolean),
       90_000,
       250,
     );
@@ -267,7 +242,8 @@ describe('the queues come back empty while the service runs', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all(processes.map(stopped));
+    // SIGKILL for a process not ended within 15 s.
+    await stopAll(processes, { killAfterMs: 15_000 });
     await sandbox?.close();
     await new Promise((resolve) => receiver?.server.close(resolve));
     await redis?.stop();

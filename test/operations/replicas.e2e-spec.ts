@@ -1,12 +1,12 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import request from 'supertest';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { loadServiceConfig } from '@app/config';
 import { closeQueueConnection, queueConnectionFor, queueKeyPrefix, QUEUES } from '@app/queues';
 import { hostedBody } from '../checkout/support';
+import { isReady, startAppProcess, stopAll } from '../support/app-processes';
 import { ownTestDatabase } from '../support/database';
 import { LocalRedisServer, redisForTest } from '../support/redis-servers';
 import { RunningSandbox, SANDBOX_CREDENTIALS, startSandbox } from '../support/sandbox';
@@ -22,32 +22,10 @@ import { currentTestRun } from '../support/test-servers';
  * workers' sweeps split them) and the nightly reconcile is scheduled once. On both queue
  * backends; without a Redis on the machine the Redis variant starts a redis-server of its own.
  */
-const ROOT = join(__dirname, '..', '..');
 const ORDERS = 120;
 const UNNOTIFIED = 30;
 /** Seconds after its creation an order nobody notified is first looked up; then not for 10 min. */
 const FIRST_POLL_SECONDS = 10;
-
-function startApp(app: 'api' | 'worker', env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
-    stdio: 'ignore',
-  });
-}
-
-const stopped = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-
-const ready = async (url: string) =>
-  request(url)
-    .get('/health/ready')
-    .then((answer) => answer.status === 200)
-    .catch(() => false);
 
 async function replicasRun(backend: 'redis' | 'postgres'): Promise<void> {
   const own = await ownTestDatabase(`replicas_${backend}`);
@@ -88,17 +66,19 @@ async function replicasRun(backend: 'redis' | 'postgres'): Promise<void> {
       // connections): small pools, so the run's connections never reach the server's limit.
       DATABASE_POOL_SIZE: '6',
       WORKER_DATABASE_POOL_SIZE: '2',
+      LOG_LEVEL: 'info',
     };
-    for (const port of apiPorts) processes.push(startApp('api', { ...env, PORT: String(port) }));
+    for (const port of apiPorts)
+      processes.push(startAppProcess('api', { ...env, PORT: String(port) }));
     const workers = workerPorts.map((port) =>
-      startApp('worker', { ...env, WORKER_PORT: String(port), RUN_MIGRATIONS: 'false' }),
+      startAppProcess('worker', { ...env, WORKER_PORT: String(port), RUN_MIGRATIONS: 'false' }),
     );
     processes.push(...workers);
     await waitFor(
       'two apis and three workers ready',
       async () => {
         const urls = [...apis, ...workerPorts.map((port) => `http://127.0.0.1:${port}`)];
-        return (await Promise.all(urls.map(ready))).every(Boolean) || null;
+        return (await Promise.all(urls.map(isReady))).every(Boolean) || null;
       },
       90_000,
       250,
@@ -246,7 +226,7 @@ async function replicasRun(backend: 'redis' | 'postgres'): Promise<void> {
       closeQueueConnection(connection);
     }
   } finally {
-    await Promise.all(processes.map(stopped));
+    await stopAll(processes);
     await sandbox.close();
     await own.drop();
     await redis?.stop();
