@@ -176,6 +176,19 @@ describe('checkouts: validation (400 with every field, nothing written) and API 
     expect(errors.length).toBeGreaterThanOrEqual(5);
   });
 
+  it('refuses a Content-Type without a body as a body missing every field', async () => {
+    const answer = await request(service.apiUrl)
+      .post('/v1/checkouts')
+      .set(service.shopAuth)
+      .set('Content-Type', 'application/json');
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.code).toBe('validation_failed');
+    const fields = (answer.body.error.errors as Problem[]).map((problem) => problem.field);
+    expect(fields).toEqual(
+      expect.arrayContaining(['amount', 'currency', 'description', 'customer']),
+    );
+  });
+
   it('push needs a phone of 9–15 digits and a configured network', async () => {
     await expectRefused(
       pushBody({ phone: '0712', network: 'MTNUG' }),

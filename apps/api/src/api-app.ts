@@ -9,6 +9,8 @@ import {
 } from '@app/common';
 import { CheckoutExceptionFilter } from '@app/checkout/http/checkout-exception.filter';
 import { checkoutValidationPipe } from '@app/checkout/http/validation';
+import { serveDirectRoutes } from '@app/checkout/http/direct-routes';
+import { CheckoutRateGuard } from '@app/checkout/http/rate-limits';
 import { useAdminSessionCookies } from '@app/checkout/admin/api/admin-session';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { ApiModule } from './api.module';
@@ -27,8 +29,13 @@ export async function createApiApp(): Promise<NestFastifyApplication> {
     route.startsWith('/v1/ipn/') ? '/v1/ipn/:secret' : route,
   );
   allowListedOrigins(app, app.get<ServiceConfig>(SERVICE_CONFIG).corsAllowedOrigins);
-  app.useGlobalFilters(new CheckoutExceptionFilter());
-  app.useGlobalPipes(checkoutValidationPipe());
+  const filter = new CheckoutExceptionFilter();
+  const pipe = checkoutValidationPipe();
+  app.useGlobalFilters(filter);
+  app.useGlobalPipes(pipe);
+  // The checkouts and the order status read: the same guards, pipe and filter, without Nest's
+  // pipeline around them. A global guard added here is added there too.
+  serveDirectRoutes(app, { guards: [app.get(CheckoutRateGuard)], pipe, filter });
   const document = apiDocument(app);
   SwaggerModule.setup('docs', app, document);
   return app;

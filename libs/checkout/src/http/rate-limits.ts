@@ -259,7 +259,8 @@ class RateWindowsModule {}
       }),
     }),
   ],
-  providers: [{ provide: APP_GUARD, useClass: CheckoutRateGuard }],
+  // The one guard instance: Nest's pipeline runs it globally, the hot routes (hot-routes.ts) by name.
+  providers: [CheckoutRateGuard, { provide: APP_GUARD, useExisting: CheckoutRateGuard }],
 })
 export class RateLimitsModule {}
 

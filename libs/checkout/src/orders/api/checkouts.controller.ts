@@ -17,6 +17,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CallerKey, Requires, ShopKeyGuard } from '../../operators/access-guards';
+import { DirectRoute } from '../../http/direct-routes';
 import type { ApiKeyIdentity } from '../../http/api-keys';
 import { CheckoutResult, CheckoutService } from './checkout.service';
 import { CreateCheckoutDto, CreateMobileMoneyCheckoutDto } from './dto/create-checkout.dto';
@@ -62,6 +63,7 @@ export class CheckoutsController {
   ) {}
 
   @Post()
+  @DirectRoute()
   @ApiOperation({
     summary: 'Start a payment on the hosted page; send the customer to redirect_url',
   })
@@ -81,6 +83,7 @@ export class CheckoutsController {
   }
 
   @Post('mobile-money')
+  @DirectRoute()
   @ApiOperation({ summary: "Push a mobile money PIN prompt to the customer's phone" })
   @ApiCreatedResponse({ type: MobileMoneyCheckoutResponse })
   @ApiOkResponse({

@@ -18,6 +18,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { CallerKey, Requires, ShopKeyGuard } from '../../operators/access-guards';
+import { DirectRoute } from '../../http/direct-routes';
 import type { ApiKeyIdentity } from '../../http/api-keys';
 import {
   ErrorResponse,
@@ -65,6 +66,7 @@ export class OrdersController {
   ) {}
 
   @Get(':reference')
+  @DirectRoute()
   @Requires('orders:read')
   @ApiOperation({ summary: 'The order, its payment, refund and timeline' })
   @ApiOkResponse({ type: OrderResponse })

@@ -1,0 +1,233 @@
+import {
+  Body,
+  CanActivate,
+  Controller,
+  ExecutionContext,
+  Get,
+  Headers,
+  HttpCode,
+  Injectable,
+  Module,
+  NotFoundException,
+  Param,
+  Post,
+  Res,
+  Type,
+  UseGuards,
+  UseInterceptors,
+  createParamDecorator,
+} from '@nestjs/common';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Test } from '@nestjs/testing';
+import { IsInt, IsString, Max } from 'class-validator';
+import type { FastifyReply } from 'fastify';
+import { CheckoutError } from '../errors/checkout-error';
+import { CheckoutExceptionFilter } from './checkout-exception.filter';
+import { DirectRoute, serveDirectRoutes } from './direct-routes';
+import { checkoutValidationPipe } from './validation';
+
+class ItemDto {
+  @IsString()
+  name!: string;
+
+  @IsInt()
+  @Max(100)
+  count!: number;
+}
+
+interface CallerRequest {
+  headers: Record<string, string | undefined>;
+  caller?: string;
+}
+
+/** Lets a request through by its x-allow header: yes, no (false) or refused (an error). */
+@Injectable()
+class HeaderGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<CallerRequest>();
+    const allow = request.headers['x-allow'];
+    if (allow === 'refused') throw CheckoutError.unauthenticated();
+    request.caller = `caller-of-${context.getClass().name}.${context.getHandler().name}`;
+    return allow === 'yes';
+  }
+}
+
+/** Stands for the rate guard: global, before the route's own, and it sets a header. */
+class CountingGuard implements CanActivate {
+  seen = 0;
+  canActivate(context: ExecutionContext): boolean {
+    this.seen += 1;
+    void context.switchToHttp().getResponse<FastifyReply>().header('x-limit', '10');
+    return true;
+  }
+}
+
+const Caller = createParamDecorator(
+  (_data: unknown, context: ExecutionContext) =>
+    context.switchToHttp().getRequest<CallerRequest>().caller,
+);
+
+const noDecorator: MethodDecorator = () => undefined;
+
+/** The same routes twice: under /nest through Nest's pipeline, under /fast as direct routes. */
+function itemsController(prefix: 'nest' | 'fast'): Type<unknown> {
+  const direct = prefix === 'fast' ? DirectRoute() : noDecorator;
+
+  @UseGuards(HeaderGuard)
+  @Controller(prefix)
+  class ItemsController {
+    @Post('items')
+    @direct
+    create(
+      @Body() dto: ItemDto,
+      @Caller() caller: string,
+      @Headers('X-Key') key: string | undefined,
+      @Res({ passthrough: true }) reply: FastifyReply,
+    ): unknown {
+      if (dto.count === 42) void reply.status(200).header('x-replayed', 'true');
+      return { name: dto.name, count: dto.count, instance: dto instanceof ItemDto, caller, key };
+    }
+
+    @Post('items/:id/touch')
+    @HttpCode(202)
+    @direct
+    touch(@Param('id') id: string): Promise<unknown> {
+      return Promise.resolve({ touched: id });
+    }
+
+    @Get('items/:id')
+    @direct
+    async find(@Param('id') id: string): Promise<unknown> {
+      await Promise.resolve();
+      if (id === 'missing') throw new NotFoundException('no such item');
+      if (id === 'taken') throw CheckoutError.notFound('order', id);
+      if (id === 'broken') throw new Error('a bug');
+      return { id };
+    }
+  }
+  return ItemsController;
+}
+
+async function startApp(
+  controllers: Type<unknown>[],
+): Promise<{ app: NestFastifyApplication; global: CountingGuard }> {
+  @Module({ controllers, providers: [HeaderGuard] })
+  class ItemsModule {}
+  const moduleRef = await Test.createTestingModule({ imports: [ItemsModule] }).compile();
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), {
+    logger: false,
+  });
+  const global = new CountingGuard();
+  const filter = new CheckoutExceptionFilter();
+  const pipe = checkoutValidationPipe();
+  app.useGlobalGuards(global);
+  app.useGlobalFilters(filter);
+  app.useGlobalPipes(pipe);
+  serveDirectRoutes(app, { guards: [global], pipe, filter });
+  // A plain Fastify route with a config of its own (@app/common's hotRoute).
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .get('/plain', { config: { hotRoute: true } }, () => Promise.resolve({ plain: true }));
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return { app, global };
+}
+
+describe('direct routes answer as Nest’s pipeline does', () => {
+  let app: NestFastifyApplication;
+  let global: CountingGuard;
+
+  beforeAll(async () => {
+    ({ app, global } = await startApp([itemsController('nest'), itemsController('fast')]));
+  });
+  afterAll(() => app.close());
+
+  const send = (
+    prefix: string,
+    request: { method: 'GET' | 'POST'; url: string; body?: unknown; headers?: object },
+  ) =>
+    app.inject({
+      method: request.method,
+      url: `/${prefix}${request.url}`,
+      headers: { 'x-allow': 'yes', ...request.headers } as Record<string, string>,
+      ...(request.body === undefined ? {} : { payload: request.body as object }),
+    });
+
+  const requests: [string, Parameters<typeof send>[1]][] = [
+    ['a valid body', { method: 'POST', url: '/items', body: { name: 'tea', count: 3 } }],
+    [
+      'a header argument and a status set by the method',
+      {
+        method: 'POST',
+        url: '/items',
+        body: { name: 'tea', count: 42 },
+        headers: { 'x-key': 'k' },
+      },
+    ],
+    ['every failing field', { method: 'POST', url: '/items', body: { name: 7, count: 101 } }],
+    ['an unknown field', { method: 'POST', url: '/items', body: { name: 'tea', count: 1, x: 1 } }],
+    ['a NUL character', { method: 'POST', url: '/items', body: { name: 'a\u0000', count: 1 } }],
+    ['no body', { method: 'POST', url: '/items' }],
+    ['a guard saying no', { method: 'POST', url: '/items', headers: { 'x-allow': 'no' } }],
+    ['a guard refusing', { method: 'POST', url: '/items', headers: { 'x-allow': 'refused' } }],
+    ['@HttpCode', { method: 'POST', url: '/items/7/touch' }],
+    ['a path parameter', { method: 'GET', url: '/items/abc' }],
+    ['a NUL in a path parameter', { method: 'GET', url: '/items/a%00b' }],
+    ['an empty path parameter', { method: 'GET', url: '/items/' }],
+    ["Nest's HTTP exception", { method: 'GET', url: '/items/missing' }],
+    ['our error', { method: 'GET', url: '/items/taken' }],
+    ['an unexpected error', { method: 'GET', url: '/items/broken' }],
+  ];
+
+  it.each(requests)('%s: the same status, body and headers', async (_name, request) => {
+    const [nest, fast] = [await send('nest', request), await send('fast', request)];
+    const headers = (answer: typeof nest) => {
+      const { date: _date, ...rest } = answer.headers;
+      return rest;
+    };
+    expect(fast.statusCode).toBe(nest.statusCode);
+    // A 404 names the path it was asked for.
+    expect(fast.body.replace('/fast/', '/nest/')).toBe(nest.body);
+    expect(headers(fast)).toEqual(headers(nest));
+  });
+
+  it('runs the global guards, then the route’s, and hands the method the validated DTO', async () => {
+    const before = global.seen;
+    const answer = await send('fast', {
+      method: 'POST',
+      url: '/items',
+      body: { name: 'tea', count: 3 },
+      headers: { 'x-key': 'k1' },
+    });
+    expect(global.seen).toBe(before + 1);
+    expect(answer.statusCode).toBe(201);
+    expect(answer.headers['x-limit']).toBe('10');
+    expect(answer.json()).toEqual({
+      name: 'tea',
+      count: 3,
+      instance: true,
+      caller: 'caller-of-ItemsController.create',
+      key: 'k1',
+    });
+  });
+
+  it('leaves a plain Fastify route to its own handler', async () => {
+    expect((await app.inject({ method: 'GET', url: '/plain' })).json()).toEqual({ plain: true });
+  });
+
+  it('refuses to start when a direct route has what it does not serve (an interceptor)', async () => {
+    @Controller('intercepted')
+    class InterceptedController {
+      @Get()
+      @DirectRoute()
+      @UseInterceptors({ intercept: (_context, next) => next.handle() })
+      find(): unknown {
+        return {};
+      }
+    }
+    await expect(startApp([InterceptedController])).rejects.toThrow(
+      'InterceptedController.find: a direct route does not serve __interceptors__',
+    );
+  });
+});

@@ -1,0 +1,242 @@
+import {
+  ArgumentMetadata,
+  CanActivate,
+  ExceptionFilter,
+  ForbiddenException,
+  PipeTransform,
+  RequestMethod,
+  Type,
+} from '@nestjs/common';
+import {
+  CUSTOM_ROUTE_ARGS_METADATA,
+  EXCEPTION_FILTERS_METADATA,
+  GUARDS_METADATA,
+  HEADERS_METADATA,
+  HTTP_CODE_METADATA,
+  INTERCEPTORS_METADATA,
+  METHOD_METADATA,
+  PIPES_METADATA,
+  REDIRECT_METADATA,
+  RENDER_METADATA,
+  RESPONSE_PASSTHROUGH_METADATA,
+  ROUTE_ARGS_METADATA,
+  SSE_METADATA,
+} from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
+import { NestFastifyApplication, RouteConfig } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { isObservable, lastValueFrom } from 'rxjs';
+
+/** What a direct route's Fastify config names: the controller method that answers it. */
+interface DirectTarget {
+  controller: Type<object>;
+  method: string;
+}
+
+/** Not @app/common's hotRoute: these routes keep every global hook (the request log line too). */
+const DIRECT = 'directRoute';
+
+/**
+ * Marks a controller method as a direct route (a checkout, an order's status): Fastify calls it
+ * directly, with the same guards, the same validation pipe and the same exception filter as
+ * Nest's pipeline, without the pipeline around them (serveDirectRoutes). The method and its
+ * decorators stay the route's one implementation and its documentation.
+ */
+export const DirectRoute = (): MethodDecorator => (target, key, descriptor) =>
+  RouteConfig({
+    [DIRECT]: {
+      controller: target.constructor as Type<object>,
+      method: String(key),
+    } satisfies DirectTarget,
+  })(target, key, descriptor);
+
+/** Where each argument of the method comes from, and how the pipe is told what it is. */
+interface Argument {
+  extract: (request: FastifyRequest, reply: FastifyReply, context: ExecutionContextHost) => unknown;
+  /** Null for arguments Nest passes unpiped (headers, the reply). */
+  piped: ArgumentMetadata | null;
+}
+
+/** What Nest's pipeline would do for the method, decided once at start. */
+interface DirectPlan {
+  target: DirectTarget;
+  instance: object;
+  handler: (...args: unknown[]) => unknown;
+  guards: CanActivate[];
+  args: Argument[];
+  status: number;
+}
+
+/**
+ * Serves the routes marked @DirectRoute() through a Fastify handler of their own: the global
+ * guards (rate limits) and the route's guards, the global pipe on each argument, the method, and
+ * its answer sent as Nest would send it; a failure goes to the same filter. Call before the app is
+ * initialised (the hook sees the routes as Nest registers them).
+ */
+export function serveDirectRoutes(
+  app: NestFastifyApplication,
+  globals: { guards: CanActivate[]; pipe: PipeTransform; filter: ExceptionFilter },
+): void {
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRoute', (route: RouteOptions) => {
+      const target = (route.config as { [DIRECT]?: DirectTarget } | undefined)?.[DIRECT];
+      if (target) route.handler = directHandler(planOf(app, target, globals.guards), globals);
+    });
+}
+
+function directHandler(
+  plan: DirectPlan,
+  globals: { pipe: PipeTransform; filter: ExceptionFilter },
+): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | void> {
+  return async (request, reply) => {
+    // As Nest's Fastify adapter does: an empty path parameter matches no route.
+    const params = request.params as Record<string, string>;
+    for (const name in params) {
+      if (params[name] === '') {
+        reply.callNotFound();
+        return reply;
+      }
+    }
+    const context = new ExecutionContextHost(
+      [request, reply, undefined],
+      plan.target.controller,
+      plan.handler,
+    );
+    try {
+      for (const guard of plan.guards) {
+        const allowed = guard.canActivate(context);
+        if (!(await (isObservable(allowed) ? lastValueFrom(allowed) : allowed))) {
+          throw new ForbiddenException('Forbidden resource');
+        }
+      }
+      void reply.status(plan.status);
+      // Set in place, never resolved to: the reply is a thenable that settles once it is sent.
+      const args: unknown[] = [];
+      await Promise.all(
+        plan.args.map(async ({ extract, piped }, index) => {
+          const value = extract(request, reply, context);
+          args[index] = piped ? await globals.pipe.transform(value, piped) : value;
+        }),
+      );
+      const result: unknown = await plan.handler.apply(plan.instance, args);
+      return reply.send(result);
+    } catch (error) {
+      globals.filter.catch(error, context);
+      return reply;
+    }
+  };
+}
+
+/** Only what these routes use is served; anything else of Nest's on the method stops the start. */
+const UNSERVED = [
+  INTERCEPTORS_METADATA,
+  PIPES_METADATA,
+  EXCEPTION_FILTERS_METADATA,
+  HEADERS_METADATA,
+  REDIRECT_METADATA,
+  RENDER_METADATA,
+  SSE_METADATA,
+];
+
+function planOf(
+  app: NestFastifyApplication,
+  target: DirectTarget,
+  globalGuards: CanActivate[],
+): DirectPlan {
+  const { controller, method } = target;
+  const instance = app.get(controller, { strict: false });
+  const handler = (controller.prototype as Record<string, (...args: unknown[]) => unknown>)[method];
+  const name = `${controller.name}.${method}`;
+  for (const key of UNSERVED) {
+    const on = [Reflect.getMetadata(key, controller), Reflect.getMetadata(key, handler)];
+    if (on.some((value) => value !== undefined && !(Array.isArray(value) && value.length === 0))) {
+      throw new Error(`${name}: a direct route does not serve ${key}`);
+    }
+  }
+  const guardTypes = [
+    ...((Reflect.getMetadata(GUARDS_METADATA, controller) ?? []) as Type<CanActivate>[]),
+    ...((Reflect.getMetadata(GUARDS_METADATA, handler) ?? []) as Type<CanActivate>[]),
+  ];
+  const verb = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod;
+  const status =
+    (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ??
+    (verb === RequestMethod.POST ? 201 : 200);
+  return {
+    target,
+    instance,
+    handler,
+    guards: [...globalGuards, ...guardTypes.map((type) => app.get(type, { strict: false }))],
+    args: argumentsOf(controller, method, name),
+    status,
+  };
+}
+
+interface ArgumentSource {
+  index: number;
+  data?: string;
+  pipes?: unknown[];
+  factory?: (data: unknown, context: ExecutionContextHost) => unknown;
+}
+
+function argumentsOf(controller: Type<object>, method: string, name: string): Argument[] {
+  const sources = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) ?? {}) as Record<
+    string,
+    ArgumentSource
+  >;
+  const types = (Reflect.getMetadata('design:paramtypes', controller.prototype, method) ??
+    []) as Type<unknown>[];
+  const args: Argument[] = [];
+  for (const [key, { index, data, pipes, factory }] of Object.entries(sources)) {
+    if (pipes && pipes.length > 0) throw new Error(`${name}: a direct route does not serve pipes`);
+    const metatype = types[index];
+    if (key.includes(CUSTOM_ROUTE_ARGS_METADATA) && factory) {
+      args[index] = {
+        extract: (_request, _reply, context) => factory(data, context),
+        piped: { type: 'custom', metatype, data },
+      };
+      continue;
+    }
+    switch (Number(key.split(':')[0]) as RouteParamtypes) {
+      case RouteParamtypes.BODY:
+        args[index] = {
+          extract: (request) =>
+            data ? (request.body as Record<string, unknown> | undefined)?.[data] : request.body,
+          piped: { type: 'body', metatype, data },
+        };
+        break;
+      case RouteParamtypes.PARAM:
+        args[index] = {
+          extract: (request) => {
+            const params = request.params as Record<string, string>;
+            return data ? params[data] : params;
+          },
+          piped: { type: 'param', metatype, data },
+        };
+        break;
+      case RouteParamtypes.HEADERS:
+        args[index] = {
+          extract: (request) => (data ? request.headers[data.toLowerCase()] : request.headers),
+          piped: null,
+        };
+        break;
+      case RouteParamtypes.RESPONSE:
+        // Nest sends what the method returns only when it passes the reply through.
+        if (Reflect.getMetadata(RESPONSE_PASSTHROUGH_METADATA, controller, method) !== true) {
+          throw new Error(
+            `${name}: a direct route answers what it returns (@Res({ passthrough }))`,
+          );
+        }
+        args[index] = { extract: (_request, reply) => reply, piped: null };
+        break;
+      default:
+        throw new Error(`${name}: a direct route does not serve the argument ${key}`);
+    }
+  }
+  if (args.length !== types.length || Array.from(args).some((arg) => arg === undefined)) {
+    throw new Error(`${name}: every argument of a direct route needs a decorator`);
+  }
+  return args;
+}
