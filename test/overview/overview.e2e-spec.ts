@@ -1,10 +1,7 @@
-import { Queue } from 'bullmq';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
 import { hostedBody, postCheckout } from '../checkout/support';
-import { SeedRows } from '../support/seed-rows';
-import { RunningService, waitFor } from '../support/service';
-import { startWorkerSuite, WorkerSuite } from '../support/worker-suite';
+import { waitFor } from '../support/service';
+import { workerSuiteForTests } from '../support/worker-suite';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -18,57 +15,47 @@ const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
  * counted in the hour it was paid.
  */
 describe('overview (api + worker + Postgres)', () => {
-  let suite: WorkerSuite | undefined;
-  let dataSource: DataSource;
-  let service: RunningService;
-  let queue: Queue;
-  let seed: SeedRows;
-
-  beforeAll(async () => {
-    // Queues of its own too: another suite's worker must not take its summing jobs.
-    suite = await startWorkerSuite({ ownDatabase: 'overview' });
-    ({ dataSource, service, queue } = suite);
-    seed = new SeedRows(dataSource);
-  }, 60_000);
-  afterAll(() => suite?.close());
+  // Queues of its own too: another suite's worker must not take its summing jobs.
+  const the = workerSuiteForTests({ ownDatabase: 'overview' });
 
   const overview = (query: string) =>
-    request(service.apiUrl).get(`/v1/admin/overview?${query}`).set(service.adminAuth);
+    request(the.service.apiUrl).get(`/v1/admin/overview?${query}`).set(the.service.adminAuth);
 
   const sum = () =>
-    suite!.runJob<{ hours: number; resummed: number; recent: number }>('sum-activity', {});
+    the.runJob<{ hours: number; resummed: number; recent: number }>('sum-activity', {});
 
   it('is scheduled every minute in the worker', async () => {
     const scheduler = await waitFor('the overview scheduler', () =>
-      queue.getJobScheduler('activity-totals'),
+      the.queue.getJobScheduler('activity-totals'),
     );
     expect(scheduler).toMatchObject({ name: 'sum-activity', pattern: '* * * * *' });
     // The rest of the suite sums when it says so.
-    await queue.removeJobScheduler('activity-totals');
+    await the.queue.removeJobScheduler('activity-totals');
     await waitFor('no summing under way', async () =>
-      (await queue.getJobs(['waiting', 'active', 'delayed'])).every(
+      (await the.queue.getJobs(['waiting', 'active', 'delayed'])).every(
         (job) => job.name !== 'sum-activity',
       ),
     );
   });
 
   it("counts the last hour's checkouts, outcomes, money, failures, lag and webhook attempts per minute", async () => {
-    const created = await postCheckout(service, hostedBody());
+    const created = await postCheckout(the.service, hostedBody());
     expect(created.status).toBe(201);
     const paidAt = ago(10 * MINUTE);
-    const card = await seed.moneyOrder({ paidAt, amount: '1500.50' });
-    await seed.moneyOrder({ paidAt, amount: '200.00', kind: 'mobile_money' });
-    await seed.moneyOrder({ paidAt: ago(20 * MINUTE), amount: '35000.00', currency: 'UGX' });
+    const card = await the.seed.moneyOrder({ paidAt, amount: '1500.50' });
+    await the.seed.moneyOrder({ paidAt, amount: '200.00', kind: 'mobile_money' });
+    await the.seed.moneyOrder({ paidAt: ago(20 * MINUTE), amount: '35000.00', currency: 'UGX' });
     for (const reason of ['insufficient_funds', 'insufficient_funds', 'request_terminated_by_user'])
-      await seed.moneyOrder({ failedAt: ago(15 * MINUTE), failureReason: reason });
-    await seed.moneyOrder({ cancelledAt: ago(15 * MINUTE) });
-    await seed.moneyRefund(card.id, {
+      await the.seed.moneyOrder({ failedAt: ago(15 * MINUTE), failureReason: reason });
+    await the.seed.moneyOrder({ cancelledAt: ago(15 * MINUTE) });
+    await the.seed.moneyRefund(card.id, {
       status: 'accepted',
       amount: '40.00',
       acceptedAt: ago(5 * MINUTE),
     });
-    for (const lag of [100, 700, 1500, null]) await seed.notificationAt(ago(30 * MINUTE), lag);
-    for (const status of [200, 500, null]) await seed.webhookAttemptAt(ago(30 * MINUTE), status);
+    for (const lag of [100, 700, 1500, null]) await the.seed.notificationAt(ago(30 * MINUTE), lag);
+    for (const status of [200, 500, null])
+      await the.seed.webhookAttemptAt(ago(30 * MINUTE), status);
 
     const response = await overview('window=hour');
     expect(response.status).toBe(200);
@@ -120,28 +107,28 @@ describe('overview (api + worker + Postgres)', () => {
 
   it('sums history from the oldest order, and the summed hours agree with counting live', async () => {
     // As a database migrated with a history would start: nothing summed yet.
-    await dataSource.query(`DELETE FROM activity_rollup`);
-    await dataSource.query(`DELETE FROM activity_totals`);
+    await the.dataSource.query(`DELETE FROM activity_rollup`);
+    await the.dataSource.query(`DELETE FROM activity_totals`);
     const oldPaidAt = ago(10 * DAY);
-    const old = await seed.moneyOrder({ paidAt: oldPaidAt, amount: '10.00' });
-    await seed.moneyRefund(old.id, {
+    const old = await the.seed.moneyOrder({ paidAt: oldPaidAt, amount: '10.00' });
+    await the.seed.moneyRefund(old.id, {
       status: 'accepted',
       amount: '10.00',
       acceptedAt: ago(9 * DAY),
     });
-    await seed.moneyOrder({ failedAt: ago(5 * HOUR), failureReason: 'invalid_card' });
-    await seed.notificationAt(ago(5 * HOUR), 3000);
-    await seed.webhookAttemptAt(ago(5 * HOUR), 204);
+    await the.seed.moneyOrder({ failedAt: ago(5 * HOUR), failureReason: 'invalid_card' });
+    await the.seed.notificationAt(ago(5 * HOUR), 3000);
+    await the.seed.webhookAttemptAt(ago(5 * HOUR), 204);
     // In an hour summed below, and counted live when the comparison moves the summing back.
-    await seed.moneyOrder({ paidAt: ago(95 * MINUTE), amount: '5.00', kind: 'mobile_money' });
-    await seed.notificationAt(ago(95 * MINUTE), 400);
+    await the.seed.moneyOrder({ paidAt: ago(95 * MINUTE), amount: '5.00', kind: 'mobile_money' });
+    await the.seed.notificationAt(ago(95 * MINUTE), 400);
 
     const before = await overview('window=month&tz=Africa/Nairobi');
     expect(before.body).toMatchObject({ summed_through: null, complete: false });
     const report = await sum();
     // From the hour of the oldest order (made a minute before its payment ten days ago) to the
     // last hour that ended ten minutes ago.
-    const [state] = await dataSource.query(`SELECT rolled_through FROM activity_rollup`);
+    const [state] = await the.dataSource.query(`SELECT rolled_through FROM activity_rollup`);
     const summedThrough = new Date(state.rolled_through).getTime();
     const oldestHour = Math.floor((Date.parse(oldPaidAt) - MINUTE) / HOUR) * HOUR;
     expect(report.hours).toBe((summedThrough - oldestHour) / HOUR);
@@ -176,27 +163,27 @@ describe('overview (api + worker + Postgres)', () => {
     // The last summed hours counted live instead (their summing undone) give the same answer.
     const summedDay = await overview('window=day');
     const back = `date_trunc('hour', now(), 'UTC') - interval '2 hours'`;
-    await dataSource.query(`DELETE FROM activity_totals WHERE hour >= ${back}`);
-    await dataSource.query(`UPDATE activity_rollup SET rolled_through = ${back}`);
+    await the.dataSource.query(`DELETE FROM activity_totals WHERE hour >= ${back}`);
+    await the.dataSource.query(`UPDATE activity_rollup SET rolled_through = ${back}`);
     const liveDay = await overview('window=day');
     const { summed_through: _s, to: _t, ...live } = liveDay.body;
     const { summed_through: _s2, to: _t2, ...summed } = summedDay.body;
     expect(live).toEqual(summed);
     expect(summedDay.body.totals.paid).toBe(4);
-    await dataSource.query(`DELETE FROM activity_rollup`);
+    await the.dataSource.query(`DELETE FROM activity_rollup`);
     await sum();
   });
 
   it('counts a payment learned late in the summed hour it was paid', async () => {
     const lateAt = ago(3 * DAY - 30 * MINUTE);
-    const late = await seed.moneyOrder({ paidAt: lateAt, amount: '99.99' });
+    const late = await the.seed.moneyOrder({ paidAt: lateAt, amount: '99.99' });
     const unseen = await overview('window=month');
     expect(unseen.body.totals.paid).toBe(5);
     // The worker learns of it now: the order changes now, dated when it was paid.
-    await dataSource.query(`UPDATE orders SET updated_at = now() WHERE id = $1`, [late.id]);
+    await the.dataSource.query(`UPDATE orders SET updated_at = now() WHERE id = $1`, [late.id]);
     const report = await sum();
     expect(report.resummed).toBeGreaterThanOrEqual(1);
-    const [hour] = await dataSource.query(
+    const [hour] = await the.dataSource.query(
       `SELECT count, amount FROM activity_totals
         WHERE hour = date_trunc('hour', $1::timestamptz, 'UTC') AND measure = 'payment' AND key = 'KES'`,
       [lateAt],
@@ -213,9 +200,9 @@ describe('overview (api + worker + Postgres)', () => {
 
   it('sums the recent hours again every hour: a failure a new attempt cleared, a verdict come late', async () => {
     const failedAt = ago(5 * HOUR);
-    const failed = await seed.moneyOrder({ failedAt, failureReason: 'invalid_card' });
-    const open = await seed.notificationAt(failedAt, null);
-    await dataSource.query(
+    const failed = await the.seed.moneyOrder({ failedAt, failureReason: 'invalid_card' });
+    const open = await the.seed.notificationAt(failedAt, null);
+    await the.dataSource.query(
       `UPDATE activity_rollup SET recent_summed_at = now() - interval '2 hours'`,
     );
     await sum();
@@ -228,12 +215,12 @@ describe('overview (api + worker + Postgres)', () => {
     const before = (await overview('window=day')).body.totals;
 
     // A new attempt clears the failure (payment-attempts.service); the notification is applied.
-    await dataSource.query(
+    await the.dataSource.query(
       `UPDATE orders SET failed_at = NULL, failure_reason = NULL, status = 'pending', expired_at = NULL
         WHERE id = $1`,
       [failed.id],
     );
-    await dataSource.query(
+    await the.dataSource.query(
       `UPDATE ipn_notifications SET status = 'applied', processed_at = received_at + interval '3 seconds'
         WHERE id = $1`,
       [open.id],
@@ -242,7 +229,7 @@ describe('overview (api + worker + Postgres)', () => {
     expect((await sum()).recent).toBe(0);
     expect(await failures()).toContainEqual({ reason: 'invalid_card', count: 2 });
 
-    await dataSource.query(
+    await the.dataSource.query(
       `UPDATE activity_rollup SET recent_summed_at = now() - interval '2 hours'`,
     );
     const report = await sum();
@@ -269,7 +256,7 @@ describe('overview (api + worker + Postgres)', () => {
     expect(halfHour.body.error.errors).toEqual([
       { field: 'tz', reason: 'must be a whole number of hours from UTC (the totals are hourly)' },
     ]);
-    const unauthorised = await request(service.apiUrl).get('/v1/admin/overview');
+    const unauthorised = await request(the.service.apiUrl).get('/v1/admin/overview');
     expect(unauthorised.status).toBe(401);
   });
 });

@@ -12,6 +12,7 @@ import { DataSource } from 'typeorm';
 import { loadServiceConfig } from '@app/config';
 import { JobData, JobName, jobOptions, queueConnectionFor, QUEUES } from '@app/queues';
 import { openTestDataSource, ownTestDatabase } from './database';
+import { SeedRows } from './seed-rows';
 import { RunningService, startService, waitFor } from './service';
 
 export interface WorkerSuiteOptions {
@@ -78,4 +79,24 @@ export async function startWorkerSuite(options: WorkerSuiteOptions = {}): Promis
       await release();
     },
   };
+}
+
+/** A worker suite as a describe's tests read it: with rows seeded straight into its database. */
+export interface SeededWorkerSuite extends WorkerSuite {
+  seed: SeedRows;
+}
+
+/**
+ * Registers the describe's beforeAll (startWorkerSuite) and afterAll (close); the fields are set
+ * by the time its tests run.
+ */
+export function workerSuiteForTests(options: WorkerSuiteOptions = {}): SeededWorkerSuite {
+  const the = {} as SeededWorkerSuite;
+  let started: WorkerSuite | undefined;
+  beforeAll(async () => {
+    started = await startWorkerSuite(options);
+    Object.assign(the, started, { seed: new SeedRows(started.dataSource) });
+  }, 60_000);
+  afterAll(() => started?.close());
+  return the;
 }
