@@ -12,6 +12,16 @@ import { OrderEntity } from '@app/persistence';
 
 let sequence = 0;
 
+/** The checkout the tests' orders come from: a hosted page for KES 1500.00, accepted, not paid. */
+export const ACCEPTED_CHECKOUT = {
+  kind: 'hosted',
+  status: 'pending',
+  submissionStatus: 'submitted',
+  amount: '1500.00',
+  currency: 'KES',
+  description: 'Two tickets',
+} as const satisfies Partial<OrderEntity>;
+
 /** An order row as the checkout API leaves it after the gateway accepted it; override any field. */
 export async function givenOrder(
   dataSource: DataSource,
@@ -22,12 +32,7 @@ export async function givenOrder(
   const order = repository.create({
     merchantReference: `test-${Date.now().toString(36)}-${sequence}`,
     orderTrackingId: randomUUID(),
-    kind: 'hosted',
-    status: 'pending',
-    submissionStatus: 'submitted',
-    amount: '1500.00',
-    currency: 'KES',
-    description: 'Two tickets',
+    ...ACCEPTED_CHECKOUT,
     customer: { email: 'buyer@example.com' },
     customerEmail: 'buyer@example.com',
     ...overrides,

@@ -4,7 +4,7 @@ import { GatewayAccounts, TransactionRecord } from '@app/gateway-client';
 import { OrderEntity, OrderRepository, RefundEntity, runPrepared } from '@app/persistence';
 import { OrderOutcomeService } from './order-outcome.service';
 import { integrityMismatch } from './outcome-plan';
-import { lookupFor, recordFor } from '../../../../test/support/builders';
+import { ACCEPTED_CHECKOUT, lookupFor, recordFor } from '../../../../test/support/builders';
 import { fakeJournal } from '../../../../test/support/journal-fake';
 
 // The lock-free path writes with a prepared statement straight on the driver's pool; only that
@@ -24,12 +24,7 @@ function pendingOrder(overrides: Partial<OrderEntity> = {}): OrderEntity {
     merchantReference: 'ORDER-5',
     orderTrackingId: 'track-5',
     pushMerchantReference: null,
-    kind: 'hosted',
-    status: 'pending',
-    submissionStatus: 'submitted',
-    amount: '1500.00',
-    currency: 'KES',
-    description: 'Two tickets',
+    ...ACCEPTED_CHECKOUT,
     confirmationCode: null,
     paymentMethod: null,
     paymentAccount: null,
