@@ -203,3 +203,18 @@ export async function startAdminSuite(
     close: api.close,
   };
 }
+
+/**
+ * Registers the describe's beforeAll (startAdminSuite) and afterAll (close); the fields are set by
+ * the time its tests run.
+ */
+export function adminSuiteForTests(options: Pick<ServiceOptions, 'env' | 'port'> = {}): AdminSuite {
+  const the = {} as AdminSuite;
+  let started: AdminSuite | undefined;
+  beforeAll(async () => {
+    started = await startAdminSuite(options);
+    Object.assign(the, started);
+  }, 60_000);
+  afterAll(() => started?.close());
+  return the;
+}

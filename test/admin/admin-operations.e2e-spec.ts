@@ -1,6 +1,5 @@
 import { Queue, Worker } from 'bullmq';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
 import {
   IpnNotificationEntity,
   IpnRegistrationEntity,
@@ -9,24 +8,15 @@ import {
 } from '@app/persistence';
 import { loadServiceConfig } from '@app/config';
 import { queueConnectionFor, QUEUES } from '@app/queues';
-import { RunningService, waitFor } from '../support/service';
-import { AdminFixtures, AdminSuite, startAdminSuite } from './admin-fixtures';
+import { waitFor } from '../support/service';
+import { adminSuiteForTests } from './admin-fixtures';
 
 describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
-  let service: RunningService;
-  let dataSource: DataSource;
-  let fixtures: AdminFixtures;
-  let suite: AdminSuite | undefined;
+  const the = adminSuiteForTests();
 
-  beforeAll(async () => {
-    suite = await startAdminSuite();
-    ({ service, dataSource, fixtures } = suite);
-  }, 60_000);
-  afterAll(() => suite?.close());
-
-  const get = (path: string) => request(service.apiUrl).get(path).set(service.adminAuth);
+  const get = (path: string) => request(the.service.apiUrl).get(path).set(the.service.adminAuth);
   const post = (path: string, body: object = {}) =>
-    request(service.apiUrl).post(path).set(service.adminAuth).send(body);
+    request(the.service.apiUrl).post(path).set(the.service.adminAuth).send(body);
   const search = async (q: string) => {
     const response = await get(`/v1/admin/orders?q=${encodeURIComponent(q)}`);
     expect(response.status).toBe(200);
@@ -34,9 +24,9 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
   };
 
   it('finds an order by each of its identifiers', async () => {
-    const card = await fixtures.paidOrder('card');
-    const push = await fixtures.settle(
-      await fixtures.pushOrder('+254712345678'),
+    const card = await the.fixtures.paidOrder('card');
+    const push = await the.fixtures.settle(
+      await the.fixtures.pushOrder('+254712345678'),
       'completed',
       'mobile_money',
     );
@@ -57,7 +47,7 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
   });
 
   it('filters by status, currency and date, paginates, and counts per status', async () => {
-    const pending = await fixtures.hostedOrder();
+    const pending = await the.fixtures.hostedOrder();
     const page = await get('/v1/admin/orders?status=pending&limit=1');
     expect(page.status).toBe(200);
     expect(page.body.items).toHaveLength(1);
@@ -87,7 +77,7 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
   });
 
   it('shows an order with its timeline and refund, by reference or tracking id', async () => {
-    const paid = await fixtures.paidOrder('card');
+    const paid = await the.fixtures.paidOrder('card');
     const detail = await get(`/v1/admin/orders/${paid.orderTrackingId}`);
     expect(detail.status).toBe(200);
     expect(detail.body.order).toMatchObject({
@@ -103,7 +93,7 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
   });
 
   it('cancels an unpaid order at the gateway, with an audited event and a merchant event', async () => {
-    const order = await fixtures.hostedOrder();
+    const order = await the.fixtures.hostedOrder();
     const response = await post(`/v1/admin/orders/${order.merchantReference}/cancel`, {
       note: 'customer asked',
     });
@@ -113,27 +103,29 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
       (e: { to_status: string }) => e.to_status === 'cancelled',
     );
     expect(change).toMatchObject({ source: 'admin', actor: 'test-admin', from_status: 'pending' });
-    expect((await service.sandbox.control.order(order.orderTrackingId as string)).state).toBe(
+    expect((await the.service.sandbox.control.order(order.orderTrackingId as string)).state).toBe(
       'cancelled',
     );
-    const outbox = await dataSource.getRepository(OutboxEventEntity).findBy({ orderId: order.id });
+    const outbox = await the.dataSource
+      .getRepository(OutboxEventEntity)
+      .findBy({ orderId: order.id });
     expect(outbox.map((e) => e.type)).toEqual(['order.cancelled']);
 
-    const paid = await fixtures.paidOrder('card');
+    const paid = await the.fixtures.paidOrder('card');
     const refused = await post(`/v1/admin/orders/${paid.merchantReference}/cancel`);
     expect([refused.status, refused.body.error.code]).toEqual([409, 'order_paid']);
   });
 
   it('lists stuck orders with the reason for each', async () => {
-    const old = await fixtures.hostedOrder();
-    await dataSource
+    const old = await the.fixtures.hostedOrder();
+    await the.dataSource
       .getRepository(OrderEntity)
       .update({ id: old.id }, { createdAt: new Date(Date.now() - 2 * 3600_000) });
-    const flagged = await fixtures.hostedOrder({
+    const flagged = await the.fixtures.hostedOrder({
       needsReview: true,
       reviewReason: 'amount differs',
     });
-    const fresh = await fixtures.hostedOrder();
+    const fresh = await the.fixtures.hostedOrder();
     const response = await get('/v1/admin/orders/stuck?pending_minutes=60');
     expect(response.status).toBe(200);
     const reasons = new Map<string, string[]>(
@@ -148,12 +140,16 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
   });
 
   it('reconciliation reports a planted difference with both sides and changes nothing', async () => {
-    const paid = await fixtures.paidOrder('card');
+    const paid = await the.fixtures.paidOrder('card');
     // Planted: our row says less was paid than the gateway recorded.
-    await dataSource.getRepository(OrderEntity).update({ id: paid.id }, { paidAmount: '15.00' });
+    await the.dataSource
+      .getRepository(OrderEntity)
+      .update({ id: paid.id }, { paidAmount: '15.00' });
     // Planted: an order cancelled without its status_changed event.
-    const silent = await fixtures.hostedOrder();
-    await dataSource.getRepository(OrderEntity).update({ id: silent.id }, { status: 'cancelled' });
+    const silent = await the.fixtures.hostedOrder();
+    await the.dataSource
+      .getRepository(OrderEntity)
+      .update({ id: silent.id }, { status: 'cancelled' });
 
     const response = await post('/v1/admin/reconcile', { since_hours: 1 });
     expect(response.status).toBe(200);
@@ -172,14 +168,14 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
     );
     expect(report.mismatch_count).toBeGreaterThanOrEqual(2);
     // Nothing fixed silently.
-    const after = await dataSource.getRepository(OrderEntity).findOneByOrFail({ id: paid.id });
+    const after = await the.dataSource.getRepository(OrderEntity).findOneByOrFail({ id: paid.id });
     expect(after.paidAmount).toBe('15.00');
     const stored = await get(`/v1/admin/reconciliation-reports/${report.id}`);
     expect(stored.body.gateway_mismatches).toEqual(report.gateway_mismatches);
   });
 
   it('lists, inspects and replays stored notifications', async () => {
-    const inbox = dataSource.getRepository(IpnNotificationEntity);
+    const inbox = the.dataSource.getRepository(IpnNotificationEntity);
     const row = await inbox.save(
       inbox.create({
         orderTrackingId: '00000000-0000-4000-8000-000000000001',
@@ -254,11 +250,11 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
   });
 
   it('lists the registered IPN URLs without their secret path segment', async () => {
-    const registrations = dataSource.getRepository(IpnRegistrationEntity);
-    const ours = `${service.apiUrl}/v1/ipn/${service.env.IPN_PATH_SECRET}`;
+    const registrations = the.dataSource.getRepository(IpnRegistrationEntity);
+    const ours = `${the.service.apiUrl}/v1/ipn/${the.service.env.IPN_PATH_SECRET}`;
     await registrations.save([
       registrations.create({
-        url: `${service.apiUrl}/v1/ipn/listed`,
+        url: `${the.service.apiUrl}/v1/ipn/listed`,
         method: 'POST',
         ipnId: '11111111-2222-4333-8444-555555555555',
       }),
@@ -273,13 +269,13 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
     expect(response.body.items).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
-          url: `${service.apiUrl}/v1/ipn/[redacted]`,
+          url: `${the.service.apiUrl}/v1/ipn/[redacted]`,
           current: false,
           method: 'POST',
           ipn_id: '11111111-2222-4333-8444-555555555555',
         }),
         expect.objectContaining({
-          url: `${service.apiUrl}/v1/ipn/[redacted]`,
+          url: `${the.service.apiUrl}/v1/ipn/[redacted]`,
           current: true,
           ipn_id: '11111111-2222-4333-8444-666666666666',
         }),
@@ -287,51 +283,55 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
     );
     const body = JSON.stringify(response.body);
     expect(body).not.toContain('/v1/ipn/listed');
-    expect(body).not.toContain(String(service.env.IPN_PATH_SECRET));
+    expect(body).not.toContain(String(the.service.env.IPN_PATH_SECRET));
   });
 
   it('keeps the queue dashboard behind the admin key (Bearer or session cookie)', async () => {
-    expect((await request(service.apiUrl).get('/admin/queues')).status).toBe(401);
+    expect((await request(the.service.apiUrl).get('/admin/queues')).status).toBe(401);
     // A shop key is known, and not allowed here (as on every admin route).
-    expect((await request(service.apiUrl).get('/admin/queues').set(service.shopAuth)).status).toBe(
-      403,
-    );
-    const withBearer = await request(service.apiUrl).get('/admin/queues').set(service.adminAuth);
+    expect(
+      (await request(the.service.apiUrl).get('/admin/queues').set(the.service.shopAuth)).status,
+    ).toBe(403);
+    const withBearer = await request(the.service.apiUrl)
+      .get('/admin/queues')
+      .set(the.service.adminAuth);
     expect(withBearer.status).toBe(200);
     expect(withBearer.text).toContain('<html');
-    const api = await request(service.apiUrl)
+    const api = await request(the.service.apiUrl)
       .get('/admin/queues/api/queues')
-      .set(service.adminAuth);
+      .set(the.service.adminAuth);
     expect(api.status).toBe(200);
     expect(JSON.stringify(api.body)).toContain(QUEUES.orderSync);
 
     expect(
-      (await request(service.apiUrl).post('/admin/session').set(service.shopAuth)).status,
+      (await request(the.service.apiUrl).post('/admin/session').set(the.service.shopAuth)).status,
     ).toBe(403);
-    const session = await request(service.apiUrl).post('/admin/session').set(service.adminAuth);
+    const session = await request(the.service.apiUrl)
+      .post('/admin/session')
+      .set(the.service.adminAuth);
     expect(session.status).toBe(204);
     const cookie = String(session.headers['set-cookie']);
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
     expect(cookie).toMatch(/Path=\/admin/);
     expect(cookie).not.toMatch(/Secure/); // not production
-    expect(cookie).not.toContain(service.adminKey);
+    expect(cookie).not.toContain(the.service.adminKey);
     const pair = cookie.split(';')[0];
-    const viaCookie = await request(service.apiUrl).get('/admin/queues').set('Cookie', pair);
+    const viaCookie = await request(the.service.apiUrl).get('/admin/queues').set('Cookie', pair);
     expect(viaCookie.status).toBe(200);
     // Another name with the same signature is refused.
     const forged = pair.replace(/=([^.]+)\./, `=${Buffer.from('someone').toString('base64url')}.`);
-    expect((await request(service.apiUrl).get('/admin/queues').set('Cookie', forged)).status).toBe(
-      401,
-    );
-    const signedOut = await request(service.apiUrl).delete('/admin/session');
+    expect(
+      (await request(the.service.apiUrl).get('/admin/queues').set('Cookie', forged)).status,
+    ).toBe(401);
+    const signedOut = await request(the.service.apiUrl).delete('/admin/session');
     expect(String(signedOut.headers['set-cookie'])).toMatch(
       /admin_session=;.*Expires=Thu, 01 Jan 1970/,
     );
   });
 
   it('serves the console without any key in it', async () => {
-    const page = await request(service.apiUrl).get('/admin');
+    const page = await request(the.service.apiUrl).get('/admin');
     expect(page.status).toBe(200);
     const csp = String(page.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
@@ -340,10 +340,10 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
     expect(page.headers['x-content-type-options']).toBe('nosniff');
     expect(page.headers['referrer-policy']).toBe('no-referrer');
     expect(page.headers['x-frame-options']).toBe('DENY');
-    const script = await request(service.apiUrl).get('/admin/app.js');
+    const script = await request(the.service.apiUrl).get('/admin/app.js');
     expect(script.status).toBe(200);
     for (const body of [page.text, script.text]) {
-      expect(body).not.toContain(service.adminKey);
+      expect(body).not.toContain(the.service.adminKey);
     }
     expect(script.text).toContain('sessionStorage');
   });
