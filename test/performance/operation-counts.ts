@@ -196,7 +196,7 @@ async function flushCountersOfClientsSeen(): Promise<void> {
 }
 
 /** Time for a timer's pass under way to end before a window opens, and for trailing work after. */
-const SETTLE_MS = 150;
+const SETTLE_MS = 300;
 
 /**
  * Counts what `operation` costs. It runs as the observer and resolves once the operation's work
