@@ -58,12 +58,13 @@ const DUPLICATES = Number(process.env.BENCH_DUPLICATES ?? 0.2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const WITH_FLOOR = process.env.BENCH_FLOOR !== '0';
 /** The api-alone ramp: first rate, factor between steps, highest rate tried, orders per step. */
-const ALONE_FROM = Number(process.env.BENCH_ALONE_FROM ?? 2000);
-const ALONE_FACTOR = Number(process.env.BENCH_ALONE_FACTOR ?? 1.25);
-const ALONE_MAX = Number(process.env.BENCH_ALONE_MAX ?? 60_000);
-const ALONE_ORDERS = Number(process.env.BENCH_ALONE_ORDERS ?? 5000);
+const ALONE_FROM = rampSetting('BENCH_ALONE_FROM', 2000, 1);
+/** Above 1, or the ramp would never climb. */
+const ALONE_FACTOR = rampSetting('BENCH_ALONE_FACTOR', 1.25, 1.01);
+const ALONE_MAX = rampSetting('BENCH_ALONE_MAX', 60_000, 0);
+const ALONE_ORDERS = rampSetting('BENCH_ALONE_ORDERS', 5000, 1);
 /** Steps running the bare route must miss for the ramp to end (one may be a passing hiccup). */
-const ALONE_MISSES = Number(process.env.BENCH_ALONE_MISSES ?? 2);
+const ALONE_MISSES = rampSetting('BENCH_ALONE_MISSES', 2, 1);
 /** What a stage must do to count as met: every notification acknowledged, p99 within 25 ms. */
 const P99_LIMIT_MS = 25;
 
@@ -533,3 +534,13 @@ main().then(
     process.exit(1);
   },
 );
+
+/** A ramp setting from the environment: a number of at least `least`, or the run stops at once. */
+function rampSetting(name: string, fallback: number, least: number): number {
+  const text = process.env[name];
+  const value = text === undefined || text === '' ? fallback : Number(text);
+  if (!Number.isFinite(value) || value < least) {
+    throw new Error(`${name} must be a number of at least ${least} (got ${text})`);
+  }
+  return value;
+}
