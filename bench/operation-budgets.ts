@@ -49,8 +49,8 @@ const API_BUDGETS: Record<Exclude<BudgetedOperation, 'notification'>, OperationB
     gatewayCalls: { Stk: 1 },
   },
   'order status read': {
-    statements: 4,
-    commits: 4,
+    statements: 1,
+    commits: 1,
     rowsWritten: 0,
     queueCommands: 0,
     gatewayCalls: {},

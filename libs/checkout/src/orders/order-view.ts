@@ -101,6 +101,84 @@ export interface TimelineEntry {
   gateway_record: unknown;
 }
 
+/** The order's columns its answer is made of (a status read selects these and no others). */
+export type OrderViewSource = Pick<
+  OrderEntity,
+  | 'merchantReference'
+  | 'attemptNumber'
+  | 'orderTrackingId'
+  | 'pushMerchantReference'
+  | 'gatewayReference'
+  | 'kind'
+  | 'status'
+  | 'amount'
+  | 'currency'
+  | 'gatewayAccount'
+  | 'description'
+  | 'confirmationCode'
+  | 'paymentMethod'
+  | 'paymentAccount'
+  | 'paidAmount'
+  | 'paidCurrency'
+  | 'paidAt'
+  | 'failureReason'
+  | 'needsReview'
+  | 'reviewReason'
+  | 'redirectUrl'
+  | 'businessNumber'
+  | 'pushAccountNumber'
+  | 'attemptStartedAt'
+  | 'createdAt'
+  | 'updatedAt'
+>;
+
+/** A refund's columns its view is made of. */
+export type RefundViewSource = Pick<
+  RefundEntity,
+  | 'id'
+  | 'status'
+  | 'amount'
+  | 'currency'
+  | 'isPartial'
+  | 'reason'
+  | 'requestedBy'
+  | 'gatewayStatus'
+  | 'gatewayMessage'
+  | 'createdAt'
+  | 'acceptedAt'
+  | 'reversedAt'
+  | 'rejectedAt'
+>;
+
+/** An earlier attempt's columns its view is made of. */
+export type AttemptViewSource = Pick<
+  PaymentAttemptEntity,
+  | 'number'
+  | 'kind'
+  | 'gatewayReference'
+  | 'orderTrackingId'
+  | 'pushMerchantReference'
+  | 'status'
+  | 'failureReason'
+  | 'confirmationCode'
+  | 'startedAt'
+  | 'replacedAt'
+  | 'refundStatus'
+>;
+
+/** A timeline event's columns its entry is made of. */
+export type TimelineEntrySource = Pick<
+  OrderEventEntity,
+  | 'type'
+  | 'fromStatus'
+  | 'toStatus'
+  | 'source'
+  | 'actor'
+  | 'createdAt'
+  | 'details'
+  | 'gatewayRecord'
+>;
+
 export const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
 /**
@@ -114,7 +192,7 @@ export function maskAccount(account: string | null): string | null {
   return `${'*'.repeat(account.length - 3)}${account.slice(-3)}`;
 }
 
-export function toRefundView(refund: RefundEntity): RefundView {
+export function toRefundView(refund: RefundViewSource): RefundView {
   return {
     id: refund.id,
     status: refund.status,
@@ -132,7 +210,10 @@ export function toRefundView(refund: RefundEntity): RefundView {
   };
 }
 
-export function toOrderView(order: OrderEntity, refund: RefundEntity | null = null): OrderView {
+export function toOrderView(
+  order: OrderViewSource,
+  refund: RefundViewSource | null = null,
+): OrderView {
   return {
     reference: order.merchantReference,
     attempt: order.attemptNumber,
@@ -180,7 +261,10 @@ export interface AttemptView {
 }
 
 /** Every attempt of the order, in the order they were made; the current one is the order row. */
-export function toAttemptViews(order: OrderEntity, earlier: PaymentAttemptEntity[]): AttemptView[] {
+export function toAttemptViews(
+  order: OrderViewSource,
+  earlier: AttemptViewSource[],
+): AttemptView[] {
   const views: AttemptView[] = earlier.map((attempt) => ({
     number: attempt.number,
     current: false,
@@ -213,7 +297,7 @@ export function toAttemptViews(order: OrderEntity, earlier: PaymentAttemptEntity
   return views.sort((a, b) => a.number - b.number);
 }
 
-export function toTimelineEntry(event: OrderEventEntity): TimelineEntry {
+export function toTimelineEntry(event: TimelineEntrySource): TimelineEntry {
   return {
     type: event.type,
     from_status: event.fromStatus,

@@ -1,0 +1,78 @@
+import request from 'supertest';
+import { OrderQueryService } from '@app/checkout/orders/api/order-query.service';
+import { getOrder, hostedBody, postCheckout, pushBody } from '../checkout/support';
+import { RunningService, startService, waitFor } from '../support/service';
+
+/**
+ * GET /v1/orders/:reference reads the order, its refund, earlier attempts and timeline in one
+ * statement: its answer is, byte for byte, the view built from the order's entity and its rows
+ * read one by one (the way a cancellation's answer is built), whichever name finds the order.
+ */
+describe('the order status read', () => {
+  let service: RunningService;
+  let query: OrderQueryService;
+
+  beforeAll(async () => {
+    service = await startService({ worker: true });
+    query = service.apiApp.get(OrderQueryService);
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  const statusOf = async (reference: string) => (await getOrder(service, reference)).body.status;
+
+  async function expectAnswerAsBuiltFromEntities(names: string[], reference: string) {
+    const expected = JSON.stringify(await query.viewOf(await query.find(reference)));
+    for (const name of names) {
+      const read = await getOrder(service, name);
+      expect(read.status).toBe(200);
+      expect(JSON.stringify(read.body)).toBe(expected);
+    }
+  }
+
+  it('answers a retried, paid and partly refunded order as its entity view, by any of its names', async () => {
+    const body = hostedBody({ amount: '1500.50' });
+    const reference = String(body.reference);
+    const created = await postCheckout(service, body);
+    const first = created.body.order_tracking_id as string;
+    await service.sandbox.control.settle(first, 'failed', 'card');
+    await waitFor('failed', async () => (await statusOf(reference)) === 'failed' || null);
+    const retry = await request(service.apiUrl)
+      .post(`/v1/orders/${reference}/attempts`)
+      .set(service.shopAuth)
+      .send({ method: 'hosted' });
+    expect(retry.status).toBe(201);
+    const second = retry.body.order_tracking_id as string;
+    await service.sandbox.control.settle(second, 'completed', 'card');
+    await waitFor('paid', async () => (await statusOf(reference)) === 'completed' || null);
+    const refund = await request(service.apiUrl)
+      .post(`/v1/admin/orders/${reference}/refunds`)
+      .set(service.adminAuth)
+      .send({ amount: '500.25', reason: 'one item returned', confirm_partial: true });
+    expect(refund.status).toBe(201);
+
+    const read = (await getOrder(service, reference)).body;
+    expect(read).toMatchObject({ attempt: 2, amount: '1500.50', refund: { amount: '500.25' } });
+    expect(read.attempts).toHaveLength(2);
+    expect(read.timeline.length).toBeGreaterThan(3);
+    await expectAnswerAsBuiltFromEntities([reference, second, first], reference);
+  });
+
+  it("answers a mobile-money order by push's reference as its entity view", async () => {
+    const body = pushBody();
+    const created = await postCheckout(service, body, '/v1/checkouts/mobile-money');
+    expect(created.status).toBe(201);
+    await expectAnswerAsBuiltFromEntities(
+      [created.body.push_merchant_reference, created.body.order_tracking_id],
+      String(body.reference),
+    );
+  });
+
+  it('answers 404 for a name no order has', async () => {
+    const read = await getOrder(service, 'NO-SUCH-ORDER-45');
+    expect(read.status).toBe(404);
+    expect(read.body.error).toMatchObject({ code: 'order_not_found' });
+  });
+});
