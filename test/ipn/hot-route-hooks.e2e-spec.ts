@@ -1,7 +1,9 @@
+import type { ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { IpnRoute } from '@app/checkout/ipn/api/ipn-route';
+import { ShopKeyGuard } from '@app/checkout/operators/access-guards';
 import { openTestDataSource } from '../support/database';
 import { RunningService, startService } from '../support/service';
 import { inboxOf, ipnUrl, reference } from './ipn-support';
@@ -11,10 +13,12 @@ type Touched = FastifyRequest & {
   raw: FastifyRequest['raw'] & { log?: unknown; originalUrl?: string };
 };
 
-describe('the IPN route is a hot route: the global hooks it does not need do not run', () => {
+describe('hot routes: the global hooks a route does not need do not run', () => {
   let service: RunningService;
   let dataSource: DataSource;
   let received: Touched[] = [];
+  /** The requests the shop's key guard saw, as the hooks before it left them. */
+  let guarded: Touched[] = [];
 
   beforeAll(async () => {
     service = await startService({ env: { CORS_ALLOWED_ORIGINS: 'https://shop.example' } });
@@ -28,6 +32,12 @@ describe('the IPN route is a hot route: the global hooks it does not need do not
       received.push(request as Touched);
       return receive.call(this, request, ...rest);
     });
+    const guard = ShopKeyGuard.prototype;
+    const canActivate = guard.canActivate;
+    jest.spyOn(guard, 'canActivate').mockImplementation(function (this: ShopKeyGuard, context) {
+      guarded.push(context.switchToHttp().getRequest<Touched>());
+      return canActivate.call(this, context);
+    } as (context: ExecutionContext) => Promise<boolean>);
   }, 60_000);
   afterAll(async () => {
     jest.restoreAllMocks();
@@ -36,9 +46,10 @@ describe('the IPN route is a hot route: the global hooks it does not need do not
   });
   beforeEach(() => {
     received = [];
+    guarded = [];
   });
 
-  it('parses no cookie, runs no Nest middleware (no request logger), answers no other origin and is still acknowledged', async () => {
+  it('the IPN route parses no cookie, runs no Nest middleware (no request logger), answers no other origin and is still acknowledged', async () => {
     const trackingId = `hot-${reference()}`;
     const answer = await request(ipnUrl(service))
       .post('')
@@ -65,7 +76,7 @@ describe('the IPN route is a hot route: the global hooks it does not need do not
     expect(await inboxOf(dataSource, trackingId)).toHaveLength(1);
   });
 
-  it('keeps a Content-Type sent without a body (the empty-body rewrite does not run)', async () => {
+  it('the IPN route keeps a Content-Type sent without a body (the empty-body rewrite does not run)', async () => {
     const trackingId = `hot-${reference()}`;
     const answer = await request(ipnUrl(service))
       .get('')
@@ -80,7 +91,7 @@ describe('the IPN route is a hot route: the global hooks it does not need do not
     expect(row.payload).toMatchObject({ contentType: 'application/json' });
   });
 
-  it('is counted in http_requests_total under its placeholder', async () => {
+  it('the IPN route is counted in http_requests_total under its placeholder', async () => {
     const trackingId = `hot-${reference()}`;
     const count = async () => {
       const scrape = await request(service.apiUrl).get('/metrics');
@@ -101,5 +112,47 @@ describe('the IPN route is a hot route: the global hooks it does not need do not
       .query({ OrderTrackingId: trackingId, OrderMerchantReference: 'HOT-3' })
       .expect(200);
     expect(await count()).toBe(before + 1);
+  });
+
+  it('a checkout parses no cookie, and keeps its request log, the empty-body rewrite and CORS', async () => {
+    const answer = await request(service.apiUrl)
+      .post('/v1/checkouts')
+      .set(service.shopAuth)
+      .set('content-type', 'application/json')
+      .set('cookie', 'theme=dark')
+      .set('origin', 'https://shop.example');
+    // Today's answer to a Content-Type without a body: every missing field.
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.code).toBe('validation_failed');
+    expect(answer.headers['access-control-allow-origin']).toBe('https://shop.example');
+    expect(guarded).toHaveLength(1);
+    const [seen] = guarded;
+    expect(seen.cookies).toBeNull();
+    expect(seen.raw.log).toBeDefined();
+    expect(seen.headers['content-type']).toBeUndefined();
+  });
+
+  it('the status read parses no cookie, and keeps its request log and CORS', async () => {
+    const answer = await request(service.apiUrl)
+      .get('/v1/orders/NO-SUCH-HOT-ORDER')
+      .set(service.shopAuth)
+      .set('cookie', 'theme=dark')
+      .set('origin', 'https://shop.example');
+    expect(answer.status).toBe(404);
+    expect(answer.headers['access-control-allow-origin']).toBe('https://shop.example');
+    expect(guarded).toHaveLength(1);
+    const [seen] = guarded;
+    expect(seen.cookies).toBeNull();
+    expect(seen.raw.log).toBeDefined();
+  });
+
+  it('a shop route that is not hot (cancel) still has its cookies parsed', async () => {
+    const answer = await request(service.apiUrl)
+      .post('/v1/orders/NO-SUCH-HOT-ORDER/cancel')
+      .set(service.shopAuth)
+      .set('cookie', 'theme=dark');
+    expect(answer.status).toBe(404);
+    expect(guarded).toHaveLength(1);
+    expect(guarded[0].cookies).toEqual({ theme: 'dark' });
   });
 });

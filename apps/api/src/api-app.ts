@@ -1,15 +1,10 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import {
-  countHttpRequests,
-  createFastifyApp,
-  exceptOnHotRoutes,
-  isHotRouteWithoutCors,
-} from '@app/common';
+import { countHttpRequests, createFastifyApp, exceptOnHotRoutes, hotRouteSkips } from '@app/common';
 import { CheckoutExceptionFilter } from '@app/checkout/http/checkout-exception.filter';
 import { checkoutValidationPipe } from '@app/checkout/http/validation';
-import { serveDirectRoutes } from '@app/checkout/http/direct-routes';
+import { serveHotRoutes } from '@app/checkout/http/hot-routes';
 import { CheckoutRateGuard } from '@app/checkout/http/rate-limits';
 import { useAdminSessionCookies } from '@app/checkout/admin/api/admin-session';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
@@ -33,9 +28,9 @@ export async function createApiApp(): Promise<NestFastifyApplication> {
   const pipe = checkoutValidationPipe();
   app.useGlobalFilters(filter);
   app.useGlobalPipes(pipe);
-  // The checkouts and the order status read: the same guards, pipe and filter, without Nest's
-  // pipeline around them. A global guard added here is added there too.
-  serveDirectRoutes(app, { guards: [app.get(CheckoutRateGuard)], pipe, filter });
+  // The hot controller methods (the checkouts, the order status read): the same guards, pipe and
+  // filter, without Nest's pipeline around them. A global guard added here is added there too.
+  serveHotRoutes(app, { guards: [app.get(CheckoutRateGuard)], pipe, filter });
   const document = apiDocument(app);
   SwaggerModule.setup('docs', app, document);
   return app;
@@ -44,8 +39,8 @@ export async function createApiApp(): Promise<NestFastifyApplication> {
 /**
  * A POST with a content type but no body (curl -X POST -H 'Content-Type: application/json'
  * without -d) is a request without a body, not a 400 for an empty JSON text: cancel and sync take
- * none. The header is dropped before parsing, so nothing is parsed. Hot routes read their bodies
- * themselves.
+ * none. The header is dropped before parsing, so nothing is parsed. A hot route that reads a
+ * JSON body says it needs this (emptyJsonBody: the checkouts); the IPN route reads its own.
  */
 function acceptEmptyJsonBodies(app: NestFastifyApplication): void {
   app
@@ -53,7 +48,7 @@ function acceptEmptyJsonBodies(app: NestFastifyApplication): void {
     .getInstance()
     .addHook(
       'onRequest',
-      exceptOnHotRoutes(async (request) => {
+      exceptOnHotRoutes('emptyJsonBody', async (request) => {
         const length = request.headers['content-length'];
         const chunked = request.headers['transfer-encoding'] !== undefined;
         if (
@@ -72,7 +67,8 @@ function acceptEmptyJsonBodies(app: NestFastifyApplication): void {
  * status, say); others get no Access-Control-Allow-Origin and the browser keeps the answer from
  * them. The admin routes and the console answer no other origin whatever the list says. The live
  * stream answers any origin itself (it takes only a status_token). No cookies cross origins. A hot
- * route that says `crossOrigin: false` (the IPN route) answers none.
+ * route answers none unless it says it needs CORS (crossOrigin: the checkouts and the status read
+ * do, the IPN route does not).
  */
 function allowListedOrigins(app: NestFastifyApplication, origins: string[]): void {
   if (origins.length === 0) return;
@@ -91,8 +87,9 @@ function allowListedOrigins(app: NestFastifyApplication, origins: string[]): voi
   };
   app.enableCors({
     delegator: (request, callback) => {
-      if (isHotRouteWithoutCors(request as FastifyRequest))
+      if (hotRouteSkips(request as FastifyRequest, 'crossOrigin')) {
         return callback(null, { origin: false });
+      }
       const admin = /^\/(v1\/)?admin(\/|\?|$)/.test(request.url ?? '');
       callback(null, { ...shared, origin: admin ? false : origins });
     },

@@ -54,11 +54,12 @@ export async function createFastifyApp(
 
 /**
  * Nest's adapter registers @fastify/middie, which runs Nest middleware (pino-http request
- * logging) on every request, when it starts: its hook skips hot routes (hot-routes.ts).
+ * logging) on every request, when it starts: its hook skips the hot routes that do not need the
+ * request log (hot-routes.ts).
  */
 class HotRoutesAdapter extends FastifyAdapter {
   override async init(): Promise<void> {
-    await withHooksExceptOnHotRoutes(this.getInstance(), () => super.init());
+    await withHooksExceptOnHotRoutes(this.getInstance(), 'requestLog', () => super.init());
   }
 }
 

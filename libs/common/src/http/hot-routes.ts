@@ -1,43 +1,59 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**
- * A hot route says so in its Fastify route config: `config: hotRoute()` (a plain route) or any
- * truthy `hotRoute` in the config (`@RouteConfig({ hotRoute: ... })` on a Nest route). The app's
- * global hooks it does not need then skip it: Nest middleware (pino-http request logging, so no
- * request log line and no request-bound logger), cookie parsing, the empty-body rewrite, and
- * CORS when it says `crossOrigin: false` (the shop's routes answer the listed origins). It keeps
- * the http request metric, its trace (the HTTP instrumentation sits below Fastify), Fastify's
- * request id, and Nest's own few request hooks (the adapter adds them before anything else).
+ * A hot route (the gateway's notifications, the checkouts, an order's status) passes by the app's
+ * global request hooks it does not need: each hook below is skipped unless the route says it needs
+ * it. It always keeps the http request metric, its trace (the HTTP instrumentation sits below
+ * Fastify), Fastify's request id and Nest's adapter's own few hooks (added before anything else).
  */
-export interface HotRouteConfig {
-  hotRoute: unknown;
-  /** False: no page of another origin calls it (the gateway's notifications): no CORS. */
+export interface HotRouteNeeds {
+  /** @fastify/cookie's parsing (request.cookies stays null without it). */
+  cookies?: boolean;
+  /**
+   * Nest middleware (@fastify/middie), that is pino-http: the request log line and the
+   * request-bound logger (without it a Nest `Logger` line has no req id).
+   */
+  requestLog?: boolean;
+  /**
+   * The api's empty-body rewrite: a Content-Type sent without a body is a request without a body.
+   * Without it Fastify's JSON parser refuses such a POST with its own 400.
+   */
+  emptyJsonBody?: boolean;
+  /** CORS: pages of the listed origins may read its answers. */
   crossOrigin?: boolean;
 }
 
-export function hotRoute(options: { crossOrigin?: boolean } = {}): HotRouteConfig {
-  return { hotRoute: true, ...options };
+export type HotRouteNeed = keyof HotRouteNeeds;
+
+/**
+ * The one Fastify route config key of hot routes. A plain Fastify route says `config: hotRoute()`;
+ * a Nest controller method says `@HotRoute(needs)` (@app/checkout/http/hot-routes), which also
+ * has Fastify call the method in place of Nest's handler.
+ */
+export interface HotRouteConfig {
+  hotRoute: HotRouteNeeds;
 }
 
-export function isHotRoute(request: FastifyRequest): boolean {
-  return Boolean((request.routeOptions.config as Partial<HotRouteConfig>).hotRoute);
+export function hotRoute(needs: HotRouteNeeds = {}): HotRouteConfig {
+  return { hotRoute: needs };
 }
 
-/** A hot route that answers no other origin (CORS skipped). */
-export function isHotRouteWithoutCors(request: FastifyRequest): boolean {
-  const config = request.routeOptions.config as Partial<HotRouteConfig>;
-  return Boolean(config.hotRoute) && config.crossOrigin === false;
+/** True when the request's route is hot and does not need the hook `need` names. */
+export function hotRouteSkips(request: FastifyRequest, need: HotRouteNeed): boolean {
+  const hot = (request.routeOptions.config as Partial<HotRouteConfig> | undefined)?.hotRoute;
+  return hot !== undefined && hot[need] !== true;
 }
 
 type Hook = (this: unknown, request: FastifyRequest, ...rest: unknown[]) => unknown;
 
 /**
- * The request hook, run for every route but hot ones. Fastify passes its continuation last,
- * whatever the hook's kind (onRequest, onSend with its payload, ...): a hot route goes on at once.
+ * The request hook, run for every route but the hot ones that do not need it. Fastify passes its
+ * continuation last, whatever the hook's kind (onRequest, onSend with its payload, ...): a hot
+ * route goes on at once.
  */
-export function exceptOnHotRoutes<H extends Hook>(hook: H): H {
+export function exceptOnHotRoutes<H extends Hook>(need: HotRouteNeed, hook: H): H {
   return function (this: unknown, request: FastifyRequest, ...rest: unknown[]) {
-    if (isHotRoute(request)) return (rest[rest.length - 1] as () => void)();
+    if (hotRouteSkips(request, need)) return (rest[rest.length - 1] as () => void)();
     return hook.call(this, request, ...rest);
   } as H;
 }
@@ -58,16 +74,17 @@ const REQUEST_HOOKS = new Set([
 
 /**
  * Runs `register` (a plugin's registration, or Nest's own, which adds @fastify/middie) so that
- * every request hook added to `fastify` meanwhile skips hot routes.
+ * every request hook added to `fastify` meanwhile skips the hot routes that do not need `need`.
  */
 export async function withHooksExceptOnHotRoutes(
   fastify: FastifyInstance,
+  need: HotRouteNeed,
   register: () => PromiseLike<unknown>,
 ): Promise<void> {
   const original = fastify.addHook;
   const add = original as unknown as (this: FastifyInstance, name: string, hook: Hook) => unknown;
   fastify.addHook = function (this: FastifyInstance, name: string, hook: Hook) {
-    return add.call(this, name, REQUEST_HOOKS.has(name) ? exceptOnHotRoutes(hook) : hook);
+    return add.call(this, name, REQUEST_HOOKS.has(name) ? exceptOnHotRoutes(need, hook) : hook);
   } as unknown as FastifyInstance['addHook'];
   try {
     await register();

@@ -51,7 +51,8 @@ export function processLogger(name: string, settings: LogSettings): Logger {
 export class LoggingModule {
   /**
    * `configToken` names a provider whose value carries the validated `logLevel`. Hot routes
-   * (http/hot-routes.ts) get no request log line and no per-request logger.
+   * (http/hot-routes.ts) that do not need the request log get no request log line and no
+   * per-request logger.
    */
   static forRoot(name: string, configToken: symbol): DynamicModule {
     return {

@@ -112,14 +112,14 @@ export function sessionCookieOptions(secure: boolean): CookieSerializeOptions {
 }
 
 /**
- * Parses cookies on every request but hot routes' and signs the admin session's (before any route
- * uses them).
+ * Parses cookies on every request but those of hot routes that do not need them, and signs the
+ * admin session's (before any route uses them).
  */
 export async function useAdminSessionCookies(
   fastify: FastifyInstance,
   adminKeys: string[],
 ): Promise<void> {
-  await withHooksExceptOnHotRoutes(fastify, () =>
+  await withHooksExceptOnHotRoutes(fastify, 'cookies', () =>
     fastify.register(fastifyCookie, {
       secret: new AdminSessions(adminKeys).signer,
       hook: 'onRequest',

@@ -18,9 +18,9 @@ export const IPN_BODY_LIMIT = 4 * 1024;
 /**
  * The gateway's notification endpoint, GET and POST on /v1/ipn/<secret>[/<account>]. It is the hot path, so
  * it is a plain Fastify route in its own scope (own body limit, any Content-Type read as text) and a
- * hot route (no cookie parsing, Nest middleware or CORS): one INSERT (the worker's InboxRelay
- * queues the row), then the acknowledgement. A wrong secret matches no route and gets the ordinary
- * 404. No request log line: each notification is an inbox row (with its remote address), the
+ * hot route needing none of the global hooks (no cookie parsing, request log, empty-body rewrite
+ * or CORS): one INSERT (the worker's InboxRelay queues the row), then the acknowledgement. A wrong
+ * secret matches no route and gets the ordinary 404. No request log line: each notification is an inbox row (with its remote address), the
  * record an admin reads, and at thousands per second the line would cost a sixth of the request.
  */
 @Injectable()
@@ -56,7 +56,7 @@ export class IpnRoute implements OnModuleInit {
           method: ['GET', 'POST'],
           url: ipnPath(this.config, account.id),
           bodyLimit: IPN_BODY_LIMIT,
-          config: hotRoute({ crossOrigin: false }),
+          config: hotRoute(),
           handler: (request, reply) => this.receive(request, reply, gatewayAccount),
         });
       }

@@ -17,7 +17,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CallerKey, Requires, ShopKeyGuard } from '../../operators/access-guards';
-import { DirectRoute } from '../../http/direct-routes';
+import { HotRoute } from '../../http/hot-routes';
 import type { ApiKeyIdentity } from '../../http/api-keys';
 import { CheckoutResult, CheckoutService } from './checkout.service';
 import { CreateCheckoutDto, CreateMobileMoneyCheckoutDto } from './dto/create-checkout.dto';
@@ -37,6 +37,13 @@ const IDEMPOTENCY_HEADER = {
   description:
     'Same key and body within 24 h: the first answer again, without a second payment. Same key, other body: 422.',
 };
+
+/**
+ * The global hooks a checkout still needs: its request log line, the empty-body rewrite (a
+ * Content-Type without a body is refused with every missing field, not Fastify's own 400) and
+ * CORS for the listed origins. It reads no cookie.
+ */
+const CHECKOUT_NEEDS = { requestLog: true, emptyJsonBody: true, crossOrigin: true };
 
 /** POST /v1/checkouts and /v1/checkouts/mobile-money. */
 @ApiTags('checkouts')
@@ -63,7 +70,7 @@ export class CheckoutsController {
   ) {}
 
   @Post()
-  @DirectRoute()
+  @HotRoute(CHECKOUT_NEEDS)
   @ApiOperation({
     summary: 'Start a payment on the hosted page; send the customer to redirect_url',
   })
@@ -83,7 +90,7 @@ export class CheckoutsController {
   }
 
   @Post('mobile-money')
-  @DirectRoute()
+  @HotRoute(CHECKOUT_NEEDS)
   @ApiOperation({ summary: "Push a mobile money PIN prompt to the customer's phone" })
   @ApiCreatedResponse({ type: MobileMoneyCheckoutResponse })
   @ApiOkResponse({

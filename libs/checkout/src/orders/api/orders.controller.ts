@@ -18,7 +18,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { CallerKey, Requires, ShopKeyGuard } from '../../operators/access-guards';
-import { DirectRoute } from '../../http/direct-routes';
+import { HotRoute } from '../../http/hot-routes';
 import type { ApiKeyIdentity } from '../../http/api-keys';
 import {
   ErrorResponse,
@@ -66,7 +66,9 @@ export class OrdersController {
   ) {}
 
   @Get(':reference')
-  @DirectRoute()
+  // Its request log line and CORS (a shop page may read a status); a GET has no body to parse and
+  // it reads no cookie.
+  @HotRoute({ requestLog: true, crossOrigin: true })
   @Requires('orders:read')
   @ApiOperation({ summary: 'The order, its payment, refund and timeline' })
   @ApiOkResponse({ type: OrderResponse })

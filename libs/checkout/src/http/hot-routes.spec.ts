@@ -21,9 +21,10 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Test } from '@nestjs/testing';
 import { IsInt, IsString, Max } from 'class-validator';
 import type { FastifyReply } from 'fastify';
+import { hotRoute } from '@app/common';
 import { CheckoutError } from '../errors/checkout-error';
 import { CheckoutExceptionFilter } from './checkout-exception.filter';
-import { DirectRoute, serveDirectRoutes } from './direct-routes';
+import { HotRoute, serveHotRoutes } from './hot-routes';
 import { checkoutValidationPipe } from './validation';
 
 class ItemDto {
@@ -69,15 +70,15 @@ const Caller = createParamDecorator(
 
 const noDecorator: MethodDecorator = () => undefined;
 
-/** The same routes twice: under /nest through Nest's pipeline, under /fast as direct routes. */
+/** The same routes twice: under /nest through Nest's pipeline, under /fast as hot routes. */
 function itemsController(prefix: 'nest' | 'fast'): Type<unknown> {
-  const direct = prefix === 'fast' ? DirectRoute() : noDecorator;
+  const hot = prefix === 'fast' ? HotRoute() : noDecorator;
 
   @UseGuards(HeaderGuard)
   @Controller(prefix)
   class ItemsController {
     @Post('items')
-    @direct
+    @hot
     create(
       @Body() dto: ItemDto,
       @Caller() caller: string,
@@ -90,13 +91,13 @@ function itemsController(prefix: 'nest' | 'fast'): Type<unknown> {
 
     @Post('items/:id/touch')
     @HttpCode(202)
-    @direct
+    @hot
     touch(@Param('id') id: string): Promise<unknown> {
       return Promise.resolve({ touched: id });
     }
 
     @Get('items/:id')
-    @direct
+    @hot
     async find(@Param('id') id: string): Promise<unknown> {
       await Promise.resolve();
       if (id === 'missing') throw new NotFoundException('no such item');
@@ -123,18 +124,18 @@ async function startApp(
   app.useGlobalGuards(global);
   app.useGlobalFilters(filter);
   app.useGlobalPipes(pipe);
-  serveDirectRoutes(app, { guards: [global], pipe, filter });
-  // A plain Fastify route with a config of its own (@app/common's hotRoute).
+  serveHotRoutes(app, { guards: [global], pipe, filter });
+  // A plain Fastify hot route: its config names no method to call.
   app
     .getHttpAdapter()
     .getInstance()
-    .get('/plain', { config: { hotRoute: true } }, () => Promise.resolve({ plain: true }));
+    .get('/plain', { config: hotRoute() }, () => Promise.resolve({ plain: true }));
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return { app, global };
 }
 
-describe('direct routes answer as Nest’s pipeline does', () => {
+describe('hot controller methods answer as Nest’s pipeline does', () => {
   let app: NestFastifyApplication;
   let global: CountingGuard;
 
@@ -216,18 +217,18 @@ describe('direct routes answer as Nest’s pipeline does', () => {
     expect((await app.inject({ method: 'GET', url: '/plain' })).json()).toEqual({ plain: true });
   });
 
-  it('refuses to start when a direct route has what it does not serve (an interceptor)', async () => {
+  it('refuses to start when a hot route has what it does not serve (an interceptor)', async () => {
     @Controller('intercepted')
     class InterceptedController {
       @Get()
-      @DirectRoute()
+      @HotRoute()
       @UseInterceptors({ intercept: (_context, next) => next.handle() })
       find(): unknown {
         return {};
       }
     }
     await expect(startApp([InterceptedController])).rejects.toThrow(
-      'InterceptedController.find: a direct route does not serve __interceptors__',
+      'InterceptedController.find: a hot route does not serve __interceptors__',
     );
   });
 });

@@ -27,29 +27,36 @@ import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-hos
 import { NestFastifyApplication, RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { isObservable, lastValueFrom } from 'rxjs';
+import type { HotRouteConfig, HotRouteNeeds } from '@app/common';
 
-/** What a direct route's Fastify config names: the controller method that answers it. */
-interface DirectTarget {
+/** The controller method Fastify calls in place of Nest's handler. */
+interface HotTarget {
   controller: Type<object>;
   method: string;
 }
 
-/** Not @app/common's hotRoute: these routes keep every global hook (the request log line too). */
-const DIRECT = 'directRoute';
+/** A Nest route's hot route config: the global hooks it needs, and the method that answers it. */
+interface NestHotRoute extends HotRouteNeeds {
+  answeredBy: HotTarget;
+}
 
 /**
- * Marks a controller method as a direct route (a checkout, an order's status): Fastify calls it
- * directly, with the same guards, the same validation pipe and the same exception filter as
- * Nest's pipeline, without the pipeline around them (serveDirectRoutes). The method and its
- * decorators stay the route's one implementation and its documentation.
+ * Makes a controller method a hot route (a checkout, an order's status): it passes by the global
+ * hooks it does not say it needs (@app/common's hotRoute config, one key for plain and Nest
+ * routes), and Fastify calls the method directly, with the same guards, the same validation pipe
+ * and the same exception filter as Nest's pipeline, without the pipeline around them
+ * (serveHotRoutes). The method and its decorators stay the route's one implementation and its
+ * documentation.
  */
-export const DirectRoute = (): MethodDecorator => (target, key, descriptor) =>
-  RouteConfig({
-    [DIRECT]: {
-      controller: target.constructor as Type<object>,
-      method: String(key),
-    } satisfies DirectTarget,
-  })(target, key, descriptor);
+export const HotRoute =
+  (needs: HotRouteNeeds = {}): MethodDecorator =>
+  (target, key, descriptor) => {
+    const hot: NestHotRoute = {
+      ...needs,
+      answeredBy: { controller: target.constructor as Type<object>, method: String(key) },
+    };
+    return RouteConfig({ hotRoute: hot } satisfies HotRouteConfig)(target, key, descriptor);
+  };
 
 /** Where each argument of the method comes from, and how the pipe is told what it is. */
 interface Argument {
@@ -59,8 +66,8 @@ interface Argument {
 }
 
 /** What Nest's pipeline would do for the method, decided once at start. */
-interface DirectPlan {
-  target: DirectTarget;
+interface HotPlan {
+  target: HotTarget;
   instance: object;
   handler: (...args: unknown[]) => unknown;
   guards: CanActivate[];
@@ -69,12 +76,13 @@ interface DirectPlan {
 }
 
 /**
- * Serves the routes marked @DirectRoute() through a Fastify handler of their own: the global
- * guards (rate limits) and the route's guards, the global pipe on each argument, the method, and
- * its answer sent as Nest would send it; a failure goes to the same filter. Call before the app is
- * initialised (the hook sees the routes as Nest registers them).
+ * Serves the methods marked @HotRoute() through a Fastify handler of their own: the global guards
+ * (rate limits) and the route's guards, the global pipe on each argument, the method, and its
+ * answer sent as Nest would send it; a failure goes to the same filter. Call before the app is
+ * initialised (the hook sees the routes as Nest registers them). A plain Fastify route's hotRoute
+ * config names no method: its handler stays.
  */
-export function serveDirectRoutes(
+export function serveHotRoutes(
   app: NestFastifyApplication,
   globals: { guards: CanActivate[]; pipe: PipeTransform; filter: ExceptionFilter },
 ): void {
@@ -82,13 +90,16 @@ export function serveDirectRoutes(
     .getHttpAdapter()
     .getInstance()
     .addHook('onRoute', (route: RouteOptions) => {
-      const target = (route.config as { [DIRECT]?: DirectTarget } | undefined)?.[DIRECT];
-      if (target) route.handler = directHandler(planOf(app, target, globals.guards), globals);
+      const hot = (route.config as Partial<{ hotRoute: Partial<NestHotRoute> }> | undefined)
+        ?.hotRoute;
+      if (hot?.answeredBy) {
+        route.handler = hotHandler(planOf(app, hot.answeredBy, globals.guards), globals);
+      }
     });
 }
 
-function directHandler(
-  plan: DirectPlan,
+function hotHandler(
+  plan: HotPlan,
   globals: { pipe: PipeTransform; filter: ExceptionFilter },
 ): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | void> {
   return async (request, reply) => {
@@ -143,9 +154,9 @@ const UNSERVED = [
 
 function planOf(
   app: NestFastifyApplication,
-  target: DirectTarget,
+  target: HotTarget,
   globalGuards: CanActivate[],
-): DirectPlan {
+): HotPlan {
   const { controller, method } = target;
   const instance = app.get(controller, { strict: false });
   const handler = (controller.prototype as Record<string, (...args: unknown[]) => unknown>)[method];
@@ -153,7 +164,7 @@ function planOf(
   for (const key of UNSERVED) {
     const on = [Reflect.getMetadata(key, controller), Reflect.getMetadata(key, handler)];
     if (on.some((value) => value !== undefined && !(Array.isArray(value) && value.length === 0))) {
-      throw new Error(`${name}: a direct route does not serve ${key}`);
+      throw new Error(`${name}: a hot route does not serve ${key}`);
     }
   }
   const guardTypes = [
@@ -190,7 +201,7 @@ function argumentsOf(controller: Type<object>, method: string, name: string): Ar
     []) as Type<unknown>[];
   const args: Argument[] = [];
   for (const [key, { index, data, pipes, factory }] of Object.entries(sources)) {
-    if (pipes && pipes.length > 0) throw new Error(`${name}: a direct route does not serve pipes`);
+    if (pipes && pipes.length > 0) throw new Error(`${name}: a hot route does not serve pipes`);
     const metatype = types[index];
     if (key.includes(CUSTOM_ROUTE_ARGS_METADATA) && factory) {
       args[index] = {
@@ -225,18 +236,16 @@ function argumentsOf(controller: Type<object>, method: string, name: string): Ar
       case RouteParamtypes.RESPONSE:
         // Nest sends what the method returns only when it passes the reply through.
         if (Reflect.getMetadata(RESPONSE_PASSTHROUGH_METADATA, controller, method) !== true) {
-          throw new Error(
-            `${name}: a direct route answers what it returns (@Res({ passthrough }))`,
-          );
+          throw new Error(`${name}: a hot route answers what it returns (@Res({ passthrough }))`);
         }
         args[index] = { extract: (_request, reply) => reply, piped: null };
         break;
       default:
-        throw new Error(`${name}: a direct route does not serve the argument ${key}`);
+        throw new Error(`${name}: a hot route does not serve the argument ${key}`);
     }
   }
   if (args.length !== types.length || Array.from(args).some((arg) => arg === undefined)) {
-    throw new Error(`${name}: every argument of a direct route needs a decorator`);
+    throw new Error(`${name}: every argument of a hot route needs a decorator`);
   }
   return args;
 }
