@@ -58,8 +58,16 @@ export async function createFastifyApp(
  * request log (hot-routes.ts).
  */
 class HotRoutesAdapter extends FastifyAdapter {
+  private middieRegistered = false;
+
   override async init(): Promise<void> {
-    await withHooksExceptOnHotRoutes(this.getInstance(), 'requestLog', () => super.init());
+    // Nest calls init again in app.init(), where the adapter registers nothing.
+    if (this.middieRegistered) return super.init();
+    this.middieRegistered = true;
+    // middie's one onRequest hook runs the middleware.
+    await withHooksExceptOnHotRoutes(this.getInstance(), 'requestLog', ['onRequest'], () =>
+      super.init(),
+    );
   }
 }
 

@@ -59,7 +59,7 @@ export function exceptOnHotRoutes<H extends Hook>(need: HotRouteNeed, hook: H): 
 }
 
 /** The hooks a route has (the application hooks, onReady and the like, are not wrapped). */
-const REQUEST_HOOKS = new Set([
+const REQUEST_HOOKS = [
   'onRequest',
   'preParsing',
   'preValidation',
@@ -70,25 +70,44 @@ const REQUEST_HOOKS = new Set([
   'onError',
   'onTimeout',
   'onRequestAbort',
-]);
+] as const;
+
+export type RequestHookName = (typeof REQUEST_HOOKS)[number];
+
+const isRequestHook = (name: string): name is RequestHookName =>
+  (REQUEST_HOOKS as readonly string[]).includes(name);
 
 /**
  * Runs `register` (a plugin's registration, or Nest's own, which adds @fastify/middie) so that
  * every request hook added to `fastify` meanwhile skips the hot routes that do not need `need`.
+ * `expected` names the request hooks `register` adds, in order: anything else (a plugin's new
+ * version adding another hook, or none) stops the start, so a hook cannot silently run on the hot
+ * routes again, nor one of someone else's be skipped. Returns the hooks it wrapped.
  */
 export async function withHooksExceptOnHotRoutes(
   fastify: FastifyInstance,
   need: HotRouteNeed,
+  expected: readonly RequestHookName[],
   register: () => PromiseLike<unknown>,
-): Promise<void> {
+): Promise<RequestHookName[]> {
+  const wrapped: RequestHookName[] = [];
   const original = fastify.addHook;
   const add = original as unknown as (this: FastifyInstance, name: string, hook: Hook) => unknown;
   fastify.addHook = function (this: FastifyInstance, name: string, hook: Hook) {
-    return add.call(this, name, REQUEST_HOOKS.has(name) ? exceptOnHotRoutes(need, hook) : hook);
+    if (!isRequestHook(name)) return add.call(this, name, hook);
+    wrapped.push(name);
+    return add.call(this, name, exceptOnHotRoutes(need, hook));
   } as unknown as FastifyInstance['addHook'];
   try {
     await register();
   } finally {
     fastify.addHook = original;
   }
+  if (wrapped.join() !== expected.join()) {
+    throw new Error(
+      `hot routes: expected to make ${expected.join(', ') || 'no hook'} skip the hot routes ` +
+        `that do not need ${need}, but the registration added ${wrapped.join(', ') || 'none'}`,
+    );
+  }
+  return wrapped;
 }

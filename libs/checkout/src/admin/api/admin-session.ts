@@ -119,7 +119,8 @@ export async function useAdminSessionCookies(
   fastify: FastifyInstance,
   adminKeys: string[],
 ): Promise<void> {
-  await withHooksExceptOnHotRoutes(fastify, 'cookies', () =>
+  // Its parsing hook and its onSend, which writes the cookies a route set.
+  await withHooksExceptOnHotRoutes(fastify, 'cookies', ['onRequest', 'onSend'], () =>
     fastify.register(fastifyCookie, {
       secret: new AdminSessions(adminKeys).signer,
       hook: 'onRequest',
