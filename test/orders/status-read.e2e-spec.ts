@@ -23,10 +23,18 @@ describe('the order status read', () => {
 
   const statusOf = async (reference: string) => (await getOrder(service, reference)).body.status;
 
+  const entityView = async (reference: string) =>
+    JSON.stringify(await query.viewOf(await query.find(reference)));
+
+  /** The worker may still be touching the order (a refund's follow-up): compared while it is still. */
   async function expectAnswerAsBuiltFromEntities(names: string[], reference: string) {
-    const expected = JSON.stringify(await query.viewOf(await query.find(reference)));
-    for (const name of names) {
-      const read = await getOrder(service, name);
+    const { expected, reads } = await waitFor('the order unchanged across the reads', async () => {
+      const before = await entityView(reference);
+      const answers = [];
+      for (const name of names) answers.push(await getOrder(service, name));
+      return (await entityView(reference)) === before ? { expected: before, reads: answers } : null;
+    });
+    for (const read of reads) {
       expect(read.status).toBe(200);
       expect(JSON.stringify(read.body)).toBe(expected);
     }

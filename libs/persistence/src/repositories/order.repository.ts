@@ -6,6 +6,24 @@ import { OrderEventEntity } from '../entities/order-event.entity';
 import { EarlierAttemptStatus, PaymentAttemptEntity } from '../entities/payment-attempt.entity';
 import { RefundEntity } from '../entities/refund.entity';
 
+/**
+ * The id of the order a name given as `parameter` (`$1`, `:reference`) names, in one statement:
+ * the order whose current attempt has that name (the oldest, should one order's reference be
+ * another's tracking id), else the order of the earlier attempt that had it. Each branch is an OR
+ * of unique indexes. Every read of an order by any of its names looks it up through this.
+ */
+export function orderIdNamedBy(parameter: string): string {
+  return `COALESCE(
+    (SELECT id FROM orders
+      WHERE merchant_reference = ${parameter} OR order_tracking_id = ${parameter}
+         OR push_merchant_reference = ${parameter} OR gateway_reference = ${parameter}
+      ORDER BY created_at LIMIT 1),
+    (SELECT order_id FROM payment_attempts
+      WHERE gateway_reference = ${parameter} OR order_tracking_id = ${parameter}
+         OR push_merchant_reference = ${parameter}
+      LIMIT 1))`;
+}
+
 /** Reads of orders by any of their names, and the row lock every state change takes. */
 @Injectable()
 export class OrderRepository {
@@ -38,21 +56,11 @@ export class OrderRepository {
    * The shop's reference, the gateway's order_tracking_id, push's generated reference and the id
    * an attempt was sent under all name the same order, for every attempt; any one finds it.
    */
-  async findByAnyReference(
-    reference: string,
-    manager?: EntityManager,
-  ): Promise<OrderEntity | null> {
-    const current = await this.orders(manager)
+  findByAnyReference(reference: string, manager?: EntityManager): Promise<OrderEntity | null> {
+    return this.orders(manager)
       .createQueryBuilder('o')
-      .where(
-        'o.merchant_reference = :reference OR o.order_tracking_id = :reference OR o.push_merchant_reference = :reference OR o.gateway_reference = :reference',
-        { reference },
-      )
-      .orderBy('o.created_at', 'ASC')
+      .where(`o.id = ${orderIdNamedBy(':reference')}`, { reference })
       .getOne();
-    if (current) return current;
-    const earlier = await this.findEarlierAttempt(reference, manager);
-    return earlier ? this.findById(earlier.orderId, manager) : null;
   }
 
   /** An earlier attempt (not the order's current one) named by any of its ids. */

@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { types } from 'pg';
 import { DataSource } from 'typeorm';
-import { OrderEntity, OrderRepository, PreparedStatement, runPrepared } from '@app/persistence';
+import {
+  OrderEntity,
+  orderIdNamedBy,
+  OrderRepository,
+  PreparedStatement,
+  runPrepared,
+} from '@app/persistence';
 import { CheckoutError } from '../../errors/checkout-error';
 import {
   ATTEMPTS_PER_ORDER_LIMIT,
@@ -32,9 +38,9 @@ interface OrderStatusRow extends OrderViewSource {
 }
 
 /**
- * The shop's status read in one round trip: the order found as OrderRepository.findByAnyReference
- * finds it (its current names first, the oldest order on a tie, then an earlier attempt's), with
- * its refund (the one not rejected, else the latest), its earlier attempts and its latest
+ * The shop's status read in one round trip: the order found by any of its names (orderIdNamedBy,
+ * as OrderRepository.findByAnyReference finds it), with its refund (the one not rejected, else
+ * the latest), its earlier attempts (at most ATTEMPTS_PER_ORDER_LIMIT, $3) and its latest
  * TIMELINE_LIMIT ($2) events, and only the columns the answer shows. Amounts go into the JSON as
  * text (exact), instants as pg's own timestamptz text, parsed below as pg parses a column.
  */
@@ -77,14 +83,7 @@ const ORDER_STATUS: PreparedStatement = {
                  ORDER BY created_at DESC, id DESC LIMIT $2) e),
          '[]'::json) AS timeline
   FROM orders o
- WHERE o.id = COALESCE(
-         (SELECT id FROM orders
-           WHERE merchant_reference = $1 OR order_tracking_id = $1
-              OR push_merchant_reference = $1 OR gateway_reference = $1
-           ORDER BY created_at LIMIT 1),
-         (SELECT order_id FROM payment_attempts
-           WHERE gateway_reference = $1 OR order_tracking_id = $1 OR push_merchant_reference = $1
-           LIMIT 1))`,
+ WHERE o.id = ${orderIdNamedBy('$1')}`,
 };
 
 const parseTimestamptz = types.getTypeParser(types.builtins.TIMESTAMPTZ) as (text: string) => Date;
