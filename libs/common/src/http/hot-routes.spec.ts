@@ -1,5 +1,5 @@
-import Fastify, { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hotRoute, withHooksExceptOnHotRoutes } from './hot-routes';
+import Fastify, { FastifyInstance, FastifyRequest } from 'fastify';
+import { exceptOnHotRoutes, hotRoute, withHooksExceptOnHotRoutes } from './hot-routes';
 
 /** An app with an ordinary route and a hot route that needs nothing; `ran` lists the hooks run. */
 function appWithRoutes(): { fastify: FastifyInstance; ran: string[] } {
@@ -12,7 +12,7 @@ function appWithRoutes(): { fastify: FastifyInstance; ran: string[] } {
 
 const hookNamed =
   (ran: string[], name: string) =>
-  async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+  async (request: FastifyRequest): Promise<void> => {
     ran.push(`${name} ${request.url}`);
   };
 
@@ -65,6 +65,45 @@ describe('withHooksExceptOnHotRoutes', () => {
       );
       // The instance's own addHook is back.
       expect(fastify.addHook).toBe(addHook);
+      await fastify.close();
+    },
+  );
+});
+
+describe('exceptOnHotRoutes', () => {
+  /** Counts the reads of request.routeOptions, which Fastify builds anew at each one. */
+  function countRouteOptionReads(fastify: FastifyInstance): { reads: number } {
+    const counted = { reads: 0 };
+    fastify.addHook('onRequest', async (request) => {
+      let prototype: object | null = Object.getPrototypeOf(request) as object;
+      let getter: (() => unknown) | undefined;
+      while (prototype && !getter) {
+        getter = Object.getOwnPropertyDescriptor(prototype, 'routeOptions')?.get;
+        prototype = Object.getPrototypeOf(prototype) as object | null;
+      }
+      Object.defineProperty(request, 'routeOptions', {
+        get() {
+          counted.reads += 1;
+          return getter?.call(request);
+        },
+      });
+    });
+    return counted;
+  }
+
+  it.each(['/ordinary', '/hot'])(
+    'reads the route config of %s once for all its hooks',
+    async (url) => {
+      const { fastify, ran } = appWithRoutes();
+      const counted = countRouteOptionReads(fastify);
+      for (const name of ['onRequest', 'preHandler', 'onSend'] as const) {
+        fastify.addHook(name, exceptOnHotRoutes('cookies', hookNamed(ran, name)));
+      }
+      await fastify.inject({ method: 'GET', url });
+      expect(counted.reads).toBe(1);
+      expect(ran).toEqual(
+        url === '/hot' ? [] : ['onRequest /ordinary', 'preHandler /ordinary', 'onSend /ordinary'],
+      );
       await fastify.close();
     },
   );

@@ -38,10 +38,20 @@ export function hotRoute(needs: HotRouteNeeds = {}): HotRouteConfig {
   return { hotRoute: needs };
 }
 
+/** Where a request keeps its route's hot route config once read (null: not a hot route). */
+const NEEDS = Symbol('hot route needs');
+
+type WithNeeds = FastifyRequest & { [NEEDS]?: HotRouteNeeds | null };
+
 /** True when the request's route is hot and does not need the hook `need` names. */
 export function hotRouteSkips(request: FastifyRequest, need: HotRouteNeed): boolean {
-  const hot = (request.routeOptions.config as Partial<HotRouteConfig> | undefined)?.hotRoute;
-  return hot !== undefined && hot[need] !== true;
+  let hot = (request as WithNeeds)[NEEDS];
+  if (hot === undefined) {
+    // Fastify builds routeOptions anew at each read: read once for all the request's hooks.
+    const config = request.routeOptions.config as Partial<HotRouteConfig> | undefined;
+    hot = (request as WithNeeds)[NEEDS] = config?.hotRoute ?? null;
+  }
+  return hot !== null && hot[need] !== true;
 }
 
 type Hook = (this: unknown, request: FastifyRequest, ...rest: unknown[]) => unknown;
