@@ -14,7 +14,11 @@
  *   notification reaches it in steady state, and the same work would only move to another tick;
  * - a BullMQ worker waits for jobs on its own clock (a blocking wait that times out and fetches
  *   again, a stalled-jobs check every 30 s): a fetch is counted when it brings a job, an empty
- *   one and the stalled check are not.
+ *   one and the stalled check are not;
+ * - a window opens once the service has been still for a while (no statement or command of its
+ *   own under way or sent), so a timer's pass that had begun is over, and closes once the
+ *   operation is over and the service has been still again, so its trailing work is in. On a
+ *   loaded machine that takes longer, not a different count.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Worker } from 'bullmq';
@@ -36,6 +40,8 @@ export interface OperationCounts {
   gatewayCalls: Record<string, number>;
   /** What was counted, in order (a statement's name or first words, a command's name). */
   sent: string[];
+  /** What went amiss with the window (the service never still), to read beside a count. */
+  notes: string[];
 }
 
 type Tally = Pick<OperationCounts, 'statements' | 'commits' | 'queueCommands' | 'sent'>;
@@ -55,6 +61,10 @@ let counting = false;
 const clientsSeen = new Set<Client>();
 const inTransaction = new WeakSet<Client>();
 
+/** The service's own statements and commands under way, and when one was last sent or answered. */
+let serviceWorkUnderWay = 0;
+let serviceLastBusyAt = performance.now();
+
 /** Runs `work` as the test, whose statements and commands are not the operation's. */
 export function observe<T>(work: () => Promise<T>): Promise<T> {
   return context.run({ role: 'observer' }, work);
@@ -64,6 +74,67 @@ function tallyAtHand(): Tally | null {
   const at = context.getStore();
   if (!counting || at?.role === 'observer' || at?.role === 'background') return null;
   return at?.role === 'fetch' ? at.tally : tally;
+}
+
+/**
+ * Notes service work that starts now (an empty fetch, the stalled check and the test's own work
+ * are not the service's); the answer is called when it ends.
+ */
+function serviceWorkStarts(): (() => void) | null {
+  if (context.getStore() !== undefined) return null;
+  serviceWorkUnderWay += 1;
+  serviceLastBusyAt = performance.now();
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    serviceWorkUnderWay -= 1;
+    serviceLastBusyAt = performance.now();
+  };
+}
+
+/** Calls `ends` when a driver call ends: its callback (the last argument) or its answer settle. */
+function whenSettled(
+  args: unknown[],
+  send: (args: unknown[]) => unknown,
+  ends: () => void,
+): unknown {
+  const last = args.length - 1;
+  const callback = args[last];
+  if (typeof callback === 'function') {
+    args[last] = function (this: unknown, ...answer: unknown[]) {
+      ends();
+      return (callback as (...answer: unknown[]) => unknown).apply(this, answer);
+    };
+    return send(args);
+  }
+  const sent = send(args);
+  const answer = sent as { then?: unknown; once?: unknown } | null | undefined;
+  if (typeof answer?.then === 'function') {
+    (sent as Promise<unknown>).then(ends, ends);
+  } else if (typeof answer?.once === 'function') {
+    // A submittable (e.g. a cursor) says it is over with `end` or `error`.
+    const emitter = sent as { once: (event: string, listener: () => void) => void };
+    emitter.once('end', ends);
+    emitter.once('error', ends);
+  } else {
+    ends();
+  }
+  return sent;
+}
+
+/**
+ * Waits until the service has had nothing under way, and sent nothing, for `stillMs`; false if
+ * it is still busy after `limitMs`.
+ */
+async function serviceStill(stillMs: number, limitMs: number): Promise<boolean> {
+  const giveUpAt = performance.now() + limitMs;
+  for (;;) {
+    const now = performance.now();
+    if (serviceWorkUnderWay === 0 && now - serviceLastBusyAt >= stillMs) return true;
+    if (now >= giveUpAt) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** BullMQ's PostgreSQL backend pins its connections' search_path to the queue schema. */
@@ -108,11 +179,61 @@ let installed = false;
 let quiet = false;
 
 /**
+ * The members of the drivers and of BullMQ that the counters wrap or read; some are private, so
+ * an upgrade that renames one fails here, by name, rather than as a count off its budget.
+ */
+function assertDriverMembers(): void {
+  const probe = new Client() as unknown as Record<string, unknown>;
+  const expected: [string, unknown, string][] = [
+    ["pg's Client.prototype.query", Client.prototype.query, 'function'],
+    ["pg's client._ending", probe._ending, 'boolean'],
+    ["pg's client.connectionParameters", probe.connectionParameters, 'object'],
+    ["ioredis' Redis.prototype.sendCommand", Redis.prototype.sendCommand, 'function'],
+    [
+      "BullMQ's Worker.prototype._getNextJob",
+      (Worker.prototype as unknown as Record<string, unknown>)._getNextJob,
+      'function',
+    ],
+    [
+      "BullMQ's Worker.prototype.moveStalledJobsToWait",
+      (Worker.prototype as unknown as Record<string, unknown>).moveStalledJobsToWait,
+      'function',
+    ],
+  ];
+  const missing = expected.filter(([, member, type]) => typeof member !== type || member === null);
+  if (missing.length === 0) return;
+  const found = missing.map(
+    ([name, member, type]) =>
+      `${name} is ${member === null ? 'null' : typeof member}, not a ${type}`,
+  );
+  throw new Error(
+    `operation counters: ${found.join('; ')}: the driver or BullMQ changed, and ` +
+      'test/performance/operation-counts.ts must follow',
+  );
+}
+
+/** The file of the code that called `of` (the frame right below it). */
+function callerFile(of: (...args: never[]) => unknown): string {
+  const { prepareStackTrace, stackTraceLimit } = Error;
+  try {
+    Error.stackTraceLimit = 1;
+    Error.prepareStackTrace = (_error, sites) => sites;
+    const holder: { stack?: NodeJS.CallSite[] } = {};
+    Error.captureStackTrace(holder, of);
+    return holder.stack?.[0]?.getFileName() ?? '';
+  } finally {
+    Error.prepareStackTrace = prepareStackTrace;
+    Error.stackTraceLimit = stackTraceLimit;
+  }
+}
+
+/**
  * Wraps the drivers and timers; call once, before the service starts (its intervals are set
  * when it boots).
  */
 export function installOperationCounters(): void {
   if (installed) return;
+  assertDriverMembers();
   installed = true;
 
   const query = Client.prototype.query as (...args: unknown[]) => unknown;
@@ -121,7 +242,9 @@ export function installOperationCounters(): void {
     ...args: unknown[]
   ) {
     countStatement(this, args[0]);
-    return query.apply(this, args);
+    const ends = serviceWorkStarts();
+    if (!ends) return query.apply(this, args);
+    return whenSettled(args, (sent) => query.apply(this, sent), ends);
   };
 
   const sendCommand = Redis.prototype.sendCommand as (...args: unknown[]) => unknown;
@@ -132,7 +255,9 @@ export function installOperationCounters(): void {
         at.queueCommands += 1;
         at.sent.push(`redis: ${(args[0] as { name?: string }).name ?? '?'}`);
       }
-      return sendCommand.apply(this, args);
+      const ends = serviceWorkStarts();
+      if (!ends) return sendCommand.apply(this, args);
+      return whenSettled(args, (sent) => sendCommand.apply(this, sent), ends);
     };
 
   const workerMethods = Worker.prototype as unknown as Record<
@@ -143,11 +268,15 @@ export function installOperationCounters(): void {
   workerMethods._getNextJob = async function (this: Worker, ...args: unknown[]) {
     const attempt = emptyTally();
     const job = await context.run({ role: 'fetch', tally: attempt }, () => fetch.apply(this, args));
-    if (job && counting) {
-      tally.statements += attempt.statements;
-      tally.commits += attempt.commits;
-      tally.queueCommands += attempt.queueCommands;
-      tally.sent.push(...attempt.sent);
+    if (job) {
+      // A job brought is the service's work: the window waits for it like any other.
+      serviceLastBusyAt = performance.now();
+      if (counting) {
+        tally.statements += attempt.statements;
+        tally.commits += attempt.commits;
+        tally.queueCommands += attempt.queueCommands;
+        tally.sent.push(...attempt.sent);
+      }
     }
     return job;
   };
@@ -156,19 +285,21 @@ export function installOperationCounters(): void {
     return context.run({ role: 'background' }, () => stalledCheck.apply(this, args));
   };
 
-  // Only the service's own intervals (libs/): the libraries' timers are left as they are.
+  // Only the service's own intervals, those set by code under libs/: an interval a library
+  // sets is left as it is, even when the service's code asked the library for it.
   const setIntervalAsIs = globalThis.setInterval;
-  globalThis.setInterval = ((
+  const setIntervalMutable = (
     callback: (...args: unknown[]) => void,
     ms?: number,
     ...args: unknown[]
   ) => {
-    if (!/\/libs\/[a-z-]+\/src\//.test(new Error().stack ?? ''))
+    if (!/\/libs\/[a-z-]+\/src\//.test(callerFile(setIntervalMutable)))
       return setIntervalAsIs(callback, ms, ...args);
     return setIntervalAsIs(() => {
       if (!quiet) callback(...args);
     }, ms);
-  }) as typeof setInterval;
+  };
+  globalThis.setInterval = setIntervalMutable as typeof setInterval;
 }
 
 async function rowsWritten(dataSource: DataSource): Promise<number> {
@@ -195,13 +326,17 @@ async function flushCountersOfClientsSeen(): Promise<void> {
   );
 }
 
-/** Time for a timer's pass under way to end before a window opens, and for trailing work after. */
-const SETTLE_MS = 300;
+/** How long the service must have been still before a window opens and before it closes. */
+const STILL_MS = 300;
+/** How long a window waits for the service to be still before opening all the same. */
+const OPEN_LIMIT_MS = 5_000;
+/** How long a window waits for the operation's trailing work before closing all the same. */
+const CLOSE_LIMIT_MS = 10_000;
 
 /**
  * Counts what `operation` costs. It runs as the observer and resolves once the operation's work
- * is over (e.g. the merchant event written and the queue idle); what is still in flight then has
- * SETTLE_MS to end before the window closes.
+ * is over (e.g. the merchant event written and the queue idle); what is still in flight then is
+ * counted until the service has been still for STILL_MS.
  */
 export async function countOperation(
   service: RunningService,
@@ -210,7 +345,9 @@ export async function countOperation(
 ): Promise<OperationCounts> {
   quiet = true;
   try {
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const notes: string[] = [];
+    if (!(await serviceStill(STILL_MS, OPEN_LIMIT_MS)))
+      notes.push(`the service was still busy ${OPEN_LIMIT_MS} ms after the window was due to open`);
     return await observe(async () => {
       await flushCountersOfClientsSeen();
       const rowsBefore = await rowsWritten(dataSource);
@@ -219,7 +356,8 @@ export async function countOperation(
       counting = true;
       try {
         await operation();
-        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+        if (!(await serviceStill(STILL_MS, CLOSE_LIMIT_MS)))
+          notes.push(`the service was still busy ${CLOSE_LIMIT_MS} ms after the operation ended`);
       } finally {
         counting = false;
       }
@@ -229,7 +367,7 @@ export async function countOperation(
       const { counts } = await service.sandbox.control.requests();
       const gatewayCalls: Record<string, number> = {};
       for (const [name, calls] of Object.entries(counts)) if (calls > 0) gatewayCalls[name] = calls;
-      return { ...counted, rowsWritten: rowsAfter - rowsBefore, gatewayCalls };
+      return { ...counted, rowsWritten: rowsAfter - rowsBefore, gatewayCalls, notes };
     });
   } finally {
     quiet = false;

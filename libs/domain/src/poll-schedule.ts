@@ -21,3 +21,22 @@ export function nextPollAt(
   const step = scheduleSeconds[Math.min(attemptsSoFar, scheduleSeconds.length - 1)];
   return new Date(Math.min(now.getTime() + step * 1000, horizon));
 }
+
+/**
+ * The lookups an order nobody pays costs over its life: each poll looks the order up, then asks
+ * when to look again (as PollScheduleService does), until the horizon is reached and the order
+ * is expired. Only the gaps matter, so the order's start is any instant.
+ */
+export function lookupsUntilHorizon(
+  horizonHours: number,
+  scheduleSeconds: readonly number[] = DEFAULT_POLL_SCHEDULE_SECONDS,
+): number {
+  const startedAt = new Date(0);
+  let lookups = 0;
+  let due = nextPollAt(lookups, startedAt, startedAt, horizonHours, scheduleSeconds);
+  while (due !== 'horizon_reached') {
+    lookups += 1;
+    due = nextPollAt(lookups, startedAt, due, horizonHours, scheduleSeconds);
+  }
+  return lookups;
+}
