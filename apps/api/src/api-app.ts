@@ -5,7 +5,6 @@ import { countHttpRequests, createFastifyApp, exceptOnHotRoutes, hotRouteSkips }
 import { CheckoutExceptionFilter } from '@app/checkout/http/checkout-exception.filter';
 import { checkoutValidationPipe } from '@app/checkout/http/validation';
 import { serveHotRoutes } from '@app/checkout/http/hot-routes';
-import { CheckoutRateGuard } from '@app/checkout/http/rate-limits';
 import { useAdminSessionCookies } from '@app/checkout/admin/api/admin-session';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { ApiModule } from './api.module';
@@ -24,13 +23,11 @@ export async function createApiApp(): Promise<NestFastifyApplication> {
     route.startsWith('/v1/ipn/') ? '/v1/ipn/:secret' : route,
   );
   allowListedOrigins(app, app.get<ServiceConfig>(SERVICE_CONFIG).corsAllowedOrigins);
-  const filter = new CheckoutExceptionFilter();
-  const pipe = checkoutValidationPipe();
-  app.useGlobalFilters(filter);
-  app.useGlobalPipes(pipe);
-  // The hot controller methods (the checkouts, the order status read): the same guards, pipe and
-  // filter, without Nest's pipeline around them. A global guard added here is added there too.
-  serveHotRoutes(app, { guards: [app.get(CheckoutRateGuard)], pipe, filter });
+  app.useGlobalFilters(new CheckoutExceptionFilter());
+  app.useGlobalPipes(checkoutValidationPipe());
+  // The hot controller methods (the checkouts, the order status read): Nest's own global guards,
+  // pipes and filter, read when the routes are registered, without Nest's pipeline around them.
+  serveHotRoutes(app);
   const document = apiDocument(app);
   SwaggerModule.setup('docs', app, document);
   return app;

@@ -1,23 +1,34 @@
 import {
+  ArgumentMetadata,
+  ArgumentsHost,
   Body,
+  CallHandler,
   CanActivate,
+  Catch,
   Controller,
   ExecutionContext,
   Get,
+  ExceptionFilter,
   Headers,
   HttpCode,
+  HttpException,
   Injectable,
   Module,
+  NestInterceptor,
   NotFoundException,
   Param,
+  PipeTransform,
   Post,
+  Provider,
   Res,
+  Scope,
   Type,
   UseGuards,
   UseInterceptors,
   createParamDecorator,
 } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { IsInt, IsString, Max } from 'class-validator';
 import type { FastifyReply } from 'fastify';
@@ -109,22 +120,32 @@ function itemsController(prefix: 'nest' | 'fast'): Type<unknown> {
   return ItemsController;
 }
 
+/** What a variant of the app adds: providers (APP_GUARD...), and globals after serveHotRoutes. */
+interface Setup {
+  providers?: Provider[];
+  /** In place of the checkout filter. */
+  filter?: ExceptionFilter;
+  late?: (app: NestFastifyApplication) => void;
+}
+
 async function startApp(
   controllers: Type<unknown>[],
+  setup: Setup = {},
 ): Promise<{ app: NestFastifyApplication; global: CountingGuard }> {
-  @Module({ controllers, providers: [HeaderGuard] })
+  @Module({ controllers, providers: [HeaderGuard, ...(setup.providers ?? [])] })
   class ItemsModule {}
   const moduleRef = await Test.createTestingModule({ imports: [ItemsModule] }).compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), {
     logger: false,
   });
   const global = new CountingGuard();
-  const filter = new CheckoutExceptionFilter();
+  const filter = setup.filter ?? new CheckoutExceptionFilter();
   const pipe = checkoutValidationPipe();
   app.useGlobalGuards(global);
   app.useGlobalFilters(filter);
   app.useGlobalPipes(pipe);
-  serveHotRoutes(app, { guards: [global], pipe, filter });
+  serveHotRoutes(app);
+  setup.late?.(app);
   // A plain Fastify hot route: its config names no method to call.
   app
     .getHttpAdapter()
@@ -229,6 +250,124 @@ describe('hot controller methods answer as Nest’s pipeline does', () => {
     }
     await expect(startApp([InterceptedController])).rejects.toThrow(
       'InterceptedController.find: a hot route does not serve __interceptors__',
+    );
+  });
+});
+
+/** An APP_GUARD provider: marks the answers it let through. */
+@Injectable()
+class ProvidedGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    void context.switchToHttp().getResponse<FastifyReply>().header('x-provided-guard', 'ran');
+    return true;
+  }
+}
+
+/** A global guard added after serveHotRoutes: refuses a request marked x-late: no. */
+class LateGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    return context.switchToHttp().getRequest<CallerRequest>().headers['x-late'] !== 'no';
+  }
+}
+
+/** A second global pipe, after the validation pipe: marks the DTO's name. */
+class MarkingPipe implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    if (metadata.type === 'body') (value as ItemDto).name += ' (marked)';
+    return value;
+  }
+}
+
+class PassingInterceptor implements NestInterceptor {
+  intercept(_context: ExecutionContext, next: CallHandler): ReturnType<CallHandler['handle']> {
+    return next.handle();
+  }
+}
+
+@Catch(HttpException)
+class HttpOnlyFilter implements ExceptionFilter {
+  catch(_error: unknown, _host: ArgumentsHost): void {}
+}
+
+describe('hot controller methods run Nest’s global enhancers, however they were added', () => {
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    ({ app } = await startApp([itemsController('nest'), itemsController('fast')], {
+      providers: [{ provide: APP_GUARD, useClass: ProvidedGuard }],
+      late: (started) => {
+        started.useGlobalGuards(new LateGuard());
+        started.useGlobalPipes(new MarkingPipe());
+      },
+    }));
+  });
+  afterAll(() => app.close());
+
+  const send = (prefix: string, headers: Record<string, string> = {}) =>
+    app.inject({
+      method: 'POST',
+      url: `/${prefix}/items`,
+      headers: { 'x-allow': 'yes', ...headers },
+      payload: { name: 'tea', count: 3 },
+    });
+
+  it('runs an APP_GUARD provider, and a global guard and pipe added after serveHotRoutes', async () => {
+    const [nest, fast] = [await send('nest'), await send('fast')];
+    expect(fast.statusCode).toBe(201);
+    expect(fast.headers['x-provided-guard']).toBe('ran');
+    expect(fast.json()).toMatchObject({ name: 'tea (marked)', count: 3 });
+    expect(fast.body).toBe(nest.body);
+    expect(nest.headers['x-provided-guard']).toBe('ran');
+  });
+
+  it('refuses what the late global guard refuses, as Nest does', async () => {
+    const [nest, fast] = [
+      await send('nest', { 'x-late': 'no' }),
+      await send('fast', { 'x-late': 'no' }),
+    ];
+    expect(fast.statusCode).toBe(403);
+    expect(fast.body).toBe(nest.body);
+  });
+});
+
+describe('a global enhancer a hot route cannot serve stops the start', () => {
+  @Controller('items')
+  class ItemsController {
+    @Get()
+    @HotRoute()
+    find(): unknown {
+      return {};
+    }
+  }
+
+  it.each<[string, Setup, string]>([
+    [
+      'a global interceptor',
+      { late: (app) => app.useGlobalInterceptors(new PassingInterceptor()) },
+      'hot routes: a hot route does not serve global interceptors',
+    ],
+    [
+      'an APP_INTERCEPTOR provider',
+      { providers: [{ provide: APP_INTERCEPTOR, useClass: PassingInterceptor }] },
+      'hot routes: a hot route does not serve global interceptors',
+    ],
+    [
+      'a request-scoped APP_GUARD provider',
+      { providers: [{ provide: APP_GUARD, useClass: ProvidedGuard, scope: Scope.REQUEST }] },
+      'hot routes: a hot route does not serve global request-scoped guards',
+    ],
+    [
+      'a second global filter',
+      { late: (app) => app.useGlobalFilters(new CheckoutExceptionFilter()) },
+      'catches everything (there are 2)',
+    ],
+  ])('%s', async (_name, setup, message) => {
+    await expect(startApp([ItemsController], setup)).rejects.toThrow(message);
+  });
+
+  it('a global filter that catches only some errors', async () => {
+    await expect(startApp([ItemsController], { filter: new HttpOnlyFilter() })).rejects.toThrow(
+      'one global exception filter that catches everything (there are 1)',
     );
   });
 });

@@ -10,6 +10,7 @@ import {
 import {
   CUSTOM_ROUTE_ARGS_METADATA,
   EXCEPTION_FILTERS_METADATA,
+  FILTER_CATCH_EXCEPTIONS,
   GUARDS_METADATA,
   HEADERS_METADATA,
   HTTP_CODE_METADATA,
@@ -23,6 +24,7 @@ import {
   SSE_METADATA,
 } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { ApplicationConfig } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { NestFastifyApplication, RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
@@ -75,17 +77,25 @@ interface HotPlan {
   status: number;
 }
 
+/** Nest's global enhancers, as a hot route serves them. */
+interface Globals {
+  guards: CanActivate[];
+  pipes: PipeTransform[];
+  filter: ExceptionFilter;
+}
+
 /**
- * Serves the methods marked @HotRoute() through a Fastify handler of their own: the global guards
- * (rate limits) and the route's guards, the global pipe on each argument, the method, and its
- * answer sent as Nest would send it; a failure goes to the same filter. Call before the app is
- * initialised (the hook sees the routes as Nest registers them). A plain Fastify route's hotRoute
- * config names no method: its handler stays.
+ * Serves the methods marked @HotRoute() through a Fastify handler of their own: Nest's global
+ * guards (rate limits) and the route's guards, Nest's global pipes on each argument, the method,
+ * and its answer sent as Nest would send it; a failure goes to Nest's global exception filter.
+ * The globals are Nest's own (useGlobal* and APP_* providers) as they are when the routes are
+ * registered, as for Nest's pipeline: one the hot handler cannot serve (an interceptor, a
+ * request-scoped enhancer, a filter that does not catch everything) stops the start. Call before
+ * the app is initialised (the hook sees the routes as Nest registers them). A plain Fastify
+ * route's hotRoute config names no method: its handler stays.
  */
-export function serveHotRoutes(
-  app: NestFastifyApplication,
-  globals: { guards: CanActivate[]; pipe: PipeTransform; filter: ExceptionFilter },
-): void {
+export function serveHotRoutes(app: NestFastifyApplication): void {
+  const config = applicationConfigOf(app);
   app
     .getHttpAdapter()
     .getInstance()
@@ -93,14 +103,50 @@ export function serveHotRoutes(
       const hot = (route.config as Partial<{ hotRoute: Partial<NestHotRoute> }> | undefined)
         ?.hotRoute;
       if (hot?.answeredBy) {
+        const globals = globalsOf(config);
         route.handler = hotHandler(planOf(app, hot.answeredBy, globals.guards), globals);
       }
     });
 }
 
+function applicationConfigOf(app: NestFastifyApplication): ApplicationConfig {
+  // Nest keeps its global enhancers in the application's config, which it exposes to no one.
+  const config = (app as unknown as { config?: unknown }).config;
+  if (!(config instanceof ApplicationConfig)) {
+    throw new Error('hot routes: cannot read Nest’s global enhancers (ApplicationConfig)');
+  }
+  return config;
+}
+
+/** Nest's global guards, pipes and filter, or the start stops when there is what is not served. */
+function globalsOf(config: ApplicationConfig): Globals {
+  const unserved = [
+    ['interceptors', config.getGlobalInterceptors()],
+    ['request-scoped guards', config.getGlobalRequestGuards()],
+    ['request-scoped pipes', config.getGlobalRequestPipes()],
+    ['request-scoped filters', config.getGlobalRequestFilters()],
+    ['request-scoped interceptors', config.getGlobalRequestInterceptors()],
+  ] as const;
+  for (const [kind, enhancers] of unserved) {
+    if (enhancers.length > 0)
+      throw new Error(`hot routes: a hot route does not serve global ${kind}`);
+  }
+  const filters = config.getGlobalFilters();
+  const [filter] = filters;
+  const catches = (filter?.constructor &&
+    Reflect.getMetadata(FILTER_CATCH_EXCEPTIONS, filter.constructor)) as unknown[] | undefined;
+  if (filters.length !== 1 || (catches !== undefined && catches.length > 0)) {
+    throw new Error(
+      `hot routes: a hot route answers failures through one global exception filter that ` +
+        `catches everything (there are ${filters.length})`,
+    );
+  }
+  return { guards: [...config.getGlobalGuards()], pipes: [...config.getGlobalPipes()], filter };
+}
+
 function hotHandler(
   plan: HotPlan,
-  globals: { pipe: PipeTransform; filter: ExceptionFilter },
+  globals: Globals,
 ): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | void> {
   return async (request, reply) => {
     // As Nest's Fastify adapter does: an empty path parameter matches no route.
@@ -128,8 +174,10 @@ function hotHandler(
       const args: unknown[] = [];
       await Promise.all(
         plan.args.map(async ({ extract, piped }, index) => {
-          const value = extract(request, reply, context);
-          args[index] = piped ? await globals.pipe.transform(value, piped) : value;
+          let value = extract(request, reply, context);
+          // As Nest does: each global pipe in turn, on what the one before returned.
+          if (piped) for (const pipe of globals.pipes) value = await pipe.transform(value, piped);
+          args[index] = value;
         }),
       );
       const result: unknown = await plan.handler.apply(plan.instance, args);
