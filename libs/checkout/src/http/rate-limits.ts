@@ -259,7 +259,8 @@ class RateWindowsModule {}
       }),
     }),
   ],
-  // The one guard instance: Nest's pipeline runs it globally, the hot routes (hot-routes.ts) by name.
+  // One global guard instance, which Nest's pipeline and the hot controller methods
+  // (serveHotRoutes, libs/checkout/src/http/hot-routes.ts) both read from Nest's global guards.
   providers: [CheckoutRateGuard, { provide: APP_GUARD, useExisting: CheckoutRateGuard }],
 })
 export class RateLimitsModule {}
