@@ -29,6 +29,7 @@ import {
 } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { IsInt, IsString, Max } from 'class-validator';
 import type { FastifyReply } from 'fastify';
@@ -126,6 +127,8 @@ interface Setup {
   /** In place of the checkout filter. */
   filter?: ExceptionFilter;
   late?: (app: NestFastifyApplication) => void;
+  /** serveHotRoutes after app.init(), when Nest has registered the routes. */
+  servedAfterInit?: boolean;
 }
 
 async function startApp(
@@ -144,7 +147,7 @@ async function startApp(
   app.useGlobalGuards(global);
   app.useGlobalFilters(filter);
   app.useGlobalPipes(pipe);
-  serveHotRoutes(app);
+  if (!setup.servedAfterInit) serveHotRoutes(app);
   setup.late?.(app);
   // A plain Fastify hot route: its config names no method to call.
   app
@@ -152,6 +155,7 @@ async function startApp(
     .getInstance()
     .get('/plain', { config: hotRoute() }, () => Promise.resolve({ plain: true }));
   await app.init();
+  if (setup.servedAfterInit) serveHotRoutes(app);
   await app.getHttpAdapter().getInstance().ready();
   return { app, global };
 }
@@ -368,6 +372,62 @@ describe('a global enhancer a hot route cannot serve stops the start', () => {
   it('a global filter that catches only some errors', async () => {
     await expect(startApp([ItemsController], { filter: new HttpOnlyFilter() })).rejects.toThrow(
       'one global exception filter that catches everything (there are 1)',
+    );
+  });
+});
+
+describe('@HotRoute beside @RouteConfig', () => {
+  @Controller('configured')
+  class ConfiguredController {
+    @Get('under')
+    @HotRoute({ requestLog: true })
+    @RouteConfig({ label: 'under' })
+    under(): unknown {
+      return { route: 'under' };
+    }
+
+    @Get('above')
+    @RouteConfig({ label: 'above' })
+    @HotRoute({ requestLog: true })
+    above(): unknown {
+      return { route: 'above' };
+    }
+  }
+
+  it.each(['under', 'above'])(
+    'keeps both configs when the @RouteConfig is %s it, and serves the method',
+    async (label) => {
+      const configs: unknown[] = [];
+      const { app } = await startApp([ConfiguredController], {
+        late: (started) =>
+          started
+            .getHttpAdapter()
+            .getInstance()
+            .addHook('onRequest', async (request) => {
+              configs.push(request.routeOptions.config);
+            }),
+      });
+      const answer = await app.inject({ method: 'GET', url: `/configured/${label}` });
+      await app.close();
+      expect(answer.json()).toEqual({ route: label });
+      expect(configs).toEqual([
+        expect.objectContaining({
+          label,
+          hotRoute: {
+            requestLog: true,
+            answeredBy: { controller: ConfiguredController, method: label },
+          },
+        }),
+      ]);
+    },
+  );
+});
+
+describe('serveHotRoutes called too late', () => {
+  it('stops the start when a @HotRoute method was registered before it, with Nest’s handler', async () => {
+    await expect(startApp([itemsController('fast')], { servedAfterInit: true })).rejects.toThrow(
+      'hot routes: ItemsController.create, ItemsController.touch, ItemsController.find not ' +
+        'served (serveHotRoutes after app.init()?)',
     );
   });
 });

@@ -24,9 +24,10 @@ import {
   SSE_METADATA,
 } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
-import { ApplicationConfig } from '@nestjs/core';
+import { ApplicationConfig, MetadataScanner, ModulesContainer } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
-import { NestFastifyApplication, RouteConfig } from '@nestjs/platform-fastify';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { isObservable, lastValueFrom } from 'rxjs';
 import type { HotRouteConfig, HotRouteNeeds } from '@app/common';
@@ -42,13 +43,24 @@ interface NestHotRoute extends HotRouteNeeds {
   answeredBy: HotTarget;
 }
 
+/** The method's @HotRoute config, kept apart from its Fastify route config. */
+const HOT_ROUTE_METADATA = 'checkout:hotRoute';
+
+function mergeRouteConfig(handler: object, hot: NestHotRoute): void {
+  const config = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as
+    Record<string, unknown> | undefined;
+  if (config?.hotRoute === hot) return;
+  const merged = { ...config, hotRoute: hot } satisfies HotRouteConfig;
+  Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, merged, handler);
+}
+
 /**
  * Makes a controller method a hot route (a checkout, an order's status): it passes by the global
  * hooks it does not say it needs (@app/common's hotRoute config, one key for plain and Nest
- * routes), and Fastify calls the method directly, with the same guards, the same validation pipe
- * and the same exception filter as Nest's pipeline, without the pipeline around them
- * (serveHotRoutes). The method and its decorators stay the route's one implementation and its
- * documentation.
+ * routes), and Fastify calls the method directly, with the same guards, pipes and exception
+ * filter as Nest's pipeline, without the pipeline around them (serveHotRoutes). The method and its
+ * decorators stay the route's one implementation and its documentation. Its config sits beside
+ * any @RouteConfig's, above or under it.
  */
 export const HotRoute =
   (needs: HotRouteNeeds = {}): MethodDecorator =>
@@ -57,7 +69,10 @@ export const HotRoute =
       ...needs,
       answeredBy: { controller: target.constructor as Type<object>, method: String(key) },
     };
-    return RouteConfig({ hotRoute: hot } satisfies HotRouteConfig)(target, key, descriptor);
+    Reflect.defineMetadata(HOT_ROUTE_METADATA, hot, descriptor.value as object);
+    // Beside what a @RouteConfig under it set; serveHotRoutes adds it again to what one above set.
+    mergeRouteConfig(descriptor.value as object, hot);
+    return descriptor;
   };
 
 /** Where each argument of the method comes from, and how the pipe is told what it is. */
@@ -96,17 +111,53 @@ interface Globals {
  */
 export function serveHotRoutes(app: NestFastifyApplication): void {
   const config = applicationConfigOf(app);
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('onRoute', (route: RouteOptions) => {
-      const hot = (route.config as Partial<{ hotRoute: Partial<NestHotRoute> }> | undefined)
-        ?.hotRoute;
-      if (hot?.answeredBy) {
-        const globals = globalsOf(config);
-        route.handler = hotHandler(planOf(app, hot.answeredBy, globals.guards), globals);
+  const marked = hotMethodsOf(app);
+  const served = new Set<string>();
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRoute', (route: RouteOptions) => {
+    const hot = (route.config as Partial<{ hotRoute: Partial<NestHotRoute> }> | undefined)
+      ?.hotRoute;
+    if (hot?.answeredBy) {
+      const globals = globalsOf(config);
+      route.handler = hotHandler(planOf(app, hot.answeredBy, globals.guards), globals);
+      served.add(nameOf(hot.answeredBy));
+    }
+  });
+  // Routes Nest registered before this was called keep Nest's handler: the start stops instead.
+  fastify.addHook('onReady', async () => {
+    const unserved = marked.filter((name) => !served.has(name));
+    if (unserved.length > 0) {
+      throw new Error(
+        `hot routes: ${unserved.join(', ')} not served (serveHotRoutes after app.init()?)`,
+      );
+    }
+  });
+}
+
+const nameOf = ({ controller, method }: HotTarget): string => `${controller.name}.${method}`;
+
+/**
+ * The app's controller methods marked @HotRoute(), each with its hot route config in its route
+ * config, whichever order it has with a @RouteConfig.
+ */
+function hotMethodsOf(app: NestFastifyApplication): string[] {
+  const names = new Set<string>();
+  const scanner = new MetadataScanner();
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const { metatype } of module.controllers.values()) {
+      const prototype = (metatype as Type<object> | null)?.prototype as
+        Record<string, object> | undefined;
+      if (!prototype) continue;
+      for (const method of scanner.getAllMethodNames(prototype)) {
+        const hot = Reflect.getMetadata(HOT_ROUTE_METADATA, prototype[method]) as
+          NestHotRoute | undefined;
+        if (!hot) continue;
+        mergeRouteConfig(prototype[method], hot);
+        names.add(nameOf(hot.answeredBy));
       }
-    });
+    }
+  }
+  return [...names];
 }
 
 function applicationConfigOf(app: NestFastifyApplication): ApplicationConfig {
@@ -208,7 +259,7 @@ function planOf(
   const { controller, method } = target;
   const instance = app.get(controller, { strict: false });
   const handler = (controller.prototype as Record<string, (...args: unknown[]) => unknown>)[method];
-  const name = `${controller.name}.${method}`;
+  const name = nameOf(target);
   for (const key of UNSERVED) {
     const on = [Reflect.getMetadata(key, controller), Reflect.getMetadata(key, handler)];
     if (on.some((value) => value !== undefined && !(Array.isArray(value) && value.length === 0))) {
