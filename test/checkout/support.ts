@@ -25,6 +25,13 @@ export function hostedBody(overrides: Record<string, unknown> = {}): Record<stri
   return body;
 }
 
+/**
+ * A phone whose prompt the sandbox leaves unanswered (last digit 3): the test decides each push's
+ * outcome. The default test phone pays by itself after the sandbox's push delay, which a slow run
+ * could reach before the test settles the order its own way.
+ */
+export const NO_ANSWER_PHONE = '+254712345673';
+
 export function pushBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return hostedBody({ phone: '+254712345678', network: 'MPESA', ...overrides });
 }

@@ -1,5 +1,11 @@
 import { QUEUE_NAMES } from '@app/queues';
-import { getOrder, payAndRefund, postCheckout, pushBody } from '../checkout/support';
+import {
+  getOrder,
+  NO_ANSWER_PHONE,
+  payAndRefund,
+  postCheckout,
+  pushBody,
+} from '../checkout/support';
 import { ownTestDatabase } from '../support/database';
 import {
   LocalRedisCluster,
@@ -76,7 +82,7 @@ describe('on a Redis Cluster of three masters', () => {
     payAndRefund(service, 'cluster e2e'));
 
   it('reconciles a mobile-money push through the queues on the cluster', async () => {
-    const body = pushBody();
+    const body = pushBody({ phone: NO_ANSWER_PHONE });
     const created = await postCheckout(service, body, '/v1/checkouts/mobile-money');
     expect(created.status).toBe(201);
     await service.sandbox.control.settle(

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { getOrder, hostedBody, postCheckout, pushBody } from '../checkout/support';
+import { getOrder, hostedBody, NO_ANSWER_PHONE, postCheckout, pushBody } from '../checkout/support';
 import {
   ATTEMPTS_PER_ORDER_LIMIT,
   REVIEW_REASON_MAX_LENGTH,
@@ -14,12 +14,6 @@ import { RunningService, startService, waitFor } from '../support/service';
  * is a payment attempt, its own gateway order under its own id; every id finds the order, and a
  * late completion of an earlier attempt is never lost nor silently taken twice.
  */
-/**
- * A phone whose prompt the sandbox leaves unanswered (last digit 3): the test decides each push's
- * outcome. The default test phone pays by itself after the sandbox's push delay, which a slow run
- * could reach before the test settles the order its own way.
- */
-const NO_ANSWER_PHONE = '+254712345673';
 const NO_ANSWER_LOCAL_PHONE = '0712 345 673';
 
 describe('payment attempts: the customer tries again on the same order', () => {

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { OrderQueryService } from '@app/checkout/orders/api/order-query.service';
-import { getOrder, hostedBody, postCheckout, pushBody } from '../checkout/support';
+import { getOrder, hostedBody, NO_ANSWER_PHONE, postCheckout, pushBody } from '../checkout/support';
 import { RunningService, startService, waitFor } from '../support/service';
 
 /**
@@ -69,7 +69,7 @@ describe('the order status read', () => {
   });
 
   it("answers a mobile-money order by push's reference as its entity view", async () => {
-    const body = pushBody();
+    const body = pushBody({ phone: NO_ANSWER_PHONE });
     const created = await postCheckout(service, body, '/v1/checkouts/mobile-money');
     expect(created.status).toBe(201);
     await expectAnswerAsBuiltFromEntities(

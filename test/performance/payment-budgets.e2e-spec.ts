@@ -21,7 +21,7 @@ import {
   UNPAID_ORDER_LOOKUPS_BUDGET,
   UNPAID_ORDER_LOOKUPS_GOAL,
 } from '../../bench/operation-budgets';
-import { getOrder, hostedBody, postCheckout, pushBody } from '../checkout/support';
+import { getOrder, hostedBody, NO_ANSWER_PHONE, postCheckout, pushBody } from '../checkout/support';
 import { notify } from '../ipn/ipn-support';
 import { waitFor } from '../support/service';
 import { startWorkerSuite, WorkerSuite } from '../support/worker-suite';
@@ -115,7 +115,11 @@ describe(`payment budgets (queues on ${backend})`, () => {
   }
 
   async function mobileMoneyCheckout(): Promise<void> {
-    const created = await postCheckout(suite.service, pushBody(), '/v1/checkouts/mobile-money');
+    const created = await postCheckout(
+      suite.service,
+      pushBody({ phone: NO_ANSWER_PHONE }),
+      '/v1/checkouts/mobile-money',
+    );
     expect(created.status).toBe(201);
   }
 

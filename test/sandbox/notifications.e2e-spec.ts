@@ -106,7 +106,16 @@ describe('sandbox gateway: IPN notifications', () => {
     const duplicated = await create(postIpn);
     await sandbox.control.settle(duplicated.id, 'completed', 'card');
     await sandbox.control.notificationsSettled();
-    expect(forOrder(duplicated.id)).toHaveLength(3);
+    // Three copies, each delivered until acknowledged: a copy whose answer outlasted the 1 s
+    // delivery timeout is sent again, so the receiver sees one request per attempt.
+    const copies = await sandbox.control.notificationLog(duplicated.id);
+    expect(copies.map((c) => [c.copy, c.state])).toEqual([
+      [1, 'acknowledged'],
+      [2, 'acknowledged'],
+      [3, 'acknowledged'],
+    ]);
+    const attempts = copies.reduce((sum, c) => sum + c.attempts.length, 0);
+    expect(forOrder(duplicated.id)).toHaveLength(attempts);
     expect(new Set(forOrder(duplicated.id).map((r) => r.body)).size).toBe(1);
 
     await sandbox.control.notifications('delay', { delayMs: 300 });
