@@ -1,4 +1,7 @@
-import type { Logger } from '@nestjs/common';
+import type { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+
+/** A worker's background loop: started once the app is up, stopped before its modules close. */
+export type BackgroundLoop = OnApplicationBootstrap & OnModuleDestroy;
 
 /** What one step of a relay did: more is due at once, nothing more this pass, or stop the pass. */
 export type RelayStep = 'more' | 'done' | 'halt';

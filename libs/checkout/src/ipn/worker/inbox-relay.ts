@@ -1,10 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
@@ -14,7 +8,7 @@ import {
   PreparedStatement,
   runPrepared,
 } from '@app/persistence';
-import { markInTrace, RelayLoop } from '@app/common';
+import { BackgroundLoop, markInTrace, RelayLoop } from '@app/common';
 import { claimLeaseSeconds, JobProducer, LostJobs, QUEUES, RequeuesLostJobs } from '@app/queues';
 import { INBOX_CHANNEL } from '../inbox-channel';
 
@@ -140,7 +134,7 @@ interface ClaimedRow {
  */
 @Injectable()
 @RequeuesLostJobs(QUEUES.notifications, 'notifications')
-export class InboxRelay implements OnApplicationBootstrap, OnModuleDestroy, LostJobs {
+export class InboxRelay implements BackgroundLoop, LostJobs {
   private readonly logger = new Logger(InboxRelay.name);
   private readonly loop: RelayLoop;
   private listener: Client | undefined;

@@ -1,13 +1,7 @@
 import { cutText } from '@app/domain';
-import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { RelayLoop } from '@app/common';
+import { BackgroundLoop, RelayLoop } from '@app/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { PreparedStatement, runPrepared } from '@app/persistence';
 import { AttemptVerdict, judgeAttempt } from '../delivery-policy';
@@ -161,7 +155,7 @@ interface ClaimedMessage {
  * webhook-id, so the shop can drop the repeat.
  */
 @Injectable()
-export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
+export class WebhookDispatcher implements BackgroundLoop {
   private readonly logger = new Logger(WebhookDispatcher.name);
   private readonly loop: RelayLoop;
   private readonly inFlight = new Set<Promise<void>>();

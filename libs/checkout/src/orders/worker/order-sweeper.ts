@@ -1,11 +1,6 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { BackgroundLoop } from '@app/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { REFUNDS_AWAITING_REVERSAL, UNPAID_STATUSES } from '@app/domain';
 import { sqlList } from '@app/persistence';
@@ -48,7 +43,7 @@ interface LeasedPoll {
  */
 @Injectable()
 @RequeuesLostJobs(QUEUES.orderSync, 'polls and refund follow-ups')
-export class OrderSweeper implements OnApplicationBootstrap, OnModuleDestroy, LostJobs {
+export class OrderSweeper implements BackgroundLoop, LostJobs {
   private readonly logger = new Logger(OrderSweeper.name);
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
