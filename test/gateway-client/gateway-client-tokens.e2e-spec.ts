@@ -16,11 +16,11 @@ import { clientFor } from './client-under-test';
 
 const UNKNOWN_ORDER = OrderTrackingId('00000000-0000-4000-8000-000000000000');
 /**
- * The clients that share a token wait long for the gateway: on a loaded machine a login slower
- * than the default 2 s would be retried (or the lock given up), a second login that is not what
- * these tests are about.
+ * The clients that count calls wait long for the gateway: on a loaded machine a login or a lookup
+ * slower than the default 2 s would be retried (or the lock given up), a second call that is not
+ * what these tests are about.
  */
-const SHARING_TIMEOUT_MS = 10_000;
+const PATIENT_TIMEOUT_MS = 10_000;
 
 /** A well-formed JWT the gateway never issued: exp far ahead, so only the gateway can refuse it. */
 function forgedToken(): string {
@@ -47,7 +47,7 @@ describe('GatewayClient against the sandbox: tokens', () => {
 
   /** A client of its own (as another process would be) sharing `key` in the store. */
   const sharingClient = (tokenStore: TokenStore, key: string) =>
-    clientFor(sandbox, { tokenStore, tokenStoreKey: key, timeoutMs: SHARING_TIMEOUT_MS });
+    clientFor(sandbox, { tokenStore, tokenStoreKey: key, timeoutMs: PATIENT_TIMEOUT_MS });
   /** Ten calls from each of two clients at once, both without a token yet. */
   const bothCold = (first: GatewayClient, second: GatewayClient) =>
     Promise.all([
@@ -56,7 +56,7 @@ describe('GatewayClient against the sandbox: tokens', () => {
     ]);
 
   it('asks for exactly one token for 100 concurrent calls on a cold client', async () => {
-    const client = clientFor(sandbox);
+    const client = clientFor(sandbox, { timeoutMs: PATIENT_TIMEOUT_MS });
     const lookups = await Promise.all(
       Array.from({ length: 100 }, () => client.getTransactionStatus(UNKNOWN_ORDER)),
     );
