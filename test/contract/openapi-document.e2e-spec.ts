@@ -85,6 +85,14 @@ describe('the OpenAPI document', () => {
       JSON.stringify({ error: { code: 'unauthenticated', message: 'x' }, debug: 'stack' }),
     );
     expect(extra.join('\n')).toMatch(/additional/);
+    const badHeader = await checkAnswerForTest(
+      'POST',
+      '/v1/checkouts',
+      429,
+      { 'content-type': 'application/json', 'X-RateLimit-Limit': 'many' },
+      JSON.stringify({ error: { code: 'rate_limited', message: 'x' } }),
+    );
+    expect(badHeader.join('\n')).toMatch(/headers: \/headers\/x-ratelimit-limit must be integer/);
     // These probes are not answers of the api: nothing was recorded for this file.
     expect((await contractFindings()).length).toBe(before);
   });
