@@ -28,8 +28,8 @@ export async function createApiApp(): Promise<NestFastifyApplication> {
   // The hot controller methods (the checkouts, the order status read): Nest's own global guards,
   // pipes and filter, read when the routes are registered, without Nest's pipeline around them.
   serveHotRoutes(app);
-  const document = apiDocument(app);
-  SwaggerModule.setup('docs', app, document);
+  // Built when /docs is first asked for, not at every start: scanning every route takes a while.
+  SwaggerModule.setup('docs', app, () => apiDocument(app));
   return app;
 }
 
