@@ -1,16 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
-import { describeInBrowser, seriousViolations } from '../support/browser';
-import { SeedRows } from '../support/seed-rows';
-import { consoleInChromium } from './console-support';
+import { seriousViolations } from '../../support/browser';
+import { SeedRows } from '../../support/seed-rows';
+import type { ConsoleInChromium } from '../console-support';
 
 /**
  * The console's operations pages: needs attention, reconciliation and finance.
- * In headless Chromium against the api and the sandbox gateway (./console-support.ts).
+ * Registered in ../console.browser.e2e-spec.ts, which signs in once for every page.
  */
-describeInBrowser('the console in Chromium', () => {
-  const the = consoleInChromium({ signedIn: true });
+export function operationsPages(the: ConsoleInChromium): void {
   let dataSource: DataSource;
   let page: Page;
   const { pageErrors, consoleUrl } = the;
@@ -79,4 +78,4 @@ describeInBrowser('the console in Chromium', () => {
       'validation_failed: from: must not be after to',
     );
   });
-});
+}

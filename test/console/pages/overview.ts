@@ -1,15 +1,14 @@
 import { Page } from 'playwright-core';
-import { AdminFixtures } from '../admin/admin-fixtures';
-import { describeInBrowser, seriousViolations } from '../support/browser';
-import { waitFor } from '../support/service';
-import { consoleInChromium } from './console-support';
+import { AdminFixtures } from '../../admin/admin-fixtures';
+import { seriousViolations } from '../../support/browser';
+import { waitFor } from '../../support/service';
+import type { ConsoleInChromium } from '../console-support';
 
 /**
  * The console's overview: totals and charts for each window.
- * In headless Chromium against the api and the sandbox gateway (./console-support.ts).
+ * Registered in ../console.browser.e2e-spec.ts, which signs in once for every page.
  */
-describeInBrowser('the console in Chromium', () => {
-  const the = consoleInChromium({ signedIn: true });
+export function overviewPage(the: ConsoleInChromium): void {
   let fixtures: AdminFixtures;
   let page: Page;
   const { pageErrors, consoleUrl } = the;
@@ -76,4 +75,4 @@ describeInBrowser('the console in Chromium', () => {
     });
     expect(pageErrors).toEqual([]);
   });
-});
+}

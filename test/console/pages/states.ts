@@ -1,14 +1,12 @@
 import { Page } from 'playwright-core';
-import { AdminFixtures } from '../admin/admin-fixtures';
-import { describeInBrowser } from '../support/browser';
-import { consoleInChromium } from './console-support';
+import { AdminFixtures } from '../../admin/admin-fixtures';
+import type { ConsoleInChromium } from '../console-support';
 
 /**
  * The console's loading, empty and refused states.
- * In headless Chromium against the api and the sandbox gateway (./console-support.ts).
+ * Registered in ../console.browser.e2e-spec.ts, which signs in once for every page.
  */
-describeInBrowser('the console in Chromium', () => {
-  const the = consoleInChromium({ signedIn: true });
+export function pageStates(the: ConsoleInChromium): void {
   let fixtures: AdminFixtures;
   let page: Page;
   const { consoleUrl } = the;
@@ -91,4 +89,4 @@ describeInBrowser('the console in Chromium', () => {
     await page.waitForSelector('.problem[role=alert]');
     expect(await page.textContent('.problem[role=alert]')).toMatch(/^order_not_found: /);
   });
-});
+}

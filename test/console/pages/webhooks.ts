@@ -1,16 +1,15 @@
 import { Dialog, Page } from 'playwright-core';
-import { describeInBrowser, seriousViolations } from '../support/browser';
-import { waitFor } from '../support/service';
-import { startWebhookDispatcher } from '../merchant-events/webhook-harness';
-import { startWebhookReceiver } from '../merchant-events/webhook-receiver';
-import { consoleInChromium } from './console-support';
+import { seriousViolations } from '../../support/browser';
+import { waitFor } from '../../support/service';
+import { startWebhookDispatcher } from '../../merchant-events/webhook-harness';
+import { startWebhookReceiver } from '../../merchant-events/webhook-receiver';
+import type { ConsoleInChromium } from '../console-support';
 
 /**
  * The console's webhook endpoints and their deliveries.
- * In headless Chromium against the api and the sandbox gateway (./console-support.ts).
+ * Registered in ../console.browser.e2e-spec.ts, which signs in once for every page.
  */
-describeInBrowser('the console in Chromium', () => {
-  const the = consoleInChromium({ signedIn: true });
+export function webhooksPage(the: ConsoleInChromium): void {
   let page: Page;
   const { pageErrors, consoleUrl } = the;
   beforeAll(() => {
@@ -96,4 +95,4 @@ describeInBrowser('the console in Chromium', () => {
       await shop.close();
     }
   }, 60_000);
-});
+}

@@ -1,16 +1,15 @@
 import { Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import request from 'supertest';
-import { describeInBrowser, seriousViolations } from '../support/browser';
-import { RunningService, waitFor } from '../support/service';
-import { consoleInChromium } from './console-support';
+import { seriousViolations } from '../../support/browser';
+import { RunningService, waitFor } from '../../support/service';
+import type { ConsoleInChromium } from '../console-support';
 
 /**
  * The console's audit trail and its access page (who is signed in, API keys).
- * In headless Chromium against the api and the sandbox gateway (./console-support.ts).
+ * Registered in ../console.browser.e2e-spec.ts, which signs in once for every page.
  */
-describeInBrowser('the console in Chromium', () => {
-  const the = consoleInChromium({ signedIn: true });
+export function auditAndAccessPages(the: ConsoleInChromium): void {
   let service: RunningService;
   let dataSource: DataSource;
   let page: Page;
@@ -129,4 +128,4 @@ describeInBrowser('the console in Chromium', () => {
     });
     expect(pageErrors).toEqual([]);
   });
-});
+}
