@@ -1,5 +1,6 @@
+import { DataSource } from 'typeorm';
 import { LocalRedisServer, redisForTest } from '../support/redis-servers';
-import { currentTestRun } from '../support/test-servers';
+import { currentTestRun, TEST_CONNECT_TIMEOUT_MS } from '../support/test-servers';
 import { bootApi, readiness, RunningApi, waitForReadiness } from './boot-api';
 import { TcpProxy } from './tcp-proxy';
 
@@ -39,6 +40,11 @@ describe('GET /health/ready follows Postgres and Redis', () => {
     await postgresProxy.close();
     await redisProxy?.close();
     await redis?.stop();
+  });
+
+  it('waits DATABASE_CONNECT_TIMEOUT_MS for a new connection to Postgres', () => {
+    const { extra } = api.app.get(DataSource).options as { extra: Record<string, unknown> };
+    expect(extra.connectionTimeoutMillis).toBe(TEST_CONNECT_TIMEOUT_MS);
   });
 
   it('answers 200 when both servers answer', async () => {

@@ -1,12 +1,14 @@
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '@app/persistence';
-import { currentTestRun } from './test-servers';
+import { currentTestRun, TEST_CONNECT_TIMEOUT_MS } from './test-servers';
 
 /** A data source on this test run's database (already migrated by the global setup). */
 export async function openTestDataSource(poolSize = 30): Promise<DataSource> {
   const url = process.env.DATABASE_URL;
   if (!url || !url.includes('test')) throw new Error('DATABASE_URL is not a test database');
-  const dataSource = new DataSource(buildDataSourceOptions(url, poolSize));
+  const dataSource = new DataSource(
+    buildDataSourceOptions(url, poolSize, undefined, undefined, TEST_CONNECT_TIMEOUT_MS),
+  );
   return dataSource.initialize();
 }
 
@@ -24,7 +26,9 @@ export async function ownTestDatabase(
   await admin.initialize();
   await admin.query(`CREATE DATABASE "${name}"`);
   const url = `${run.databaseUrl.slice(0, run.databaseUrl.lastIndexOf('/'))}/${name}`;
-  const dataSource = new DataSource(buildDataSourceOptions(url, 10));
+  const dataSource = new DataSource(
+    buildDataSourceOptions(url, 10, undefined, undefined, TEST_CONNECT_TIMEOUT_MS),
+  );
   await dataSource.initialize();
   await dataSource.runMigrations({ transaction: 'each' });
   const previous = process.env.DATABASE_URL;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { currentTestRun } from './test-servers';
+import { currentTestRun, TEST_CONNECT_TIMEOUT_MS } from './test-servers';
 
 // Every suite talks to this run's own database and queue prefix, quietly.
 const run = currentTestRun();
@@ -13,6 +13,8 @@ if (process.env.TEST_LOG_LEVEL) {
   process.env.LOG_FILE = join(run.auditDir, `logs-${process.pid}.ndjson`);
 }
 process.env.DATABASE_URL = run.databaseUrl;
+// Two test passes share two cores: a connection may take longer than in production to be made.
+process.env.DATABASE_CONNECT_TIMEOUT_MS = String(TEST_CONNECT_TIMEOUT_MS);
 process.env.REDIS_URL = run.redisUrl;
 process.env.QUEUE_BACKEND = run.queueBackend;
 process.env.QUEUE_PREFIX = run.queuePrefix;

@@ -30,6 +30,12 @@ export interface TestRun {
 /** The global setup writes the run's description here; setup-env and teardown read it back. */
 export const TEST_RUN_ENV = 'PESAPAL_TEST_RUN';
 
+/**
+ * How long a test's PostgreSQL connection may take to be made (DATABASE_CONNECT_TIMEOUT_MS): CI
+ * runs two passes on two cores, where a new backend can take longer than production's 5 s.
+ */
+export const TEST_CONNECT_TIMEOUT_MS = 20_000;
+
 export function currentTestRun(): TestRun {
   const raw = process.env[TEST_RUN_ENV];
   if (!raw) throw new Error('no test run: jest globalSetup did not run');

@@ -20,6 +20,16 @@ describe('loadServiceConfig', () => {
     expect(config.workerPort).toBe(3002);
     expect(config.workerNice).toBe(10);
     expect(config.databasePoolSize).toEqual({ api: 20, worker: 4 });
+    expect(config.databaseConnectTimeoutMs).toBe(5000);
+  });
+
+  it('waits DATABASE_CONNECT_TIMEOUT_MS for a new connection, within its bounds', () => {
+    expect(
+      loadServiceConfig({ DATABASE_CONNECT_TIMEOUT_MS: '20000' }).databaseConnectTimeoutMs,
+    ).toBe(20_000);
+    expect(() => loadServiceConfig({ DATABASE_CONNECT_TIMEOUT_MS: '10' })).toThrow(
+      /DATABASE_CONNECT_TIMEOUT_MS/,
+    );
   });
 
   it('connects LISTEN and migrations straight to DATABASE_URL unless a direct URL is given', () => {

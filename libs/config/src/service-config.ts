@@ -79,6 +79,8 @@ export interface ServiceConfig extends LoggingConfig {
   workerNice: number;
   /** Connections each process keeps to PostgreSQL: the api's, and the worker's (kept small). */
   databasePoolSize: { api: number; worker: number };
+  /** How long a new PostgreSQL connection may take before a call answers 503. */
+  databaseConnectTimeoutMs: number;
   /** GET /metrics on the api and the worker's health port (METRICS_ENABLED). */
   metricsEnabled: boolean;
   /** When set, /metrics asks for this bearer token (METRICS_TOKEN, a secret). */
@@ -251,6 +253,7 @@ export function loadServiceConfig(
       api: r.int('DATABASE_POOL_SIZE', 20, 1, 500),
       worker: r.int('WORKER_DATABASE_POOL_SIZE', 4, 1, 500),
     },
+    databaseConnectTimeoutMs: r.int('DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 120_000),
     ...readLogging(r),
     databaseUrl: r.url(
       'DATABASE_URL',

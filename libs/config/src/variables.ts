@@ -34,6 +34,10 @@ export const SERVICE_VARIABLES: Record<string, VariableNotes> = {
   PORT: { meaning: 'api HTTP port', apps: ['api'] },
   WORKER_PORT: { meaning: 'worker health port', apps: ['worker'] },
   DATABASE_POOL_SIZE: { meaning: 'connections the api keeps to PostgreSQL', apps: ['api'] },
+  DATABASE_CONNECT_TIMEOUT_MS: {
+    meaning:
+      'how long a new connection to PostgreSQL may take; a call still waiting then answers 503 `database_unavailable`',
+  },
   WORKER_DATABASE_POOL_SIZE: {
     meaning:
       "connections the worker keeps: few on purpose, so its statements queue in its own pool rather than run as many backends beside the api's on shared cores (4 carry a few hundred verifications/s)",

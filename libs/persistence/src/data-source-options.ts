@@ -16,12 +16,16 @@ export type NamedStatementPlans = 'per-execution' | 'reusable';
 /** The pool option runPrepared reads to know whether it may name its statements. */
 export const NAMED_STATEMENTS = 'pesapalNamedStatements';
 
+/** How long a new connection may take before the call fails as "database unavailable". */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+
 /** One place that turns a DATABASE_URL into TypeORM options, for the apps, the CLI and the tests. */
 export function buildDataSourceOptions(
   databaseUrl: string,
   poolSize = 20,
   plans: NamedStatementPlans = 'per-execution',
   namedStatements = true,
+  connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
 ): DataSourceOptions {
   return {
     type: 'postgres',
@@ -36,7 +40,7 @@ export function buildDataSourceOptions(
     logging: false,
     extra: {
       max: poolSize,
-      connectionTimeoutMillis: 5000,
+      connectionTimeoutMillis: connectTimeoutMs,
       options: `-c plan_cache_mode=${plans === 'per-execution' ? 'force_custom_plan' : 'auto'}`,
       // Read by runPrepared (pg ignores it): false sends its statements unnamed.
       [NAMED_STATEMENTS]: namedStatements,

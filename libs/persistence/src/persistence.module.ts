@@ -40,7 +40,15 @@ class MigrationsOnStart implements OnApplicationBootstrap {
     if (this.config.databaseDirectUrl === this.config.databaseUrl) {
       return runMigrationsWithLock(this.dataSource);
     }
-    const direct = new DataSource(buildDataSourceOptions(this.config.databaseDirectUrl, 2));
+    const direct = new DataSource(
+      buildDataSourceOptions(
+        this.config.databaseDirectUrl,
+        2,
+        undefined,
+        undefined,
+        this.config.databaseConnectTimeoutMs,
+      ),
+    );
     await direct.initialize();
     try {
       return await runMigrationsWithLock(direct);
@@ -88,6 +96,7 @@ export class PersistenceModule {
               config.databasePoolSize[app],
               app === 'api' ? 'reusable' : 'per-execution',
               config.databasePreparedStatements,
+              config.databaseConnectTimeoutMs,
             ),
             // Keep retrying quietly at start: readiness reports the database until it answers.
             retryAttempts: 10,
