@@ -259,6 +259,10 @@ export class WebhookDispatcher implements BackgroundLoop {
           });
     const attemptsMade = message.attempts + 1;
     const verdict = judgeAttempt(result, attemptsMade, this.config.webhookRetryScheduleMs);
+    // Disabled before the message is released: it stays pending and due for when the endpoint is
+    // enabled again, and a pass in between must not claim it and POST to the gone endpoint again.
+    if (verdict.kind === 'endpoint_gone')
+      await this.disable(message, 'the endpoint answered 410 Gone');
     const [recorded] = await runPrepared<{ failing_since: Date | null; recorded: boolean }>(
       this.dataSource,
       RECORD_ATTEMPT,
@@ -283,10 +287,7 @@ export class WebhookDispatcher implements BackgroundLoop {
       );
       return;
     }
-    if (verdict.kind === 'endpoint_gone') {
-      await this.disable(message, 'the endpoint answered 410 Gone');
-      return;
-    }
+    if (verdict.kind === 'endpoint_gone') return;
     this.logger.warn(
       `${where} attempt ${attemptsMade} failed: ${result.error}${verdict.kind === 'give_up' ? '; no attempts left' : `; next in ${Math.round(verdict.delayMs / 1000)} s`}`,
     );
