@@ -42,6 +42,7 @@ module.exports = {
       setupFilesAfterEnv: [
         '<rootDir>/test/support/secret-audit.setup.ts',
         '<rootDir>/test/support/api-contract.setup.ts',
+        '<rootDir>/test/support/retry-once.setup.ts',
       ],
     },
   ],
