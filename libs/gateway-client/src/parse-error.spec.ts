@@ -121,6 +121,24 @@ describe('gatewayErrorFromBody', () => {
     expect(bare?.code).toBe('invalid_api_credentials_provided');
   });
 
+  it('reads a wrapped message with whitespace before it, and a plain message as no error', () => {
+    const inner = { error: { error_type: 'api_error', code: 'too_many_requests', message: 'x' } };
+    const padded = gatewayErrorFromBody('registerIpn', 200, {
+      message: `\n  ${JSON.stringify(inner)}`,
+    });
+    expect(padded?.code).toBe('too_many_requests');
+    // A status lookup's message: text, not an error (and not parsed as JSON).
+    const parse = jest.spyOn(JSON, 'parse');
+    expect(
+      gatewayErrorFromBody('getTransactionStatus', 200, {
+        message: 'Request processed successfully',
+        status: '200',
+      }),
+    ).toBeNull();
+    expect(parse).not.toHaveBeenCalled();
+    parse.mockRestore();
+  });
+
   it('reads the RegisterIPN 409 as rate limited, wrapped message parsed', () => {
     const inner = {
       error: { error_type: 'api_error', code: 'too_many_requests', message: 'Too many requests' },

@@ -62,7 +62,9 @@ export function readErrorObject(value: unknown): ErrorObject | null {
 
 /** 401 and 409 wrap the error object as a JSON string inside `message`: parse it a second time. */
 function readDoubleEncodedError(body: JsonObject): ErrorObject | null {
-  if (typeof body.message !== 'string') return null;
+  // Only an object can wrap one: a plain message ("Request processed successfully", on every
+  // status lookup) is not parsed, as a failed JSON.parse costs a thrown exception.
+  if (typeof body.message !== 'string' || !body.message.trimStart().startsWith('{')) return null;
   const inner = parseJsonBody(body.message);
   if (!isJsonObject(inner)) return null;
   return readErrorObject(inner.error) ?? readErrorObject(inner);
