@@ -3608,7 +3608,7 @@ export interface components {
                  * @description Stable: branch on it
                  * @enum {string}
                  */
-                code: "database_unavailable" | "queue_unavailable";
+                code: "database_unavailable" | "queue_unavailable" | "service_stopping";
                 /** @description For people; may change */
                 message: string;
             } & {

@@ -67,6 +67,8 @@ export const ERROR_CODES = {
   payload_too_large: 'invalid',
   unsupported_media_type: 'invalid',
   rate_limited: 'unavailable',
+  // An instance that is stopping (a rollout): @app/common's createFastifyApp answers it.
+  service_stopping: 'unavailable',
 } as const satisfies Record<string, CheckoutErrorCategory>;
 
 export type CheckoutErrorCode = keyof typeof ERROR_CODES;

@@ -2,7 +2,7 @@ import { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Duplex } from 'node:stream';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { requestIdOf } from '../logging/logging.module';
 import { WiringAtDebug } from '../logging/wiring-at-debug';
@@ -32,6 +32,8 @@ export async function createFastifyApp(
       // What Node's HTTP parser refuses before any route (request line and headers over 16 KiB,
       // not HTTP at all), in the same shape; Fastify's own answer has none.
       clientErrorHandler: answerClientError,
+      // Answered in the service's error shape instead (answerWhileStopping).
+      return503OnClosing: false,
       frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
         const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
         void reply.code(status).send({
@@ -48,8 +50,39 @@ export async function createFastifyApp(
     { bufferLogs: options.bufferLogs ?? true, abortOnError: false },
   );
   useAppLogger(app);
+  answerWhileStopping(app.getHttpAdapter().getInstance());
   closeOnSignals(app);
   return app;
+}
+
+/** What a request gets once its process is stopping: another instance takes it. */
+const STOPPING_ANSWER = JSON.stringify({
+  error: {
+    code: 'service_stopping',
+    message: 'this instance is stopping: send the request again (another instance takes it)',
+  },
+});
+
+/**
+ * Once the server is closing, a request that arrives on a kept-alive connection is answered 503
+ * in the service's error shape, with Retry-After and `Connection: close` (so the client's next
+ * request opens a connection to an instance that is not stopping), before any other hook: the
+ * hot routes too. Fastify's own answer (return503OnClosing) has neither.
+ */
+function answerWhileStopping(fastify: FastifyInstance): void {
+  let stopping = false;
+  fastify.addHook('preClose', async () => {
+    stopping = true;
+  });
+  fastify.addHook('onRequest', (_request, reply, done) => {
+    if (!stopping) return done();
+    void reply
+      .code(503)
+      .header('retry-after', '1')
+      .header('connection', 'close')
+      .type('application/json; charset=utf-8')
+      .send(STOPPING_ANSWER);
+  });
 }
 
 /**
@@ -81,7 +114,7 @@ const DRAIN_DEADLINE_MS = 25_000;
 /**
  * On SIGTERM (Kubernetes stopping the pod), SIGINT or SIGHUP the HTTP server closes first: it
  * takes no new connection, finishes the requests in flight (for at most DRAIN_DEADLINE_MS) and
- * answers one arriving on an open keep-alive connection 503 with `Connection: close`. Only then
+ * answers one arriving on an open keep-alive connection 503 (answerWhileStopping). Only then
  * are the modules closed (queues, Redis, the database): Nest's own shutdown hooks close them
  * before the server, so a request still in flight could meet a closed connection. Then the
  * signal is raised again, as Nest does.
