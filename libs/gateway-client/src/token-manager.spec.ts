@@ -67,6 +67,33 @@ describe('TokenManager', () => {
     expect(issued()).toBe(2);
   });
 
+  it("takes a peer's token stored between its read and its lock, without logging in", async () => {
+    const store = new InMemoryTokenStore();
+    const peerToken: StoredToken = {
+      token: 'peer-token',
+      issuedAt: Date.now(),
+      expiresAt: Date.now() + 3_600_000,
+    };
+    // The peer logs in, stores its token and gives the lock back while this process is between
+    // its read of the store (empty) and its lock (free again).
+    jest.spyOn(store, 'tryLock').mockImplementation(async () => {
+      await store.set('k', peerToken);
+      return true;
+    });
+    const issue = jest.fn(async (): Promise<StoredToken> => {
+      throw new Error('logged in a second time');
+    });
+    const manager = new TokenManager({
+      store,
+      key: 'k',
+      refreshMarginMs: 60_000,
+      lockWaitMs: 1000,
+      issue,
+    });
+    expect(await manager.getToken()).toBe('peer-token');
+    expect(issue).not.toHaveBeenCalled();
+  });
+
   it('keys the store by a hash, never by the consumer key in clear', () => {
     const key = tokenStoreKey('pesapal', 'https://pay.example/v3/api', 'my-consumer-key');
     expect(key).toMatch(/^pesapal:gateway-token:[0-9a-f]{24}$/);

@@ -40,11 +40,18 @@ export class TokenManager {
     const { store, key, lockWaitMs } = this.options;
     const shared = await store.get(key);
     if (shared && this.usable(shared, rejected)) return (this.current = shared);
-    if (!(await store.tryLock(key, lockWaitMs))) {
+    const locked = await store.tryLock(key, lockWaitMs);
+    if (!locked) {
       const fromPeer = await this.awaitPeer(rejected);
       if (fromPeer) return (this.current = fromPeer);
     }
     try {
+      if (locked) {
+        // A peer may have logged in, stored its token and given the lock back between the read
+        // above and this lock: read again before logging in a second time.
+        const stored = await store.get(key);
+        if (stored && this.usable(stored, rejected)) return (this.current = stored);
+      }
       const issued = await this.options.issue();
       this.current = issued;
       await store.set(key, issued);
