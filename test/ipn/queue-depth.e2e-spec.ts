@@ -1,9 +1,8 @@
 import { Queue } from 'bullmq';
-import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { JobProducer, queueConnectionFor, QUEUES } from '@app/queues';
-import { openTestDataSource } from '../support/database';
-import { RunningService, startService, waitFor } from '../support/service';
+import { waitFor } from '../support/service';
+import { workerSuiteForTests } from '../support/worker-suite';
 import { inboxOf, notify, paidSilently, waitForStatus } from './ipn-support';
 
 /**
@@ -12,22 +11,15 @@ import { inboxOf, notify, paidSilently, waitForStatus } from './ipn-support';
  */
 describe('IPN inbox relay: a backlog longer than the queue depth waits in Postgres', () => {
   const depth = 3;
-  let service: RunningService;
-  let dataSource: DataSource;
-
-  beforeAll(async () => {
-    service = await startService({
-      worker: true,
-      env: { NOTIFICATION_QUEUE_DEPTH: String(depth), POLL_SCHEDULE_SECONDS: '600' },
-    });
-    dataSource = await openTestDataSource();
-  }, 60_000);
-  afterAll(async () => {
-    await service?.close();
-    await dataSource?.destroy();
+  // A database and queues of its own: the run's hold earlier suites' notifications, some of
+  // them due again (unmatched retries), which the relay would queue first, filling the depth.
+  const suite = workerSuiteForTests({
+    ownDatabase: 'queue_depth',
+    env: { NOTIFICATION_QUEUE_DEPTH: String(depth), POLL_SCHEDULE_SECONDS: '600' },
   });
 
   it('queues no more than the depth while the workers are paused, and the rest once they resume', async () => {
+    const { service, dataSource } = suite;
     const jobs = service.workerApp!.get(JobProducer);
     const config = service.workerApp!.get<ServiceConfig>(SERVICE_CONFIG);
     // Paused for every worker (a worker-level pause may still take the job it was waiting for).
