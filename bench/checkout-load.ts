@@ -3,8 +3,8 @@
  * beside SubmitOrderRequest sent straight to the sandbox in the same run, so the difference is
  * what the service adds (validation, two Postgres transactions, the gateway client).
  *
- *   npm run bench:checkout                     # 1, 8, 32, 64 concurrent, 5 s each
- *   BENCH_LEVELS=1,16 BENCH_SECONDS=3 npm run bench:checkout
+ *   npm run bench:checkout                     # 1, 8, 32, 64 concurrent, 3 stages of 5 s each
+ *   BENCH_LEVELS=1,16 BENCH_SECONDS=3 BENCH_ROUNDS=5 npm run bench:checkout
  *
  * Beside both, the same checkouts through bench/floor-checkout.ts, the floor: one framework-free
  * route with the same two statements and gateway call and nothing else, so the service's own
@@ -41,6 +41,17 @@ import { ratioLines } from './floor-goals';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '1,8,32,64').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+/**
+ * Stages of the service and of the floor per level, alternated (service first, then floor first,
+ * ...): each figure is the median of its stages, so a moment of the shared machine's noise or
+ * the order of the two does not decide the ratio.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
+  throw new Error(
+    `BENCH_ROUNDS must be a whole number of at least 1, not ${process.env.BENCH_ROUNDS}`,
+  );
+}
 const SHOP_KEY = `bench_${randomBytes(8).toString('hex')}`;
 const WITH_FLOOR = process.env.BENCH_FLOOR !== '0';
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
@@ -87,6 +98,47 @@ async function load(concurrency: number, seconds: number, one: () => Promise<boo
     p50: at(0.5),
     p99: at(0.99),
   } satisfies Result;
+}
+
+interface Stage {
+  result: Result;
+  perOperation: {
+    commits: number;
+    rows_inserted: number;
+    rows_updated: number;
+    cpu_ms_process: number;
+    cpu_ms_postgres: number;
+  };
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** Each figure's median over the stages; requests and errors are summed (none may hide). */
+function medianStage(stages: Stage[]): Stage {
+  const of = <K extends string>(pick: (stage: Stage) => Record<K, number>, key: K) =>
+    median(stages.map((stage) => pick(stage)[key]));
+  const work = (stage: Stage) => stage.perOperation;
+  const result = (stage: Stage) => stage.result as unknown as Record<keyof Result, number>;
+  return {
+    result: {
+      requests: stages.reduce((sum, stage) => sum + stage.result.requests, 0),
+      errors: stages.reduce((sum, stage) => sum + stage.result.errors, 0),
+      perSecond: of(result, 'perSecond'),
+      p50: of(result, 'p50'),
+      p99: of(result, 'p99'),
+    },
+    perOperation: {
+      commits: of(work, 'commits'),
+      rows_inserted: of(work, 'rows_inserted'),
+      rows_updated: of(work, 'rows_updated'),
+      cpu_ms_process: of(work, 'cpu_ms_process'),
+      cpu_ms_postgres: of(work, 'cpu_ms_postgres'),
+    },
+  };
 }
 
 let sequence = 0;
@@ -203,7 +255,11 @@ async function main(): Promise<void> {
       postgres: groupCpuMs('postgres'),
     });
     /** One stage between settled counters: its result and its work per checkout. */
-    const measured = async (concurrency: number, pid: number, one: () => Promise<boolean>) => {
+    const stage = async (
+      concurrency: number,
+      pid: number,
+      one: () => Promise<boolean>,
+    ): Promise<Stage> => {
       const before = await settledReading(() => workSoFar(pid));
       const result = await load(concurrency, SECONDS, one);
       const after = await settledReading(() => workSoFar(pid));
@@ -213,13 +269,29 @@ async function main(): Promise<void> {
         cpu_ms_process: Number(each(before.app, after.app, 3)),
         cpu_ms_postgres: Number(each(before.postgres, after.postgres, 3)),
       };
-      const work =
-        `${each(before.database.commits, after.database.commits)} commits, ` +
-        `${each(before.database.inserted, after.database.inserted)} inserted, ` +
-        `${each(before.database.updated, after.database.updated)} updated | CPU ms: app ` +
-        `${each(before.app, after.app, 3)}, PostgreSQL ${each(before.postgres, after.postgres, 3)}`;
-      return { result, work, perOperation };
+      return { result, perOperation };
     };
+    /** The level's stages of the service and of the floor, alternated, each as their medians. */
+    const measuredLevel = async (concurrency: number) => {
+      const service: Stage[] = [];
+      const atFloor: Stage[] = [];
+      const runService = async () =>
+        service.push(await stage(concurrency, apiProcess.pid as number, checkout));
+      const runFloor = async () => {
+        if (floorProcess)
+          atFloor.push(await stage(concurrency, floorProcess.pid as number, floorCheckout));
+      };
+      for (let round = 0; round < ROUNDS; round += 1) {
+        for (const run of round % 2 === 0 ? [runService, runFloor] : [runFloor, runService]) {
+          await run();
+        }
+      }
+      return { service: medianStage(service), floor: atFloor.length ? medianStage(atFloor) : null };
+    };
+    const workLine = ({ perOperation: work }: Stage) =>
+      `${work.commits.toFixed(2)} commits, ${work.rows_inserted.toFixed(2)} inserted, ` +
+      `${work.rows_updated.toFixed(2)} updated | CPU ms: app ${work.cpu_ms_process.toFixed(3)}, ` +
+      `PostgreSQL ${work.cpu_ms_postgres.toFixed(3)}`;
     const figures = (result: Result) => ({
       per_second: Math.round(result.perSecond),
       p50_ms: Number(result.p50.toFixed(2)),
@@ -228,27 +300,24 @@ async function main(): Promise<void> {
     });
     for (const concurrency of LEVELS) {
       const gatewayOnly = await load(concurrency, SECONDS, direct);
-      const {
-        result: service,
-        work,
-        perOperation,
-      } = await measured(concurrency, apiProcess.pid as number, checkout);
+      const measured = await measuredLevel(concurrency);
+      const service = measured.service.result;
       const level: Record<string, unknown> = {
         concurrency,
-        service: { ...figures(service), ...perOperation },
+        service: { ...figures(service), ...measured.service.perOperation },
         gateway_alone: figures(gatewayOnly),
       };
       levels.push(level);
-      perCheckout.push(`${String(concurrency).padStart(5)} | ${work}`);
+      perCheckout.push(`${String(concurrency).padStart(5)} | ${workLine(measured.service)}`);
       rows.push(
         `${String(concurrency).padStart(5)} | ${f(service.perSecond)} ${f(service.p50)} ${f(service.p99)} ${String(service.errors).padStart(5)} | ${f(gatewayOnly.perSecond)} ${f(gatewayOnly.p50)} ${f(gatewayOnly.p99)} | ${f(service.p50 - gatewayOnly.p50)}`,
       );
       process.stdout.write(`${rows.at(-1)}\n`);
-      if (floorProcess) {
-        const atFloor = await measured(concurrency, floorProcess.pid as number, floorCheckout);
+      const atFloor = measured.floor;
+      if (atFloor) {
         level.floor = { ...figures(atFloor.result), ...atFloor.perOperation };
         floorRows.push(
-          `${String(concurrency).padStart(5)} | ${f(atFloor.result.perSecond)} ${f(atFloor.result.p50)} ${f(atFloor.result.p99)} ${String(atFloor.result.errors).padStart(5)} | ${atFloor.work}`,
+          `${String(concurrency).padStart(5)} | ${f(atFloor.result.perSecond)} ${f(atFloor.result.p50)} ${f(atFloor.result.p99)} ${String(atFloor.result.errors).padStart(5)} | ${workLine(atFloor)}`,
         );
         process.stdout.write(`${floorRows.at(-1)}\n`);
       }
@@ -256,7 +325,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       [
         '',
-        `checkouts through the service vs SubmitOrderRequest straight to the sandbox, ${SECONDS} s per level`,
+        `checkouts through the service vs SubmitOrderRequest straight to the sandbox, ${SECONDS} s per stage, medians of ${ROUNDS} stages alternated with the floor's`,
         'conc. | service: req/s  p50 ms  p99 ms  errs | sandbox: req/s  p50 ms  p99 ms | added p50 ms',
         ...rows,
         '',
@@ -278,6 +347,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${ratioLines('checkout', levels).join('\n')}\n`);
     results = {
       seconds_per_level: SECONDS,
+      rounds: ROUNDS,
       levels,
       peak_rss_mib: {
         api: Math.round(peakRssMiB(apiProcess.pid as number)),

@@ -53,7 +53,9 @@ function checkoutSection(result: Json | null): string[] {
     '`SubmitOrderRequest` sent straight to the sandbox (what the gateway call alone costs) and the',
     'floor (`bench/floor-checkout.ts`: one framework-free route with the same two statements and the',
     'same gateway call). Per checkout: commits and rows of the bench database, CPU of the serving',
-    'process and of PostgreSQL.',
+    'process and of PostgreSQL. The service and the floor run in alternated stages at each',
+    'concurrency (`BENCH_ROUNDS`, 3 by default: service then floor, floor then service, ...), and',
+    'each figure is the median of its stages.',
     '',
   );
   if (!result) return [...lines, 'No run recorded yet.', ''];
