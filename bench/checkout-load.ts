@@ -27,11 +27,13 @@ import { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import {
+  benchRounds,
   costPer,
   cpuMs,
   databaseCounters,
   databaseWorkPer,
   groupCpuMs,
+  medians,
   peakRssMiB,
   settledReading,
 } from './counters';
@@ -41,17 +43,7 @@ import { ratioLines } from './floor-goals';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '1,8,32,64').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-/**
- * Stages of the service and of the floor per level, alternated (service first, then floor first,
- * ...): each figure is the median of its stages, so a moment of the shared machine's noise or
- * the order of the two does not decide the ratio.
- */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
-  throw new Error(
-    `BENCH_ROUNDS must be a whole number of at least 1, not ${process.env.BENCH_ROUNDS}`,
-  );
-}
+const ROUNDS = benchRounds();
 const SHOP_KEY = `bench_${randomBytes(8).toString('hex')}`;
 const WITH_FLOOR = process.env.BENCH_FLOOR !== '0';
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
@@ -111,33 +103,20 @@ interface Stage {
   };
 }
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
 /** Each figure's median over the stages; requests and errors are summed (none may hide). */
 function medianStage(stages: Stage[]): Stage {
-  const of = <K extends string>(pick: (stage: Stage) => Record<K, number>, key: K) =>
-    median(stages.map((stage) => pick(stage)[key]));
-  const work = (stage: Stage) => stage.perOperation;
-  const result = (stage: Stage) => stage.result as unknown as Record<keyof Result, number>;
+  const { perSecond, p50, p99 } = medians(
+    stages.map(({ result }) => ({ perSecond: result.perSecond, p50: result.p50, p99: result.p99 })),
+  );
   return {
     result: {
       requests: stages.reduce((sum, stage) => sum + stage.result.requests, 0),
       errors: stages.reduce((sum, stage) => sum + stage.result.errors, 0),
-      perSecond: of(result, 'perSecond'),
-      p50: of(result, 'p50'),
-      p99: of(result, 'p99'),
+      perSecond,
+      p50,
+      p99,
     },
-    perOperation: {
-      commits: of(work, 'commits'),
-      rows_inserted: of(work, 'rows_inserted'),
-      rows_updated: of(work, 'rows_updated'),
-      cpu_ms_process: of(work, 'cpu_ms_process'),
-      cpu_ms_postgres: of(work, 'cpu_ms_postgres'),
-    },
+    perOperation: medians(stages.map((stage) => stage.perOperation)),
   };
 }
 

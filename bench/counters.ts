@@ -144,3 +144,32 @@ export function itemsPerStatement(
     })
     .join(', ');
 }
+
+/**
+ * Stages of the service and of the floor per measurement, alternated (service first, then floor
+ * first, ...): each figure is the median of its stages, so a moment of the shared machine's noise
+ * or the order of the two does not decide the ratio. BENCH_ROUNDS, 3 by default.
+ */
+export function benchRounds(): number {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  if (!Number.isInteger(rounds) || rounds < 1) {
+    throw new Error(
+      `BENCH_ROUNDS must be a whole number of at least 1, not ${process.env.BENCH_ROUNDS}`,
+    );
+  }
+  return rounds;
+}
+
+export const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** Each numeric field's median over the records (which share their fields). */
+export function medians<T extends Record<string, number>>(records: T[]): T {
+  const first = records[0];
+  return Object.fromEntries(
+    Object.keys(first).map((key) => [key, median(records.map((record) => record[key]))]),
+  ) as T;
+}

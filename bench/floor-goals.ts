@@ -86,8 +86,8 @@ export function ipnGoals(result: Json): GoalCheck[] {
         floor: round(floorRows),
         figure: round(rows - floorRows),
         comparedBy: 'difference',
-        goal: '≤ the floor + 1.5',
-        met: rows - floorRows <= 1.5,
+        goal: '≤ the floor + 1.0',
+        met: rows - floorRows <= 1.0,
       },
       {
         measure: `acknowledgement p99 ms ${at}`,

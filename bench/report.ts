@@ -98,7 +98,9 @@ function ipnSection(result: Json | null): string[] {
     'route answering the same acknowledgement, and at the first rate the floor',
     '(`bench/floor-ipn.ts`: store, acknowledge after the commit, look up once per order, apply',
     'once, in one framework-free process). "Final" is when every order is settled after the last',
-    'notification was sent.',
+    'notification was sent. At the first rate the service and the floor run in alternated stages',
+    '(`BENCH_ROUNDS`, 3 by default), each on orders of its own: its figures are their medians, its',
+    'lost acknowledgements and doubled orders their sums.',
     '',
   );
   if (!result) return [...lines, 'No run recorded yet.', ''];
