@@ -330,6 +330,53 @@ describe('payments without an order (api + worker + sandbox, a database of its o
     expect(refused.map((row) => Number(row.status)).sort()).toEqual([400, 404, 404, 404, 422]);
   });
 
+  it('refuses to settle a payment made under a reference that names another order of ours, and refunds it without that reference', async () => {
+    const payment = await kept('1500.00');
+    expect(payment.merchantReference).toEqual(expect.any(String));
+    // Another order of ours (of another account, say) is held at the gateway under that reference.
+    const named = await fixtures.hostedOrder({}, '1500.00');
+    await dataSource.query(`UPDATE orders SET gateway_reference = $1 WHERE id = $2`, [
+      payment.merchantReference,
+      named.id,
+    ]);
+    const unpaid = await fixtures.hostedOrder({}, '1500.00');
+
+    const answer = await admin()
+      .post(`/v1/admin/unmatched-payments/${payment.id}/match`)
+      .set(service.adminAuth)
+      .send({ reference: unpaid.merchantReference });
+    expect(answer.status).toBe(409);
+    expect(answer.body.error).toMatchObject({
+      code: 'reference_in_use',
+      order: { reference: named.merchantReference, account: named.gatewayAccount },
+    });
+    expect(answer.body.error.message).toContain(String(payment.merchantReference));
+    const orders = dataSource.getRepository(OrderEntity);
+    expect(await orders.findOneByOrFail({ id: unpaid.id })).toMatchObject({
+      status: 'pending',
+      gatewayReference: null,
+      attemptNumber: unpaid.attemptNumber,
+    });
+    expect(
+      (await dataSource.getRepository(UnmatchedPaymentEntity).findOneByOrFail({ id: payment.id }))
+        .status,
+    ).toBe('open');
+
+    // Refunded instead: adopted as an order of its own, without the reference another holds.
+    const refunded = await admin()
+      .post(`/v1/admin/unmatched-payments/${payment.id}/refund`)
+      .set(service.adminAuth)
+      .send({ reason: 'made under another order of ours' });
+    expect(refunded.status).toBe(201);
+    expect(refunded.body.refund).toMatchObject({ status: 'accepted', amount: '1500.00' });
+    expect(
+      await orders.findOneByOrFail({ merchantReference: `UNMATCHED-${payment.orderTrackingId}` }),
+    ).toMatchObject({ orderTrackingId: payment.orderTrackingId, gatewayReference: null });
+    expect((await orders.findOneByOrFail({ id: named.id })).gatewayReference).toBe(
+      payment.merchantReference,
+    );
+  });
+
   it('refunds one below the threshold at once: adopted as an order, one gateway refund', async () => {
     const payment = await kept('1500.00');
     await service.sandbox.control.resetRequests();

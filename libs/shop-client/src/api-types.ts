@@ -4924,7 +4924,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description unmatched_payment_settled (error.unmatched_payment says how), order_paid (completed or reversed), order_closed (cancelled or expired) */
+            /** @description unmatched_payment_settled (error.unmatched_payment says how), order_paid (completed or reversed), order_closed (cancelled or expired), reference_in_use (the payment was made under a reference that names another order of ours: error.order) */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];

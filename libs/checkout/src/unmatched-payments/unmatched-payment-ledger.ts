@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DEFAULT_ACCOUNT } from '@app/config';
-import { cutText, isUuid, Money, OrderTrackingId } from '@app/domain';
+import {
+  cutText,
+  isUuid,
+  MERCHANT_REFERENCE_MAX_LENGTH,
+  Money,
+  OrderTrackingId,
+} from '@app/domain';
 import { TransactionLookup, TransactionRecord } from '@app/gateway-client';
 import {
   OPEN_NOTIFICATION_STATUSES_SQL,
@@ -38,6 +44,20 @@ const KEEP = `WITH kept AS (
   RETURNING (SELECT id FROM kept) AS kept_id`;
 
 export const KEPT_NOTE = 'kept as a payment without an order (unmatched_payments)';
+
+/**
+ * The id the gateway holds the payment under, kept as the order's gateway_reference so that a
+ * lookup by it finds the order: none when it is the order's own reference, or longer than a
+ * reference of ours can be (the order is still found by the payment's tracking id).
+ */
+export function gatewayReferenceOf(
+  payment: Pick<UnmatchedPaymentEntity, 'merchantReference'>,
+  orderReference: string,
+): string | null {
+  const reference = payment.merchantReference;
+  if (!reference || reference === orderReference) return null;
+  return reference.length <= MERCHANT_REFERENCE_MAX_LENGTH ? reference : null;
+}
 
 /** A reference of the adopted order's: ours, derived from the gateway's tracking id. */
 export const ADOPTED_PREFIX = 'UNMATCHED-';
@@ -156,15 +176,22 @@ export class UnmatchedPaymentLedger {
       const payment = await this.lockOpen(manager, id);
       const orders = manager.getRepository(OrderEntity);
       const reference = cutText(`${ADOPTED_PREFIX}${payment.orderTrackingId}`, 50);
+      const heldUnder = gatewayReferenceOf(payment, reference);
+      // One naming another order of ours (of another account) is left out: lookups by it would
+      // find two orders. The adopted order is still found by the payment's tracking id.
+      const gatewayReference =
+        heldUnder !== null &&
+        !(await orders.exists({
+          where: [{ gatewayReference: heldUnder }, { merchantReference: heldUnder }],
+        }))
+          ? heldUnder
+          : null;
       const order = await orders.save(
         orders.create({
           merchantReference: reference,
           orderTrackingId: payment.orderTrackingId.slice(0, 64),
           // The id the gateway holds it under, so that lookups of it match this order.
-          gatewayReference:
-            payment.merchantReference && payment.merchantReference.length <= 50
-              ? payment.merchantReference
-              : null,
+          gatewayReference,
           kind: 'hosted',
           status: 'completed',
           submissionStatus: 'submitted',

@@ -64,7 +64,7 @@ export class UnmatchedPaymentsController {
   @ApiNotFoundResponse({ description: 'unmatched_payment_not_found or order_not_found' })
   @ApiConflictResponse({
     description:
-      'unmatched_payment_settled (error.unmatched_payment says how), order_paid (completed or reversed), order_closed (cancelled or expired)',
+      'unmatched_payment_settled (error.unmatched_payment says how), order_paid (completed or reversed), order_closed (cancelled or expired), reference_in_use (the payment was made under a reference that names another order of ours: error.order)',
   })
   @ApiUnprocessableEntityResponse({
     description: 'unmatched_payment_mismatch: another amount, currency or account than the order',
