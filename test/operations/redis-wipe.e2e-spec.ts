@@ -508,7 +508,6 @@ describe('the queues come back empty while the service runs', () => {
       schedules: 3,
       notifications: 0,
       'polls and refund follow-ups': 0,
-      'automatic refunds of double payments': 0,
       'IPN registrations': 0,
     });
     // A few seconds of sweeps and relays: nothing spurious is looked up, written or delivered.

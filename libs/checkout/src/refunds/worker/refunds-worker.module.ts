@@ -2,23 +2,15 @@ import { Module } from '@nestjs/common';
 import { OrdersCoreModule } from '../../orders/orders-core.module';
 import { DoublePaymentRefunds } from '../double-payment-refunds';
 import { FollowRefundJob } from './follow-refund.job';
-import { LostAutoRefunds } from './lost-auto-refunds';
 import { RefundDoublePaymentJob } from './refund-double-payment.job';
 import { RefundFollowUp } from './refund-follow-up';
 
 /**
  * The refunds feature's worker side: following accepted refunds until the gateway reverses them,
- * and refunding double payments when AUTO_REFUND_DOUBLE_PAYMENTS is on (queued again when the
- * queue's store comes back empty before they ran).
+ * and refunding double payments when AUTO_REFUND_DOUBLE_PAYMENTS is on.
  */
 @Module({
   imports: [OrdersCoreModule],
-  providers: [
-    RefundFollowUp,
-    FollowRefundJob,
-    DoublePaymentRefunds,
-    RefundDoublePaymentJob,
-    LostAutoRefunds,
-  ],
+  providers: [RefundFollowUp, FollowRefundJob, DoublePaymentRefunds, RefundDoublePaymentJob],
 })
 export class RefundsWorkerModule {}
