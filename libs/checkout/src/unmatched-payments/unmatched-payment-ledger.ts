@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, Not } from 'typeorm';
 import { DEFAULT_ACCOUNT } from '@app/config';
 import {
   cutText,
@@ -57,6 +57,24 @@ export function gatewayReferenceOf(
   const reference = payment.merchantReference;
   if (!reference || reference === orderReference) return null;
   return reference.length <= MERCHANT_REFERENCE_MAX_LENGTH ? reference : null;
+}
+
+/**
+ * An order of ours other than `exceptId` whose reference or gateway reference (each unique) is
+ * this one, or null.
+ */
+export function orderHoldingReference(
+  manager: EntityManager,
+  reference: string,
+  exceptId: string | null,
+): Promise<OrderEntity | null> {
+  const other = exceptId === null ? {} : { id: Not(exceptId) };
+  return manager.getRepository(OrderEntity).findOne({
+    where: [
+      { gatewayReference: reference, ...other },
+      { merchantReference: reference, ...other },
+    ],
+  });
 }
 
 /** A reference of the adopted order's: ours, derived from the gateway's tracking id. */
@@ -177,13 +195,10 @@ export class UnmatchedPaymentLedger {
       const orders = manager.getRepository(OrderEntity);
       const reference = cutText(`${ADOPTED_PREFIX}${payment.orderTrackingId}`, 50);
       const heldUnder = gatewayReferenceOf(payment, reference);
-      // One naming another order of ours (of another account) is left out: lookups by it would
+      // One another order of ours holds (of another account) is left out: lookups by it would
       // find two orders. The adopted order is still found by the payment's tracking id.
       const gatewayReference =
-        heldUnder !== null &&
-        !(await orders.exists({
-          where: [{ gatewayReference: heldUnder }, { merchantReference: heldUnder }],
-        }))
+        heldUnder !== null && !(await orderHoldingReference(manager, heldUnder, null))
           ? heldUnder
           : null;
       const order = await orders.save(

@@ -11,7 +11,12 @@ import { CheckoutError } from '../../errors/checkout-error';
 import { newestFirstList } from '../../http/page-cursor';
 import { Operator } from '../../operators/operator';
 import { OrderOutcomeService } from '../../orders/order-outcome.service';
-import { gatewayReferenceOf, lookupOf, UnmatchedPaymentLedger } from '../unmatched-payment-ledger';
+import {
+  gatewayReferenceOf,
+  lookupOf,
+  orderHoldingReference,
+  UnmatchedPaymentLedger,
+} from '../unmatched-payment-ledger';
 import { toUnmatchedPaymentView, UnmatchedPaymentView } from '../unmatched-payment-view';
 
 export interface UnmatchedPaymentFilters {
@@ -91,21 +96,22 @@ export class UnmatchedPaymentsService {
       if (!order) throw CheckoutError.notFound('order', reference);
       refuseUnpayable(order);
       refuseMismatch(order, payment);
-      const gatewayReference = gatewayReferenceOf(payment, order.merchantReference);
-      if (gatewayReference !== null) {
-        // Another order of ours named by it (on another account: on this one, the verifier
-        // would have matched the payment there): lookups by it would find two orders.
-        const named = await this.orders.findByAnyReference(gatewayReference, manager);
-        if (named && named.id !== order.id) {
+      const stillOpen = order.status === 'pending' ? order.orderTrackingId : null;
+      if (order.orderTrackingId !== payment.orderTrackingId) {
+        const gatewayReference = gatewayReferenceOf(payment, order.merchantReference);
+        // Held by another order of ours (another account's: on this one the verifier would have
+        // matched the payment there), lookups by it would find two orders.
+        const named =
+          gatewayReference === null
+            ? null
+            : await orderHoldingReference(manager, gatewayReference, order.id);
+        if (named) {
           throw new CheckoutError(
             'reference_in_use',
             `the payment was made under reference ${gatewayReference}, which names order ${named.merchantReference} of account ${named.gatewayAccount}: it cannot settle order ${order.merchantReference} (refund the payment instead)`,
             { order: { reference: named.merchantReference, account: named.gatewayAccount } },
           );
         }
-      }
-      const stillOpen = order.status === 'pending' ? order.orderTrackingId : null;
-      if (order.orderTrackingId !== payment.orderTrackingId) {
         await this.orders.setAsideCurrentAttempt(
           order,
           order.status === 'failed' ? 'failed' : 'pending',
