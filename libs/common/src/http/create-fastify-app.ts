@@ -66,8 +66,9 @@ const STOPPING_ANSWER = JSON.stringify({
 /**
  * Once the server is closing, a request that arrives on a kept-alive connection is answered 503
  * in the service's error shape, with Retry-After and `Connection: close` (so the client's next
- * request opens a connection to an instance that is not stopping), before any other hook: the
- * hot routes too. Fastify's own answer (return503OnClosing) has neither.
+ * request opens a connection to an instance that is not stopping), by an onRequest hook of its
+ * own, which the hot routes run too (on the others the request log's hook, registered when Nest
+ * created the adapter, runs first). Fastify's own answer (return503OnClosing) has neither.
  */
 function answerWhileStopping(fastify: FastifyInstance): void {
   let stopping = false;
