@@ -173,3 +173,12 @@ export function medians<T extends Record<string, number>>(records: T[]): T {
     Object.keys(first).map((key) => [key, median(records.map((record) => record[key]))]),
   ) as T;
 }
+
+/**
+ * The record at the median of `by` (the lower of the two middle ones for an even count): where a
+ * goal adds several of a stage's figures, they come from one stage, not from different ones.
+ */
+export function medianBy<T>(records: T[], by: (record: T) => number): T {
+  const sorted = [...records].sort((a, b) => by(a) - by(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}

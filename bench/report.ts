@@ -99,8 +99,9 @@ function ipnSection(result: Json | null): string[] {
     '(`bench/floor-ipn.ts`: store, acknowledge after the commit, look up once per order, apply',
     'once, in one framework-free process). "Final" is when every order is settled after the last',
     'notification was sent. At the first rate the service and the floor run in alternated stages',
-    '(`BENCH_ROUNDS`, 3 by default), each on orders of its own: its figures are their medians, its',
-    'lost acknowledgements and doubled orders their sums.',
+    '(`BENCH_ROUNDS`, 3 by default), each on orders of its own: the work per notification is the',
+    "stage's at the median of the CPU (api and worker together; the floor's own), the latencies",
+    'and finality the medians, lost acknowledgements and doubled orders the sums.',
     '',
   );
   if (!result) return [...lines, 'No run recorded yet.', ''];
