@@ -277,7 +277,9 @@ describe('backups and restore: a base backup and the WAL archive taken while pay
     workspace = await PostgresWorkspace.create('backup-drill');
     const primary = await workspace.primary();
     await primary.query(`CREATE DATABASE ${DATABASE}`);
-    const migrations = new DataSource(buildDataSourceOptions(primary.url(DATABASE), 2));
+    const migrations = new DataSource(
+      buildDataSourceOptions(primary.url(DATABASE), { poolSize: 2 }),
+    );
     await migrations.initialize();
     await migrations.runMigrations({ transaction: 'each' });
     await migrations.destroy();

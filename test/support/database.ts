@@ -7,7 +7,7 @@ export async function openTestDataSource(poolSize = 30): Promise<DataSource> {
   const url = process.env.DATABASE_URL;
   if (!url || !url.includes('test')) throw new Error('DATABASE_URL is not a test database');
   const dataSource = new DataSource(
-    buildDataSourceOptions(url, poolSize, undefined, undefined, TEST_CONNECT_TIMEOUT_MS),
+    buildDataSourceOptions(url, { poolSize, connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS }),
   );
   return dataSource.initialize();
 }
@@ -27,7 +27,7 @@ export async function ownTestDatabase(
   await admin.query(`CREATE DATABASE "${name}"`);
   const url = `${run.databaseUrl.slice(0, run.databaseUrl.lastIndexOf('/'))}/${name}`;
   const dataSource = new DataSource(
-    buildDataSourceOptions(url, 10, undefined, undefined, TEST_CONNECT_TIMEOUT_MS),
+    buildDataSourceOptions(url, { poolSize: 10, connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS }),
   );
   await dataSource.initialize();
   await dataSource.runMigrations({ transaction: 'each' });

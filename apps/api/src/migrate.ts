@@ -11,7 +11,9 @@ import { buildDataSourceOptions, runMigrationsWithLock } from '@app/persistence'
 async function migrate(): Promise<void> {
   const config = loadOrExit(() => loadServiceConfig());
   // Two connections: one holds the advisory lock while the other migrates.
-  const dataSource = new DataSource(buildDataSourceOptions(config.databaseDirectUrl, 2));
+  const dataSource = new DataSource(
+    buildDataSourceOptions(config.databaseDirectUrl, { poolSize: 2 }),
+  );
   await dataSource.initialize();
   try {
     const applied = await runMigrationsWithLock(dataSource);

@@ -19,13 +19,24 @@ export const NAMED_STATEMENTS = 'pesapalNamedStatements';
 /** How long a new connection may take before the call fails as "database unavailable". */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
 
+/** How a process's pool connects; each has a default. */
+export interface PoolSettings {
+  poolSize?: number;
+  plans?: NamedStatementPlans;
+  /** False sends statements unnamed (a pooler that loses them). */
+  namedStatements?: boolean;
+  connectTimeoutMs?: number;
+}
+
 /** One place that turns a DATABASE_URL into TypeORM options, for the apps, the CLI and the tests. */
 export function buildDataSourceOptions(
   databaseUrl: string,
-  poolSize = 20,
-  plans: NamedStatementPlans = 'per-execution',
-  namedStatements = true,
-  connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
+  {
+    poolSize = 20,
+    plans = 'per-execution',
+    namedStatements = true,
+    connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
+  }: PoolSettings = {},
 ): DataSourceOptions {
   return {
     type: 'postgres',

@@ -41,13 +41,10 @@ class MigrationsOnStart implements OnApplicationBootstrap {
       return runMigrationsWithLock(this.dataSource);
     }
     const direct = new DataSource(
-      buildDataSourceOptions(
-        this.config.databaseDirectUrl,
-        2,
-        undefined,
-        undefined,
-        this.config.databaseConnectTimeoutMs,
-      ),
+      buildDataSourceOptions(this.config.databaseDirectUrl, {
+        poolSize: 2,
+        connectTimeoutMs: this.config.databaseConnectTimeoutMs,
+      }),
     );
     await direct.initialize();
     try {
@@ -91,13 +88,12 @@ export class PersistenceModule {
         TypeOrmModule.forRootAsync({
           inject: [SERVICE_CONFIG],
           useFactory: (config: ServiceConfig) => ({
-            ...buildDataSourceOptions(
-              config.databaseUrl,
-              config.databasePoolSize[app],
-              app === 'api' ? 'reusable' : 'per-execution',
-              config.databasePreparedStatements,
-              config.databaseConnectTimeoutMs,
-            ),
+            ...buildDataSourceOptions(config.databaseUrl, {
+              poolSize: config.databasePoolSize[app],
+              plans: app === 'api' ? 'reusable' : 'per-execution',
+              namedStatements: config.databasePreparedStatements,
+              connectTimeoutMs: config.databaseConnectTimeoutMs,
+            }),
             // Keep retrying quietly at start: readiness reports the database until it answers.
             retryAttempts: 10,
             retryDelay: 1000,
