@@ -1,6 +1,7 @@
 import { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
@@ -66,23 +67,24 @@ const STOPPING_ANSWER = JSON.stringify({
 /**
  * Once the server is closing, a request that arrives on a kept-alive connection is answered 503
  * in the service's error shape, with Retry-After and `Connection: close` (so the client's next
- * request opens a connection to an instance that is not stopping), by an onRequest hook of its
- * own, which the hot routes run too (on the others the request log's hook, registered when Nest
- * created the adapter, runs first). Fastify's own answer (return503OnClosing) has neither.
+ * request opens a connection to an instance that is not stopping). Fastify's own answer
+ * (return503OnClosing) has neither. The HTTP server's request listener is swapped when the close
+ * begins, so no route pays a hook for it before then (the checkouts and the IPN route run none
+ * they do not need); requests already in flight finish as they were.
  */
 function answerWhileStopping(fastify: FastifyInstance): void {
-  let stopping = false;
   fastify.addHook('preClose', async () => {
-    stopping = true;
-  });
-  fastify.addHook('onRequest', (_request, reply, done) => {
-    if (!stopping) return done();
-    void reply
-      .code(503)
-      .header('retry-after', '1')
-      .header('connection', 'close')
-      .type('application/json; charset=utf-8')
-      .send(STOPPING_ANSWER);
+    const server = fastify.server;
+    server.removeAllListeners('request');
+    server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
+      response.writeHead(503, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(STOPPING_ANSWER),
+        'retry-after': '1',
+        connection: 'close',
+      });
+      response.end(STOPPING_ANSWER);
+    });
   });
 }
 
