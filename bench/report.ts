@@ -332,14 +332,15 @@ function floorSection(
   if (!checkoutProfile?.profile && !ipnProfile?.profile)
     lines.push('No profiled run recorded yet.', '');
   lines.push(
-    'What a checkout pays for beyond the floor: the request passes Nest (its router, guards and',
-    'pipes), the body is checked and copied by class-validator and class-transformer (the rules',
-    'and messages the API documents), each request has its own logger with its request id',
-    '(pino-http, through Nest middleware), the rate window is counted (in leases: one Redis round',
-    'trip per lease, not per request), and the answer carries a status token (an HMAC). What a',
-    'notification pays for beyond the floor: the inbox row is claimed with a lease (so that several',
-    'workers split the inbox and a lost job is redone), each notification is a BullMQ job (its',
-    'moves in Redis), and the order change writes a merchant event (the floor announces nothing).',
+    'What a checkout pays for beyond the floor: its guards (the key and its scope) and the',
+    "validation pipe, called by the hot route without Nest's pipeline; the body is checked and",
+    'copied by class-validator and class-transformer (the rules and messages the API documents),',
+    'the request log line is written (one hook, no logger per request), the rate window is',
+    'counted (in leases: one Redis round trip per lease, not per request), and the answer',
+    'carries a status token (an HMAC). What a notification pays for beyond the floor: the inbox',
+    'row is claimed with a lease (so that several workers split the inbox and a lost job is',
+    'redone), each notification is a BullMQ job (its moves in Redis), and the order change writes',
+    'a merchant event (the floor announces nothing).',
     '',
   );
   return lines;

@@ -1,17 +1,36 @@
 import type { ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { existsSync, readFileSync } from 'node:fs';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { IpnRoute } from '@app/checkout/ipn/api/ipn-route';
 import { ShopKeyGuard } from '@app/checkout/operators/access-guards';
 import { openTestDataSource } from '../support/database';
-import { RunningService, startService } from '../support/service';
+import { RunningService, startService, waitFor } from '../support/service';
 import { inboxOf, ipnUrl, reference } from './ipn-support';
 
 /** What the global hooks leave on a request they ran for. */
 type Touched = FastifyRequest & {
   raw: FastifyRequest['raw'] & { log?: unknown; originalUrl?: string };
 };
+
+/** The request log lines (LOG_FILE, this process's) of the request with this X-Request-Id. */
+const requestLinesOf = (requestId: string): { msg?: string }[] => {
+  const file = process.env.LOG_FILE ?? '';
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes(`"id":"${requestId}"`))
+    .map((line) => JSON.parse(line) as { msg?: string; req?: { id?: string } })
+    .filter((line) => line.req?.id === requestId);
+};
+
+/** Its one "request completed" line, once written. */
+const requestLineOf = (requestId: string) =>
+  waitFor('the request log line', async () => {
+    const lines = requestLinesOf(requestId);
+    return lines.length > 0 ? lines : null;
+  });
 
 describe('hot routes: the global hooks a route does not need do not run', () => {
   let service: RunningService;
@@ -49,10 +68,12 @@ describe('hot routes: the global hooks a route does not need do not run', () => 
     guarded = [];
   });
 
-  it('the IPN route parses no cookie, runs no Nest middleware (no request logger), answers no other origin and is still acknowledged', async () => {
+  it('the IPN route parses no cookie, runs no Nest middleware (no request logger), writes no request log line, answers no other origin and is still acknowledged', async () => {
     const trackingId = `hot-${reference()}`;
+    const requestId = `ipn-${trackingId}`;
     const answer = await request(ipnUrl(service))
       .post('')
+      .set('x-request-id', requestId)
       .set('content-type', 'application/json')
       .set('cookie', 'admin_session=%E0%A4%A; =; ;;')
       .set('origin', 'https://shop.example')
@@ -74,6 +95,12 @@ describe('hot routes: the global hooks a route does not need do not run', () => 
     expect(seen.raw.log).toBeUndefined();
     expect(seen.raw.originalUrl).toBeUndefined();
     expect(await inboxOf(dataSource, trackingId)).toHaveLength(1);
+    // A request after it has its line written: none was for the notification.
+    await request(service.apiUrl)
+      .get('/v1/orders/NO-SUCH-HOT-ORDER')
+      .set('x-request-id', `${requestId}-after`);
+    await requestLineOf(`${requestId}-after`);
+    expect(requestLinesOf(requestId)).toEqual([]);
   });
 
   it('the IPN route keeps a Content-Type sent without a body (the empty-body rewrite does not run)', async () => {
@@ -114,10 +141,12 @@ describe('hot routes: the global hooks a route does not need do not run', () => 
     expect(await count()).toBe(before + 1);
   });
 
-  it('a checkout parses no cookie, and keeps its request log, the empty-body rewrite and CORS', async () => {
+  it('a checkout parses no cookie, runs no Nest middleware, and keeps its request log line, the empty-body rewrite and CORS', async () => {
+    const requestId = `hot-checkout-${reference()}`;
     const answer = await request(service.apiUrl)
       .post('/v1/checkouts')
       .set(service.shopAuth)
+      .set('x-request-id', requestId)
       .set('content-type', 'application/json')
       .set('cookie', 'theme=dark')
       .set('origin', 'https://shop.example');
@@ -128,14 +157,19 @@ describe('hot routes: the global hooks a route does not need do not run', () => 
     expect(guarded).toHaveLength(1);
     const [seen] = guarded;
     expect(seen.cookies).toBeNull();
-    expect(seen.raw.log).toBeDefined();
+    expect(seen.raw.log).toBeUndefined();
     expect(seen.headers['content-type']).toBeUndefined();
+    expect(await requestLineOf(requestId)).toEqual([
+      expect.objectContaining({ msg: 'request completed', res: { statusCode: 400 } }),
+    ]);
   });
 
-  it('the status read parses no cookie, and keeps its request log and CORS', async () => {
+  it('the status read parses no cookie, runs no Nest middleware, and keeps its request log line and CORS', async () => {
+    const requestId = `hot-status-${reference()}`;
     const answer = await request(service.apiUrl)
       .get('/v1/orders/NO-SUCH-HOT-ORDER')
       .set(service.shopAuth)
+      .set('x-request-id', requestId)
       .set('cookie', 'theme=dark')
       .set('origin', 'https://shop.example');
     expect(answer.status).toBe(404);
@@ -143,7 +177,10 @@ describe('hot routes: the global hooks a route does not need do not run', () => 
     expect(guarded).toHaveLength(1);
     const [seen] = guarded;
     expect(seen.cookies).toBeNull();
-    expect(seen.raw.log).toBeDefined();
+    expect(seen.raw.log).toBeUndefined();
+    expect(await requestLineOf(requestId)).toEqual([
+      expect.objectContaining({ msg: 'request completed', res: { statusCode: 404 } }),
+    ]);
   });
 
   it('a shop route that is not hot (cancel) still has its cookies parsed', async () => {

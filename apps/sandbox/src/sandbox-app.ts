@@ -2,7 +2,7 @@ import helmet from '@fastify/helmet';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadSandboxConfig, SandboxConfig } from '@app/config';
-import { useAppLogger } from '@app/common';
+import { logRequests, useAppLogger } from '@app/common';
 import { controlRefused } from './control/control-access';
 import { TrafficService } from './control/traffic.service';
 import { HOSTED_PAGE_STYLE_SOURCE } from './hosted/hosted-page.html';
@@ -32,6 +32,7 @@ export async function createSandboxApp(
     { bodyParser: false, bufferLogs: true },
   );
   useAppLogger(app);
+  logRequests(app.getHttpAdapter().getInstance());
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,

@@ -1,4 +1,5 @@
 export * from './logging/logging.module';
+export * from './logging/request-log';
 export * from './health/health.module';
 export * from './health/redis.health';
 export * from './http/create-fastify-app';

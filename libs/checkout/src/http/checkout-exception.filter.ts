@@ -7,7 +7,8 @@ import {
   HttpException,
   Logger,
 } from '@nestjs/common';
-import { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isHotRoute, loggedRequest } from '@app/common';
 import { GatewayError, GatewayRequestInvalidError, GatewayTimeoutError } from '@app/gateway-client';
 import { isDatabaseUnavailable } from '@app/persistence';
 import { CheckoutError, CheckoutErrorCategory, CheckoutErrorCode } from '../errors/checkout-error';
@@ -44,6 +45,7 @@ export class CheckoutExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const request = host.switchToHttp().getRequest<FastifyRequest | undefined>();
     const [status, body] = this.toHttp(exception);
     if (body.error.code === 'database_unavailable') {
       void reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
@@ -51,6 +53,8 @@ export class CheckoutExceptionFilter implements ExceptionFilter {
     if (status >= 500) {
       this.logger.error(
         {
+          // A hot route has no request-bound logger: the line names its request itself.
+          ...(request && isHotRoute(request) ? { req: loggedRequest(request) } : {}),
           err:
             exception instanceof Error
               ? { name: exception.name, message: exception.message }

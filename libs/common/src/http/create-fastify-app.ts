@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { requestIdOf } from '../logging/logging.module';
+import { logRequests } from '../logging/request-log';
 import { WiringAtDebug } from '../logging/wiring-at-debug';
 import { withHooksExceptOnHotRoutes } from './hot-routes';
 
@@ -51,6 +52,7 @@ export async function createFastifyApp(
     { bufferLogs: options.bufferLogs ?? true, abortOnError: false },
   );
   useAppLogger(app);
+  logRequests(app.getHttpAdapter().getInstance());
   answerWhileStopping(app.getHttpAdapter().getInstance());
   closeOnSignals(app);
   return app;
@@ -89,9 +91,9 @@ function answerWhileStopping(fastify: FastifyInstance): void {
 }
 
 /**
- * Nest's adapter registers @fastify/middie, which runs Nest middleware (pino-http request
- * logging) on every request, when it starts: its hook skips the hot routes that do not need the
- * request log (hot-routes.ts).
+ * Nest's adapter registers @fastify/middie, which runs Nest middleware (pino-http's
+ * request-bound logger) on every request, when it starts: its hook skips every hot route
+ * (hot-routes.ts), whose request log line, if it needs one, is logRequests' as for every route.
  */
 class HotRoutesAdapter extends FastifyAdapter {
   private middieRegistered = false;
@@ -101,9 +103,7 @@ class HotRoutesAdapter extends FastifyAdapter {
     if (this.middieRegistered) return super.init();
     this.middieRegistered = true;
     // middie's one onRequest hook runs the middleware.
-    await withHooksExceptOnHotRoutes(this.getInstance(), 'requestLog', ['onRequest'], () =>
-      super.init(),
-    );
+    await withHooksExceptOnHotRoutes(this.getInstance(), null, ['onRequest'], () => super.init());
   }
 }
 

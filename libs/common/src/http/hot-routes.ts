@@ -10,8 +10,9 @@ export interface HotRouteNeeds {
   /** @fastify/cookie's parsing (request.cookies stays null without it). */
   cookies?: boolean;
   /**
-   * Nest middleware (@fastify/middie), that is pino-http: the request log line and the
-   * request-bound logger (without it a Nest `Logger` line has no req id).
+   * The request log line (logging/request-log.ts). A hot route never runs Nest middleware
+   * (@fastify/middie, that is pino-http's request-bound logger): a Nest `Logger` line written
+   * while it answers names no request unless it says so (`loggedRequest()`).
    */
   requestLog?: boolean;
   /**
@@ -43,15 +44,26 @@ const NEEDS = Symbol('hot route needs');
 
 type WithNeeds = FastifyRequest & { [NEEDS]?: HotRouteNeeds | null };
 
-/** True when the request's route is hot and does not need the hook `need` names. */
-export function hotRouteSkips(request: FastifyRequest, need: HotRouteNeed): boolean {
+function needsOf(request: FastifyRequest): HotRouteNeeds | null {
   let hot = (request as WithNeeds)[NEEDS];
   if (hot === undefined) {
     // Fastify builds routeOptions anew at each read: read once for all the request's hooks.
     const config = request.routeOptions.config as Partial<HotRouteConfig> | undefined;
     hot = (request as WithNeeds)[NEEDS] = config?.hotRoute ?? null;
   }
-  return hot !== null && hot[need] !== true;
+  return hot;
+}
+
+/** True when the request's route is a hot route. */
+export const isHotRoute = (request: FastifyRequest): boolean => needsOf(request) !== null;
+
+/**
+ * True when the request's route is hot and does not need the hook `need` names; with `need`
+ * null, when the route is hot (a hook no hot route runs).
+ */
+export function hotRouteSkips(request: FastifyRequest, need: HotRouteNeed | null): boolean {
+  const hot = needsOf(request);
+  return hot !== null && (need === null || hot[need] !== true);
 }
 
 type Hook = (this: unknown, request: FastifyRequest, ...rest: unknown[]) => unknown;
@@ -61,7 +73,7 @@ type Hook = (this: unknown, request: FastifyRequest, ...rest: unknown[]) => unkn
  * continuation last, whatever the hook's kind (onRequest, onSend with its payload, ...): a hot
  * route goes on at once.
  */
-export function exceptOnHotRoutes<H extends Hook>(need: HotRouteNeed, hook: H): H {
+export function exceptOnHotRoutes<H extends Hook>(need: HotRouteNeed | null, hook: H): H {
   return function (this: unknown, request: FastifyRequest, ...rest: unknown[]) {
     if (hotRouteSkips(request, need)) return (rest[rest.length - 1] as () => void)();
     return hook.call(this, request, ...rest);
@@ -89,14 +101,15 @@ const isRequestHook = (name: string): name is RequestHookName =>
 
 /**
  * Runs `register` (a plugin's registration, or Nest's own, which adds @fastify/middie) so that
- * every request hook added to `fastify` meanwhile skips the hot routes that do not need `need`.
+ * every request hook added to `fastify` meanwhile skips the hot routes that do not need `need`
+ * (every hot route, with `need` null).
  * `expected` names the request hooks `register` adds, in order: anything else (a plugin's new
  * version adding another hook, or none) stops the start, so a hook cannot silently run on the hot
  * routes again, nor one of someone else's be skipped. Returns the hooks it wrapped.
  */
 export async function withHooksExceptOnHotRoutes(
   fastify: FastifyInstance,
-  need: HotRouteNeed,
+  need: HotRouteNeed | null,
   expected: readonly RequestHookName[],
   register: () => PromiseLike<unknown>,
 ): Promise<RequestHookName[]> {
@@ -116,7 +129,7 @@ export async function withHooksExceptOnHotRoutes(
   if (wrapped.join() !== expected.join()) {
     throw new Error(
       `hot routes: expected to make ${expected.join(', ') || 'no hook'} skip the hot routes ` +
-        `that do not need ${need}, but the registration added ${wrapped.join(', ') || 'none'}`,
+        `that do not need ${need ?? 'it'}, but the registration added ${wrapped.join(', ') || 'none'}`,
     );
   }
   return wrapped;

@@ -71,18 +71,9 @@ export class LoggingModule {
               },
               redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
               genReqId: requestIdOf,
-              autoLogging: {
-                // The router hands the middleware a path cut after its mount point: the whole one.
-                ignore: (req: IncomingMessage & { originalUrl?: string }) =>
-                  (req.originalUrl ?? req.url ?? '').startsWith('/health'),
-              },
-              // For a 5xx answer with no error behind it pino-http makes one up, whose stack (its
-              // own code) says nothing the status does not.
-              customErrorObject: (_req, res, error, loggable: Record<string, unknown>) =>
-                (res as { err?: Error }).err ||
-                error.message !== `failed with status code ${res.statusCode}`
-                  ? loggable
-                  : { ...loggable, err: undefined },
+              // The request log line is logRequests' (request-log.ts): pino-http gives the other
+              // routes their request-bound logger only.
+              autoLogging: false,
               serializers: {
                 req: (req: { id: string; method: string; url: string }) => ({
                   id: req.id,

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { currentTraceParent, hotRoute, loggablePath, serviceMetrics } from '@app/common';
+import { currentTraceParent, hotRoute, loggedRequest, serviceMetrics } from '@app/common';
 import { DEFAULT_ACCOUNT, SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { cutText } from '@app/domain';
 import { isDatabaseUnavailable } from '@app/persistence';
@@ -98,9 +98,9 @@ export class IpnRoute implements OnModuleInit {
     } catch (error) {
       // Out of reach: not stored, so the gateway must send it again (500).
       if (isDatabaseUnavailable(error) || !(await this.keepUnstorable(entry, error))) {
-        // A hot route has no request logger: the request is named as pino-http names it.
+        // A hot route has no request-bound logger: the line names its request itself.
         this.logger.error(
-          { req: { id: request.id, method: request.method, url: loggablePath(request.url) } },
+          { req: loggedRequest(request) },
           `notification not stored: ${(error as Error).message}`,
         );
         await reply.code(500).send(ipnAcknowledgement(fields, 500));

@@ -1,0 +1,135 @@
+import { Controller, Get, Global, HttpException, Logger, Module } from '@nestjs/common';
+import { NestFastifyApplication, RouteConfig } from '@nestjs/platform-fastify';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createFastifyApp } from '../http/create-fastify-app';
+import { hotRoute } from '../http/hot-routes';
+import { LoggingModule } from './logging.module';
+
+const SETTINGS = Symbol('log settings');
+const folder = mkdtempSync(join(tmpdir(), 'request-log-'));
+const logFile = join(folder, 'app.log');
+
+@Controller()
+class RoutesController {
+  private readonly logger = new Logger('probe');
+
+  @Get('plain')
+  plain(): { ok: true } {
+    this.logger.log('inside plain');
+    return { ok: true };
+  }
+
+  @Get('hot-logged')
+  @RouteConfig(hotRoute({ requestLog: true }))
+  hotLogged(): { ok: true } {
+    this.logger.log('inside hot-logged');
+    return { ok: true };
+  }
+
+  @Get('hot-quiet')
+  @RouteConfig(hotRoute())
+  hotQuiet(): { ok: true } {
+    return { ok: true };
+  }
+
+  @Get('failing')
+  failing(): never {
+    throw new HttpException('down', 503);
+  }
+
+  @Get('health/live')
+  live(): { ok: true } {
+    return { ok: true };
+  }
+}
+
+@Global()
+@Module({
+  providers: [{ provide: SETTINGS, useValue: { logLevel: 'info', logFile } }],
+  exports: [SETTINGS],
+})
+class SettingsModule {}
+
+@Module({
+  imports: [SettingsModule, LoggingModule.forRoot('request-log-test', SETTINGS)],
+  controllers: [RoutesController],
+})
+class RoutesModule {}
+
+type Line = Record<string, unknown> & {
+  msg?: string;
+  req?: Record<string, unknown>;
+  res?: Record<string, unknown>;
+};
+
+const lines = (): Line[] =>
+  (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '')
+    .split('\n')
+    .filter(Boolean)
+    .map((text) => JSON.parse(text) as Line);
+
+describe('logRequests: the request log line', () => {
+  let app: NestFastifyApplication;
+  let before = 0;
+
+  beforeAll(async () => {
+    app = await createFastifyApp(RoutesModule, { bufferLogs: false });
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+  });
+
+  afterAll(async () => {
+    await app.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  beforeEach(() => {
+    before = lines().length;
+  });
+
+  /** The lines written since the test began, once the answer's line (if any) is out. */
+  const linesOf = async (path: string, headers: Record<string, string> = {}) => {
+    const answer = await app.inject({ method: 'GET', url: path, headers });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return { status: answer.statusCode, written: lines().slice(before) };
+  };
+
+  it('names the request, its status and time, and a line inside names the request too', async () => {
+    const { status, written } = await linesOf('/plain?x=1', { 'x-request-id': 'plain-1' });
+    expect(status).toBe(200);
+    const completed = written.filter((line) => line.msg === 'request completed');
+    expect(completed).toHaveLength(1);
+    expect(completed[0]).toMatchObject({
+      req: { id: 'plain-1', method: 'GET', url: '/plain' },
+      res: { statusCode: 200 },
+      name: 'request-log-test',
+    });
+    expect(typeof completed[0].responseTime).toBe('number');
+    const inside = written.find((line) => line.msg === 'inside plain');
+    expect(inside?.req).toMatchObject({ id: 'plain-1' });
+  });
+
+  it('writes one line for a hot route that needs it, without a request-bound logger', async () => {
+    const { written } = await linesOf('/hot-logged', { 'x-request-id': 'hot-1' });
+    expect(written.filter((line) => line.msg === 'request completed')).toEqual([
+      expect.objectContaining({ req: { id: 'hot-1', method: 'GET', url: '/hot-logged' } }),
+    ]);
+    // Nest middleware (pino-http) does not run on a hot route.
+    expect(written.find((line) => line.msg === 'inside hot-logged')?.req).toBeUndefined();
+  });
+
+  it('writes none for a hot route that does not need it, nor for a health check', async () => {
+    expect((await linesOf('/hot-quiet')).written).toEqual([]);
+    expect((await linesOf('/health/live')).written).toEqual([]);
+  });
+
+  it('says "request errored" for a 5xx answer', async () => {
+    const { status, written } = await linesOf('/failing');
+    expect(status).toBe(503);
+    expect(written).toEqual([
+      expect.objectContaining({ msg: 'request errored', res: { statusCode: 503 } }),
+    ]);
+  });
+});
