@@ -8,9 +8,12 @@ export interface GoalCheck {
   measure: string;
   service: number;
   floor: number;
-  /** How the service stands against the floor: service ÷ floor, or service − floor (rows). */
+  /**
+   * How the service stands: service ÷ floor, service − floor (rows), or its own figure (a goal
+   * that names no floor: commits per notification).
+   */
   figure: number;
-  comparedBy: 'ratio' | 'difference';
+  comparedBy: 'ratio' | 'difference' | 'own';
   goal: string;
   met: boolean;
 }
@@ -49,6 +52,26 @@ export function checkoutGoals(levels: Json[]): GoalCheck[] {
       goal: '≤ 1.5× the floor',
       met: cpu <= 1.5,
     },
+    ...latencyGoal(withFloor),
+  ];
+}
+
+/** p50 at concurrency 1, when the run had that level with the floor. */
+function latencyGoal(withFloor: Json[]): GoalCheck[] {
+  const single = withFloor.find((candidate) => num(candidate.concurrency) === 1);
+  if (!single) return [];
+  const service = num((single.service as Json).p50_ms);
+  const floor = num((single.floor as Json).p50_ms);
+  return [
+    {
+      measure: 'checkout p50 ms at concurrency 1',
+      service,
+      floor,
+      figure: round(service / floor),
+      comparedBy: 'ratio',
+      goal: '≤ 1.5× the floor',
+      met: service / floor <= 1.5,
+    },
   ];
 }
 
@@ -70,6 +93,7 @@ export function ipnGoals(result: Json): GoalCheck[] {
     const rows = num(work.rows_inserted) + num(work.rows_updated);
     const floorRows = num(floor.rows_inserted) + num(floor.rows_updated);
     const p99 = num((first.service as Json).p99_ms);
+    const commits = num(work.commits);
     checks.push(
       {
         measure: `CPU ms per notification ${at} (api + worker)`,
@@ -88,6 +112,15 @@ export function ipnGoals(result: Json): GoalCheck[] {
         comparedBy: 'difference',
         goal: '≤ the floor + 1.0',
         met: rows - floorRows <= 1.0,
+      },
+      {
+        measure: `commits per notification ${at}`,
+        service: round(commits),
+        floor: round(num(floor.commits)),
+        figure: round(commits),
+        comparedBy: 'own',
+        goal: '≤ 1.0',
+        met: commits <= 1.0,
       },
       {
         measure: `acknowledgement p99 ms ${at}`,
@@ -146,7 +179,9 @@ export function ipnGoals(result: Json): GoalCheck[] {
 const figureText = (check: GoalCheck) =>
   check.comparedBy === 'difference'
     ? `${check.figure >= 0 ? '+' : ''}${check.figure}`
-    : `${check.figure}×`;
+    : check.comparedBy === 'own'
+      ? `${check.figure}`
+      : `${check.figure}×`;
 
 /** What a benchmark prints at its end: each measure, service ÷ floor, the goal, met or not. */
 export function ratioLines(kind: 'checkout' | 'ipn', data: Json[] | Json): string[] {
