@@ -64,9 +64,9 @@ export const OPERATION_BUDGETS: Record<
   redis: {
     ...API_BUDGETS,
     notification: {
-      statements: 4,
-      commits: 4,
-      rowsWritten: 6,
+      statements: 3,
+      commits: 3,
+      rowsWritten: 5,
       queueCommands: 5,
       gatewayCalls: { GetTransactionStatus: 1 },
     },
@@ -75,9 +75,9 @@ export const OPERATION_BUDGETS: Record<
   postgres: {
     ...API_BUDGETS,
     notification: {
-      statements: 5,
-      commits: 10,
-      rowsWritten: 19,
+      statements: 4,
+      commits: 9,
+      rowsWritten: 18,
       queueCommands: 5,
       gatewayCalls: { GetTransactionStatus: 1 },
     },

@@ -27,8 +27,9 @@ export interface VerifyNotificationData {
   orderKey: string;
   attempt: number;
   /**
-   * The relay's claim (its lease end, epoch ms): each claim is a new job, so a row whose job was
-   * lost or failed as stalled is queued afresh when its lease lapses, not dropped as a duplicate id.
+   * The relay's claim (its lease end, epoch ms), or the handover's end for a job queued from the
+   * api's signal: each claim is a new job, so a row whose job was lost or failed as stalled is
+   * queued afresh when its lease lapses, not dropped as a duplicate id.
    */
   claim?: number;
   /** The trace of the request that stored the notification (tracing on), continued by the job. */

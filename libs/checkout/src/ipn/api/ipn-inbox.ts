@@ -1,6 +1,6 @@
 import { serviceMetrics } from '@app/common';
 import { cutText } from '@app/domain';
-import { INBOX_CHANNEL } from '../inbox-channel';
+import { encodeInboxSignal, HANDOVER_SECONDS, INBOX_CHANNEL } from '../inbox-channel';
 import { NOTIFICATION_LAST_ERROR_MAX_LENGTH } from '../inbox-limits';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
@@ -34,19 +34,20 @@ const MAX_PARALLEL_WRITES = 2;
 
 /**
  * One statement for any number of notifications (a column per array parameter), so it is parsed
- * once per connection. A received row is due at once; an ignored one is done when stored. The
- * signal goes out in the same statement, so when (and only if) it commits, and only for a batch
+ * once per connection. A received row comes due after the handover ($12, HANDOVER_SECONDS from
+ * now); an ignored one is done when stored. The signal, which hands the received rows over
+ * ($13), goes out in the same statement, so when (and only if) it commits, and only for a batch
  * holding something to relay.
  */
 const STORE: PreparedStatement = {
-  name: 'inbox-store',
+  name: 'inbox-store-handover',
   text: `WITH stored AS (
            INSERT INTO ipn_notifications
              (id, order_tracking_id, merchant_reference, notification_type, http_method, payload,
               remote_address, status, last_error, trace_parent, gateway_account, next_attempt_at,
               processed_at)
            SELECT id, tracking_id, reference, type, method, payload, remote, status, error, trace,
-                  account, CASE WHEN status = 'received' THEN now() END,
+                  account, CASE WHEN status = 'received' THEN $12::timestamptz END,
                   CASE WHEN status = 'received' THEN NULL ELSE now() END
              FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[],
                          $6::jsonb[], $7::varchar[], $8::varchar[], $9::text[], $10::varchar[],
@@ -54,15 +55,15 @@ const STORE: PreparedStatement = {
                   AS n(id, tracking_id, reference, type, method, payload, remote, status, error,
                        trace, account)
            RETURNING status)
-         SELECT pg_notify('${INBOX_CHANNEL}', '')
+         SELECT pg_notify('${INBOX_CHANNEL}', $13::text)
           WHERE EXISTS (SELECT 1 FROM stored WHERE status = 'received')`,
 };
 
 /**
  * The api's side of the notification inbox. Acknowledging costs one INSERT and nothing else: the
- * row is due at once and the same statement signals INBOX_CHANNEL, so a worker puts it on the
- * queue within milliseconds (a missed signal only waits for the relay's next timed pass). The api
- * never waits for Redis on this path.
+ * same statement signals INBOX_CHANNEL with the rows, so a worker puts their jobs on the queue
+ * within milliseconds without writing them again (a row the signal did not hand over comes due
+ * HANDOVER_SECONDS later and the relay claims it). The api never waits for Redis on this path.
  */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** Deeper than any notification: a payload nested further is cut there. */
@@ -139,7 +140,19 @@ export class IpnInbox {
       entry.traceParent ?? null,
       entry.gatewayAccount ?? null,
     ]);
-    await runPrepared(this.dataSource, STORE, asColumns(rows));
+    const dueAt = Date.now() + HANDOVER_SECONDS * 1000;
+    const signal = encodeInboxSignal({
+      dueAt,
+      rows: rows
+        .filter((row) => row[7] === 'received')
+        // The job's de-duplication key: the tracking id as stored, else the row's id.
+        .map((row) => ({
+          id: row[0] as string,
+          orderKey: (row[1] as string | null) ?? (row[0] as string),
+          traceParent: (row[9] as string | null) ?? null,
+        })),
+    });
+    await runPrepared(this.dataSource, STORE, [...asColumns(rows), new Date(dueAt), signal]);
     return ids;
   }
 }

@@ -9,8 +9,15 @@ import {
   runPrepared,
 } from '@app/persistence';
 import { BackgroundLoop, markInTrace, RelayLoop } from '@app/common';
-import { claimLeaseSeconds, JobProducer, LostJobs, QUEUES, RequeuesLostJobs } from '@app/queues';
-import { INBOX_CHANNEL } from '../inbox-channel';
+import {
+  claimLeaseSeconds,
+  JobProducer,
+  LostJobs,
+  QUEUES,
+  RequeuesLostJobs,
+  VerifyNotificationData,
+} from '@app/queues';
+import { decodeInboxSignal, HandedOverRow, INBOX_CHANNEL } from '../inbox-channel';
 
 /** Rows claimed per statement; a full batch means more are due and the relay goes on at once. */
 const BATCH = 500;
@@ -21,6 +28,10 @@ const RELISTEN_AFTER_MS = 1000;
 const GATHER_MS = 20;
 /** While the queue is full, look again this soon for room. */
 const ROOM_RETRY_MS = 50;
+/** Handed-over rows a relay keeps waiting for room at most; beyond, they come due and are claimed. */
+const HANDOVER_KEPT_MAX = 10_000;
+/** A handed-over row this close to coming due is left to the claim (no second job for it). */
+const HANDOVER_MARGIN_MS = 500;
 
 /**
  * Claims due rows with a lease: a row whose job is lost comes due again when it lapses. With $3
@@ -121,10 +132,17 @@ interface ClaimedRow {
   claimed_until: number;
 }
 
+/** A row the api's signal handed over, until its job is queued. */
+interface HandOver extends HandedOverRow {
+  dueAt: number;
+}
+
 /**
- * Moves due inbox rows onto the notification queue, in the worker: rows the api has just stored
- * (it signals INBOX_CHANNEL when it does), rows whose job was lost (their claim lapsed) and
- * unmatched rows whose retry is due. Each batch is claimed with a lease (FOR UPDATE SKIP LOCKED,
+ * Moves inbox rows onto the notification queue, in the worker: rows the api has just stored,
+ * handed over by its signal on INBOX_CHANNEL (their jobs are queued from the signal, the rows not
+ * written: a job's id names the row and when it comes due, as a claim's does), and due rows: those
+ * no signal handed over (none listening, the queue full), rows whose job was lost (their claim
+ * or handover lapsed) and unmatched rows whose retry is due. Each batch is claimed with a lease (FOR UPDATE SKIP LOCKED,
  * so several workers split the work) and queued with one pipelined add; job ids are fixed per row,
  * attempt and claim, so a row is one job per lease, and one whose job was lost or failed as
  * stalled gets a new one when its lease lapses. While the queue is unreachable the claims
@@ -145,6 +163,10 @@ export class InboxRelay implements BackgroundLoop, LostJobs {
   private heldBack = false;
   private queueDown = false;
   private queueProblem = '';
+  /** Rows the signal handed over whose jobs are not queued yet (the queue was full). */
+  private handedOver: HandOver[] = [];
+  /** When the relay last claimed due rows. */
+  private claimedAt = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -205,53 +227,92 @@ export class InboxRelay implements BackgroundLoop, LostJobs {
     const waiting = await this.jobs.waitingCount(QUEUES.notifications);
     // Unknown (the queue cannot be asked): try a full batch, whose add fails the same way.
     const room = waiting === null ? BATCH : this.config.notificationQueueDepth - waiting;
-    const limit = Math.min(BATCH, room);
-    if (limit <= 0) {
+    const full = Math.min(BATCH, room);
+    if (full <= 0) {
       this.heldBack = true;
       return 0;
     }
+    const handed = await this.handOver(full);
+    if (handed < 0) return -1;
+    const limit = full - handed;
+    // A pass that handed rows over leaves due rows (unmatched retries, lapsed leases, rows no
+    // signal handed over) to the timed passes, which claim each second, so a signal's pass costs
+    // no statement; it claims itself only if no pass has for two seconds (signals all along).
+    if (limit <= 0 || (handed > 0 && Date.now() - this.claimedAt < 2 * MAX_INTERVAL_MS)) {
+      this.heldBack = full < BATCH && this.handedOver.length > 0;
+      return handed;
+    }
+    this.claimedAt = Date.now();
     const markedAtClaim = waiting !== null;
     const claimed = await runPrepared<ClaimedRow>(this.dataSource, CLAIM, [
       limit,
       claimLeaseSeconds(this.config),
       markedAtClaim,
     ]);
-    this.heldBack = limit < BATCH && claimed.length === limit;
-    if (claimed.length === 0) return 0;
-    const queued = await this.jobs
-      .addBulk(
-        'verify-notification',
-        claimed.map((row) => ({
-          notificationId: row.id,
-          orderKey: row.order_tracking_id ?? row.id,
-          attempt: row.attempts,
-          claim: Math.round(row.claimed_until),
-          // The relay's step in the notification's trace (tracing on); the job continues it.
-          ...(row.trace_parent
-            ? { traceParent: markInTrace(row.trace_parent, 'inbox relay') ?? undefined }
-            : {}),
-        })),
-      )
-      .then(
-        () => true,
-        (error: Error) => {
-          if (error.message !== this.queueProblem) {
-            this.logger.warn(`notifications not queued: ${error.message}`);
-          }
-          this.queueProblem = error.message;
-          return false;
-        },
-      );
-    if (queued && this.queueProblem) this.logger.log('notification queue reachable again');
-    if (queued) this.queueProblem = '';
-    this.queueDown = !queued;
+    this.heldBack = full < BATCH && claimed.length === limit;
+    if (claimed.length === 0) return handed;
+    const queued = await this.queue(
+      claimed.map((row) => ({
+        notificationId: row.id,
+        orderKey: row.order_tracking_id ?? row.id,
+        attempt: row.attempts,
+        claim: Math.round(row.claimed_until),
+        // The relay's step in the notification's trace (tracing on); the job continues it.
+        ...(row.trace_parent
+          ? { traceParent: markInTrace(row.trace_parent, 'inbox relay') ?? undefined }
+          : {}),
+      })),
+    );
     // Queued: marked so, unless the claim did (the lease stays, in case a job is lost). Not
     // queued: given back as received, so the next timed pass takes them at once.
-    if (queued && markedAtClaim) return claimed.length;
+    if (queued && markedAtClaim) return handed + claimed.length;
     await runPrepared(this.dataSource, queued ? MARK_QUEUED : GIVE_BACK, [
       claimed.map((row) => row.id),
     ]);
-    return queued ? claimed.length : -1;
+    return queued ? handed + claimed.length : -1;
+  }
+
+  /**
+   * Queues the jobs of up to `limit` handed-over rows, writing nothing: the number queued, or -1
+   * when the queue did not take them (they come due and are claimed). A row about to come due is
+   * left to the claim.
+   */
+  private async handOver(limit: number): Promise<number> {
+    const soon = Date.now() + HANDOVER_MARGIN_MS;
+    const rows = this.handedOver.filter((row) => row.dueAt > soon);
+    const taken = rows.slice(0, limit);
+    this.handedOver = rows.slice(limit);
+    if (taken.length === 0) return 0;
+    const queued = await this.queue(
+      taken.map((row) => ({
+        notificationId: row.id,
+        orderKey: row.orderKey,
+        attempt: 0,
+        claim: row.dueAt,
+        ...(row.traceParent
+          ? { traceParent: markInTrace(row.traceParent, 'inbox relay') ?? undefined }
+          : {}),
+      })),
+    );
+    return queued ? taken.length : -1;
+  }
+
+  /** One pipelined add; false when the queue did not take the jobs (logged once per problem). */
+  private async queue(jobs: VerifyNotificationData[]): Promise<boolean> {
+    const queued = await this.jobs.addBulk('verify-notification', jobs).then(
+      () => true,
+      (error: Error) => {
+        if (error.message !== this.queueProblem) {
+          this.logger.warn(`notifications not queued: ${error.message}`);
+        }
+        this.queueProblem = error.message;
+        return false;
+      },
+    );
+    if (queued && this.queueProblem) this.logger.log('notification queue reachable again');
+    if (queued) this.queueProblem = '';
+    this.queueDown = !queued;
+    return queued;
   }
 
   /**
@@ -298,7 +359,13 @@ export class InboxRelay implements BackgroundLoop, LostJobs {
       if (error) this.logger.warn(`inbox relay stops listening for a moment: ${error.message}`);
       this.relisten = setTimeout(() => void this.listen(), RELISTEN_AFTER_MS);
     };
-    client.on('notification', () => {
+    client.on('notification', (message) => {
+      const signal = decodeInboxSignal(message.payload);
+      if (signal && this.handedOver.length < HANDOVER_KEPT_MAX) {
+        for (const row of signal.rows.slice(0, HANDOVER_KEPT_MAX - this.handedOver.length)) {
+          this.handedOver.push({ ...row, dueAt: signal.dueAt });
+        }
+      }
       this.gather ??= setTimeout(() => {
         this.gather = undefined;
         this.wake();
