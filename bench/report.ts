@@ -337,10 +337,10 @@ function floorSection(
     'copied by class-validator and class-transformer (the rules and messages the API documents),',
     'the request log line is written (one hook, no logger per request), the rate window is',
     'counted (in leases: one Redis round trip per lease, not per request), and the answer',
-    'carries a status token (an HMAC). What a notification pays for beyond the floor: the inbox',
-    'row is claimed with a lease (so that several workers split the inbox and a lost job is',
-    'redone), each notification is a BullMQ job (its moves in Redis), and the order change writes',
-    'a merchant event (the floor announces nothing).',
+    'carries a status token (an HMAC). What a notification pays for beyond the floor: the api',
+    "and the worker are apart (the api's signal hands the stored row over; a row no worker took",
+    'from it is claimed with a lease once due), each notification is a BullMQ job (its moves in',
+    'Redis), and the order change writes a merchant event (the floor announces nothing).',
     '',
   );
   return lines;
