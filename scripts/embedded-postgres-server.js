@@ -7,7 +7,8 @@
  * channel closes and this process stops Postgres on its own.
  *
  * Settings (environment): EMBEDDED_PG_DIR (data folder), EMBEDDED_PG_PORT, EMBEDDED_PG_PERSISTENT
- * ("1" keeps the data folder on stop; otherwise it is deleted).
+ * ("1" keeps the data folder on stop; otherwise it is deleted), EMBEDDED_PG_MAX_CONNECTIONS
+ * (PostgreSQL's max_connections; its own default, 100, when unset).
  * Messages to the parent: { ready: true, url } once Postgres accepts connections, or { error }.
  */
 const { cpSync, existsSync, mkdirSync, rmSync, statSync, symlinkSync } = require('node:fs');
@@ -17,6 +18,7 @@ const { pathToFileURL } = require('node:url');
 
 const dataDir = process.env.EMBEDDED_PG_DIR;
 const port = Number(process.env.EMBEDDED_PG_PORT);
+const maxConnections = process.env.EMBEDDED_PG_MAX_CONNECTIONS;
 const persistent = process.env.EMBEDDED_PG_PERSISTENT === '1';
 const PASSWORD = 'postgres';
 
@@ -35,6 +37,7 @@ async function main() {
     user: 'postgres',
     password: PASSWORD,
     persistent,
+    postgresFlags: maxConnections ? ['-c', `max_connections=${Number(maxConnections)}`] : [],
     // initdb refuses to run as root; the package then runs Postgres as an OS user "postgres".
     createPostgresUser: asRoot,
     onLog: () => undefined,

@@ -23,7 +23,14 @@ export async function startEmbeddedPostgres(port: number): Promise<EmbeddedServe
   chmodSync(parent, 0o755);
   const dir = join(parent, 'data');
   const helper = spawn(process.execPath, [SERVER_SCRIPT], {
-    env: { ...process.env, EMBEDDED_PG_DIR: dir, EMBEDDED_PG_PORT: String(port) },
+    env: {
+      ...process.env,
+      EMBEDDED_PG_DIR: dir,
+      EMBEDDED_PG_PORT: String(port),
+      // One server for a whole pass, the queues' connections included (no Redis): the upgrade
+      // test's eight app processes beside the other suites' apps outgrow PostgreSQL's 100.
+      EMBEDDED_PG_MAX_CONNECTIONS: '300',
+    },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     detached: true,
   });
