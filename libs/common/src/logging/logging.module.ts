@@ -7,14 +7,7 @@ import { Logger, pino } from 'pino';
 import type { Options as PinoHttpOptions } from 'pino-http';
 import { REDACTED_LOG_PATHS } from '@app/config';
 import { logDestination } from './log-lines';
-
-/**
- * The path without its query string, and without the IPN URL's secret segment: the URL the
- * gateway calls must not be learnt from the logs.
- */
-export function loggablePath(url: string): string {
-  return url.split('?')[0].replace(/^\/v1\/ipn\/[^/]+/, '/v1/ipn/[redacted]');
-}
+import { loggedRequest } from './request-log';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -75,11 +68,7 @@ export class LoggingModule {
               // routes their request-bound logger only.
               autoLogging: false,
               serializers: {
-                req: (req: { id: string; method: string; url: string }) => ({
-                  id: req.id,
-                  method: req.method,
-                  url: loggablePath(req.url),
-                }),
+                req: loggedRequest,
                 // The status only: the answer's headers are the same on every request.
                 res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
               },

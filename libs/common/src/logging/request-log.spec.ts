@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createFastifyApp } from '../http/create-fastify-app';
 import { hotRoute } from '../http/hot-routes';
 import { LoggingModule } from './logging.module';
+import { loggablePath } from './request-log';
 
 const SETTINGS = Symbol('log settings');
 const folder = mkdtempSync(join(tmpdir(), 'request-log-'));
@@ -131,5 +132,15 @@ describe('logRequests: the request log line', () => {
     expect(written).toEqual([
       expect.objectContaining({ msg: 'request errored', res: { statusCode: 503 } }),
     ]);
+  });
+});
+
+describe('loggablePath', () => {
+  it('drops the query string', () => {
+    expect(loggablePath('/v1/orders/ORDER-1?x=1')).toBe('/v1/orders/ORDER-1');
+  });
+
+  it('hides the secret segment of the IPN URL', () => {
+    expect(loggablePath('/v1/ipn/s3cret-path-value?OrderTrackingId=1')).toBe('/v1/ipn/[redacted]');
   });
 });

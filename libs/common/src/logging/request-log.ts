@@ -1,7 +1,14 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { PinoLogger } from 'nestjs-pino';
 import { hotRouteSkips } from '../http/hot-routes';
-import { loggablePath } from './logging.module';
+
+/**
+ * The path without its query string, and without the IPN URL's secret segment: the URL the
+ * gateway calls must not be learnt from the logs.
+ */
+export function loggablePath(url: string): string {
+  return url.split('?')[0].replace(/^\/v1\/ipn\/[^/]+/, '/v1/ipn/[redacted]');
+}
 
 /** A request as log lines name it (the request log line's `req`). */
 export interface LoggedRequest {
@@ -10,7 +17,8 @@ export interface LoggedRequest {
   url: string;
 }
 
-export function loggedRequest(request: FastifyRequest): LoggedRequest {
+/** A Fastify request, or pino's serialized one: how log lines name it. */
+export function loggedRequest(request: LoggedRequest): LoggedRequest {
   return { id: request.id, method: request.method, url: loggablePath(request.url) };
 }
 

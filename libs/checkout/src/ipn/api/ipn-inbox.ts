@@ -127,9 +127,10 @@ export class IpnInbox {
   private async insert(entries: InboxEntry[]): Promise<string[]> {
     const ids = entries.map(() => randomUUID());
     // Each value within its column (ipn-notification.entity.ts), whatever was sent.
+    const trackingIds = entries.map((entry) => storableNullable(entry.orderTrackingId, 100));
     const rows = entries.map((entry, i) => [
       ids[i],
-      storableNullable(entry.orderTrackingId, 100),
+      trackingIds[i],
       storableNullable(entry.merchantReference, 150),
       storableNullable(entry.notificationType, 32),
       storableText(entry.httpMethod, 8),
@@ -143,14 +144,18 @@ export class IpnInbox {
     const dueAt = Date.now() + HANDOVER_SECONDS * 1000;
     const signal = encodeInboxSignal({
       dueAt,
-      rows: rows
-        .filter((row) => row[7] === 'received')
-        // The job's de-duplication key: the tracking id as stored, else the row's id.
-        .map((row) => ({
-          id: row[0] as string,
-          orderKey: (row[1] as string | null) ?? (row[0] as string),
-          traceParent: (row[9] as string | null) ?? null,
-        })),
+      rows: entries.flatMap((entry, i) =>
+        entry.status === 'received'
+          ? // The job's de-duplication key: the tracking id as stored, else the row's id.
+            [
+              {
+                id: ids[i],
+                orderKey: trackingIds[i] ?? ids[i],
+                traceParent: entry.traceParent ?? null,
+              },
+            ]
+          : [],
+      ),
     });
     await runPrepared(this.dataSource, STORE, [...asColumns(rows), new Date(dueAt), signal]);
     return ids;
