@@ -17,6 +17,7 @@ import { AuditTrail1796000000000 } from './1796000000000-AuditTrail';
 import { OperatorsAccess1796100000000 } from './1796100000000-OperatorsAccess';
 import { GatewayAccounts1796200000000 } from './1796200000000-GatewayAccounts';
 import { UnmatchedPayments1796310000000 } from './1796310000000-UnmatchedPayments';
+import { PaymentLinks1796400000000 } from './1796400000000-PaymentLinks';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -38,4 +39,5 @@ export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
   OperatorsAccess1796100000000,
   GatewayAccounts1796200000000,
   UnmatchedPayments1796310000000,
+  PaymentLinks1796400000000,
 ];

@@ -24,6 +24,8 @@ const OUTSIDE_THE_CONTRACT: readonly RegExp[] = [
   /^\/v1\/ipn\//,
   // Where the gateway sends the customer's browser back: pages, not the shop's API.
   /^\/v1\/checkouts\/(return|result)(\/|$)/,
+  // A payment link's pages: HTML for its customers, not the API.
+  /^\/pay(\/|$)/,
 ];
 
 const findings = new Set<string>();

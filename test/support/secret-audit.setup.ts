@@ -22,6 +22,11 @@ const ALLOWED: readonly { method: string; path: RegExp; shape: string }[] = [
   { method: 'POST', path: /^\/v1\/orders\/[^/]+\/attempts\/?(\?|$)/, shape: 'status token' },
   // The example shop's waiting page hands the customer's browser its own order's token.
   { method: 'GET', path: /^\/orders\/[^/]+\/?(\?|$)/, shape: 'status token' },
+  // A payment link's page sends its customer to the payment's waiting page, whose address (and
+  // so the gateway's return to it) carries that payment's token.
+  { method: 'POST', path: /^\/pay\/[^/]+\/?(\?|$)/, shape: 'status token' },
+  { method: 'GET', path: /^\/pay\/[^/]+\/payments\/[^/?]+\/?(\?|$)/, shape: 'status token' },
+  { method: 'GET', path: /^\/v1\/checkouts\/return\/?(\?|$)/, shape: 'status token' },
 ];
 
 const findings: string[] = [];

@@ -159,6 +159,8 @@ export interface ServiceConfig extends LoggingConfig {
   refundApprovalThresholds: Map<string, string>;
   defaultReturnUrl: string | undefined;
   pollHorizonHours: number;
+  /** How long a payment started on a payment link's page holds its use (links that take a limited number). */
+  paymentLinkHoldMinutes: number;
   /** Gaps between lookups of a silent order; the last one repeats until the horizon. */
   pollScheduleSeconds: number[];
   /** How often the worker sweeps Postgres for due polls, unqueued notifications and outbox rows. */
@@ -300,6 +302,7 @@ export function loadServiceConfig(
     refundApprovalThresholds: new Map(),
     defaultReturnUrl: r.optionalString('DEFAULT_RETURN_URL'),
     pollHorizonHours: r.int('POLL_HORIZON_HOURS', 72, 1, 24 * 90),
+    paymentLinkHoldMinutes: r.int('PAYMENT_LINK_HOLD_MINUTES', 30, 1, 24 * 60),
     pollScheduleSeconds: r
       .list('POLL_SCHEDULE_SECONDS', DEFAULT_POLL_SCHEDULE_SECONDS.map(String))
       .map((step) => {

@@ -186,6 +186,11 @@ export const SERVICE_VARIABLES: Record<string, VariableNotes> = {
     apps: ['api'],
   },
   POLL_HORIZON_HOURS: { meaning: 'how long a silent order is polled', apps: ['worker'] },
+  PAYMENT_LINK_HOLD_MINUTES: {
+    meaning:
+      "how long a payment started on a payment link's page holds one of the link's uses (links with max_payments)",
+    apps: ['api'],
+  },
   POLL_SCHEDULE_SECONDS: {
     meaning: 'gaps between polls; the last repeats until the horizon',
     apps: ['worker'],

@@ -17,6 +17,8 @@ export const MERCHANT_EVENT_CATALOGUE = {
   'refund.rejected': 'the gateway rejected a refund request',
   'refund.reversed': 'an accepted refund was reversed',
   'subscription.charged': 'a recurring charge of a subscription order was paid',
+  'payment_link.completed':
+    'the last payment a payment link takes was paid (`payment_link` names it); its page takes no more',
   'webhook_endpoint.disabled':
     'one of the shop’s webhook endpoints was disabled; `reason` says why',
   'webhook.test': 'a test event an admin sent to one endpoint',

@@ -14,6 +14,7 @@ export const PERMISSIONS = [
   'webhooks:manage',
   'api_keys:manage',
   'audit:read',
+  'payment_links:manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -28,6 +29,7 @@ export const PERMISSION_MEANINGS: Record<Permission, string> = {
   'webhooks:manage': 'create, change, test and replay webhook endpoints',
   'api_keys:manage': 'create, roll and revoke scoped API keys (only with scopes one holds)',
   'audit:read': 'read and verify the audit trail',
+  'payment_links:manage': 'create, list, change and deactivate payment links',
 };
 
 export const ROLES = [
@@ -43,7 +45,7 @@ export type Role = (typeof ROLES)[number];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   viewer: ['admin:read'],
-  operator: ['admin:read', 'operations:write'],
+  operator: ['admin:read', 'operations:write', 'payment_links:manage'],
   refund_requester: ['admin:read', 'refunds:request'],
   refund_approver: ['admin:read', 'refunds:approve', 'finance:export'],
   developer: ['admin:read', 'webhooks:manage', 'api_keys:manage'],

@@ -106,6 +106,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payment-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payment links, newest first (filter by status and currency) */
+        get: operations["PaymentLinksController_list"];
+        put?: never;
+        /** Make a payment link: its url is the page customers pay on */
+        post: operations["PaymentLinksController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One payment link, with its latest payments */
+        get: operations["PaymentLinksController_find"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change its description or expiry, or deactivate it (active: false) for good */
+        patch: operations["PaymentLinksController_update"];
+        trace?: never;
+    };
     "/v1/admin/orders/{reference}/refunds": {
         parameters: {
             query?: never;
@@ -1308,6 +1344,12 @@ export interface components {
              */
             account: string;
             /**
+             * Format: uuid
+             * @description The payment link it was paid through (its id), if any
+             * @example null
+             */
+            payment_link: string | null;
+            /**
              * Format: date-time
              * @example 2026-01-02T09:30:00.000Z
              */
@@ -1343,6 +1385,210 @@ export interface components {
              * @example MPESA
              */
             network?: string;
+        };
+        AfterPaymentDto: {
+            /** @example https://shop.example/thank-you */
+            redirect_url?: string;
+            /** @example Thank you! We deliver within two days. */
+            message?: string;
+        };
+        CreatePaymentLinkDto: {
+            /**
+             * @description A fixed amount; leave out for an open one
+             * @example 1500.00
+             */
+            amount?: string | number;
+            /**
+             * @description Open amount: the least the customer may pay
+             * @example 1500.00
+             */
+            min_amount?: string | number;
+            /**
+             * @description Open amount: the most the customer may pay
+             * @example 1500.00
+             */
+            max_amount?: string | number;
+            /**
+             * @description ISO 4217, one of the configured CURRENCIES
+             * @example KES
+             */
+            currency: string;
+            /**
+             * @description The merchant account its payments go to; by default the currency's
+             * @example ke
+             */
+            account?: string;
+            /** @example Invoice 2041: two bags of coffee */
+            description: string;
+            /**
+             * @description Its payments are the orders `<prefix>-1`, `<prefix>-2`, …; unique among links. By default `link-` and 12 hex digits
+             * @example INV-2041
+             */
+            reference_prefix?: string;
+            /**
+             * @description When the page stops taking payments (ISO 8601, in the future)
+             * @example 2030-01-31T21:00:00Z
+             */
+            expires_at?: string;
+            /**
+             * Format: int32
+             * @description How many payments it takes (1: single use); any number when left out
+             * @example 1
+             */
+            max_payments?: number;
+            /** @description A redirect_url or a message (one of them) for the paid customer */
+            after_payment?: components["schemas"]["AfterPaymentDto"];
+            /**
+             * @description The customer fields the page asks for (email or phone at least); ["email"] by default
+             * @example [
+             *       "email",
+             *       "name"
+             *     ]
+             */
+            collect?: ("email" | "phone" | "name")[];
+        };
+        AfterPaymentResponse: {
+            /**
+             * Format: uri
+             * @example null
+             */
+            redirect_url: string | null;
+            /** @example Thank you! */
+            message: string | null;
+        };
+        PaymentLinkResponse: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uri
+             * @description The page customers pay on (PUBLIC_BASE_URL/pay/{id})
+             */
+            url: string;
+            /**
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "expired" | "completed" | "deactivated";
+            /**
+             * @description Fixed amount; null when open
+             * @example 1500.00
+             */
+            amount: string | null;
+            /** @example null */
+            min_amount: string | null;
+            /** @example null */
+            max_amount: string | null;
+            /** @example KES */
+            currency: string;
+            /**
+             * @description The merchant account paid
+             * @example default
+             */
+            account: string;
+            /** @example Invoice 2041: two bags of coffee */
+            description: string;
+            /**
+             * @description Its payments' references are <prefix>-1, <prefix>-2, … (at most 24 characters when given)
+             * @example INV-2041
+             */
+            reference_prefix: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            max_payments: number | null;
+            after_payment: components["schemas"]["AfterPaymentResponse"];
+            /**
+             * @example [
+             *       "email"
+             *     ]
+             */
+            collect: ("email" | "phone" | "name")[];
+            /**
+             * Format: int32
+             * @description Payments started on its page (the last <n>)
+             */
+            payments_started: number;
+            /**
+             * Format: int32
+             * @description Payments completed
+             */
+            payments_completed: number;
+            /**
+             * @description What its completed payments took
+             * @example 1500.00
+             */
+            amount_collected: string;
+            /** @example amina@example.com */
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            completed_at: string | null;
+        };
+        PaymentLinkResult: {
+            payment_link: components["schemas"]["PaymentLinkResponse"];
+        };
+        PaymentLinkPageResponse: {
+            /** @description newest first */
+            items: components["schemas"]["PaymentLinkResponse"][];
+            /**
+             * Format: int32
+             * @example 50
+             */
+            limit: number;
+            /**
+             * @description Give it as `cursor` for the next page; null on the last page
+             * @example null
+             */
+            next_cursor: string | null;
+        };
+        PaymentLinkPaymentResponse: {
+            /** @example ORDER-2041 */
+            reference: string;
+            /**
+             * @example completed
+             * @enum {string}
+             */
+            status: "pending" | "completed" | "failed" | "cancelled" | "reversed" | "expired";
+            /** @example 1500.00 */
+            amount: string;
+            /** @example KES */
+            currency: string;
+            /**
+             * @example hosted
+             * @enum {string}
+             */
+            kind: "hosted" | "mobile_money";
+            /** @example amina@example.com */
+            customer_email: string | null;
+            /** Format: date-time */
+            paid_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        PaymentLinkDetailResponse: {
+            payment_link: components["schemas"]["PaymentLinkResponse"];
+            /** @description Its latest payments (orders), newest first */
+            payments: components["schemas"]["PaymentLinkPaymentResponse"][];
+        };
+        UpdatePaymentLinkDto: {
+            /** @example Invoice 2041 (revised) */
+            description?: string;
+            /**
+             * @description A new expiry (in the future), or null for none
+             * @example 2030-02-28T21:00:00Z
+             */
+            expires_at?: string | null;
+            /**
+             * @description false deactivates the link for good: its page takes no more payments
+             * @enum {boolean}
+             */
+            active?: false;
         };
         CreateRefundDto: {
             /** @description Why; sent to the gateway as remarks */
@@ -1761,6 +2007,12 @@ export interface components {
              * @example default
              */
             account: string;
+            /**
+             * Format: uuid
+             * @description The payment link it was paid through (its id), if any
+             * @example null
+             */
+            payment_link: string | null;
             /** @example jane@example.com */
             customer_email: string | null;
             /** @example +254712345678 */
@@ -2438,7 +2690,7 @@ export interface components {
              * @example order.completed
              * @enum {string}
              */
-            expected_event: "order.completed" | "order.failed" | "order.attempt_cancelled" | "order.attempt_started" | "order.cancelled" | "order.reversed" | "order.expired" | "order.review_required" | "refund.accepted" | "refund.rejected" | "refund.reversed" | "subscription.charged" | "webhook_endpoint.disabled" | "webhook.test";
+            expected_event: "order.completed" | "order.failed" | "order.attempt_cancelled" | "order.attempt_started" | "order.cancelled" | "order.reversed" | "order.expired" | "order.review_required" | "refund.accepted" | "refund.rejected" | "refund.reversed" | "subscription.charged" | "payment_link.completed" | "webhook_endpoint.disabled" | "webhook.test";
         };
         AdminInvariantViolations: {
             /** @description More than one status_changed → completed event for one order */
@@ -2949,7 +3201,7 @@ export interface components {
              *       "orders:read"
              *     ]
              */
-            scopes: ("checkout:write" | "orders:read" | "admin:read" | "operations:write" | "refunds:request" | "refunds:approve" | "finance:export" | "webhooks:manage" | "api_keys:manage" | "audit:read")[];
+            scopes: ("checkout:write" | "orders:read" | "admin:read" | "operations:write" | "refunds:request" | "refunds:approve" | "finance:export" | "webhooks:manage" | "api_keys:manage" | "audit:read" | "payment_links:manage")[];
             /**
              * @description when the key stops working (an instant with its offset); never when left out
              * @example 2027-06-30T00:00:00Z
@@ -2965,7 +3217,7 @@ export interface components {
              * @example pck_Ab3dE9xQ
              */
             prefix: string;
-            scopes: ("checkout:write" | "orders:read" | "admin:read" | "operations:write" | "refunds:request" | "refunds:approve" | "finance:export" | "webhooks:manage" | "api_keys:manage" | "audit:read")[];
+            scopes: ("checkout:write" | "orders:read" | "admin:read" | "operations:write" | "refunds:request" | "refunds:approve" | "finance:export" | "webhooks:manage" | "api_keys:manage" | "audit:read" | "payment_links:manage")[];
             /** @enum {string} */
             state: "active" | "expired" | "revoked";
             /** @description Who made it, as the audit trail names them */
@@ -3054,7 +3306,7 @@ export interface components {
             name: string;
             roles: ("viewer" | "operator" | "refund_requester" | "refund_approver" | "developer" | "auditor" | "admin")[];
             /** @description What the roles (or the key’s scopes) allow */
-            permissions: ("checkout:write" | "orders:read" | "admin:read" | "operations:write" | "refunds:request" | "refunds:approve" | "finance:export" | "webhooks:manage" | "api_keys:manage" | "audit:read")[];
+            permissions: ("checkout:write" | "orders:read" | "admin:read" | "operations:write" | "refunds:request" | "refunds:approve" | "finance:export" | "webhooks:manage" | "api_keys:manage" | "audit:read" | "payment_links:manage")[];
         };
         WhoAmIResponse: {
             operator: components["schemas"]["OperatorResponse"];
@@ -3075,11 +3327,11 @@ export interface components {
              */
             id: string;
             /**
-             * @description The event type: one of order.completed, order.failed, order.attempt_cancelled, order.attempt_started, order.cancelled, order.reversed, order.expired, order.review_required, refund.accepted, refund.rejected, refund.reversed, subscription.charged, webhook_endpoint.disabled, webhook.test
+             * @description The event type: one of order.completed, order.failed, order.attempt_cancelled, order.attempt_started, order.cancelled, order.reversed, order.expired, order.review_required, refund.accepted, refund.rejected, refund.reversed, subscription.charged, payment_link.completed, webhook_endpoint.disabled, webhook.test
              * @example order.completed
              * @enum {string}
              */
-            type: "order.completed" | "order.failed" | "order.attempt_cancelled" | "order.attempt_started" | "order.cancelled" | "order.reversed" | "order.expired" | "order.review_required" | "refund.accepted" | "refund.rejected" | "refund.reversed" | "subscription.charged" | "webhook_endpoint.disabled" | "webhook.test";
+            type: "order.completed" | "order.failed" | "order.attempt_cancelled" | "order.attempt_started" | "order.cancelled" | "order.reversed" | "order.expired" | "order.review_required" | "refund.accepted" | "refund.rejected" | "refund.reversed" | "subscription.charged" | "payment_link.completed" | "webhook_endpoint.disabled" | "webhook.test";
             /**
              * Format: uuid
              * @description null for an event of no order (an endpoint disabled, a test event)
@@ -3272,13 +3524,13 @@ export interface components {
              */
             description: string;
             /**
-             * @description The event types it receives; null for every type. Each one of: order.completed, order.failed, order.attempt_cancelled, order.attempt_started, order.cancelled, order.reversed, order.expired, order.review_required, refund.accepted, refund.rejected, refund.reversed, subscription.charged, webhook_endpoint.disabled
+             * @description The event types it receives; null for every type. Each one of: order.completed, order.failed, order.attempt_cancelled, order.attempt_started, order.cancelled, order.reversed, order.expired, order.review_required, refund.accepted, refund.rejected, refund.reversed, subscription.charged, payment_link.completed, webhook_endpoint.disabled
              * @example [
              *       "order.completed",
              *       "refund.accepted"
              *     ]
              */
-            event_types: ("order.completed" | "order.failed" | "order.attempt_cancelled" | "order.attempt_started" | "order.cancelled" | "order.reversed" | "order.expired" | "order.review_required" | "refund.accepted" | "refund.rejected" | "refund.reversed" | "subscription.charged" | "webhook_endpoint.disabled")[] | null;
+            event_types: ("order.completed" | "order.failed" | "order.attempt_cancelled" | "order.attempt_started" | "order.cancelled" | "order.reversed" | "order.expired" | "order.review_required" | "refund.accepted" | "refund.rejected" | "refund.reversed" | "subscription.charged" | "payment_link.completed" | "webhook_endpoint.disabled")[] | null;
             /**
              * @example enabled
              * @enum {string}
@@ -3331,8 +3583,8 @@ export interface components {
             /** @example https://shop.example/hooks/pesapal */
             url: string;
             description?: string;
-            /** @description event types this endpoint receives; omit for every type. One of: order.completed, order.failed, order.attempt_cancelled, order.attempt_started, order.cancelled, order.reversed, order.expired, order.review_required, refund.accepted, refund.rejected, refund.reversed, subscription.charged, webhook_endpoint.disabled */
-            event_types?: ("order.completed" | "order.failed" | "order.attempt_cancelled" | "order.attempt_started" | "order.cancelled" | "order.reversed" | "order.expired" | "order.review_required" | "refund.accepted" | "refund.rejected" | "refund.reversed" | "subscription.charged" | "webhook_endpoint.disabled")[];
+            /** @description event types this endpoint receives; omit for every type. One of: order.completed, order.failed, order.attempt_cancelled, order.attempt_started, order.cancelled, order.reversed, order.expired, order.review_required, refund.accepted, refund.rejected, refund.reversed, subscription.charged, payment_link.completed, webhook_endpoint.disabled */
+            event_types?: ("order.completed" | "order.failed" | "order.attempt_cancelled" | "order.attempt_started" | "order.cancelled" | "order.reversed" | "order.expired" | "order.review_required" | "refund.accepted" | "refund.rejected" | "refund.reversed" | "subscription.charged" | "payment_link.completed" | "webhook_endpoint.disabled")[];
         };
         WebhookEndpointWithSecretResponse: {
             /**
@@ -3351,13 +3603,13 @@ export interface components {
              */
             description: string;
             /**
-             * @description The event types it receives; null for every type. Each one of: order.completed, order.failed, order.attempt_cancelled, order.attempt_started, order.cancelled, order.reversed, order.expired, order.review_required, refund.accepted, refund.rejected, refund.reversed, subscription.charged, webhook_endpoint.disabled
+             * @description The event types it receives; null for every type. Each one of: order.completed, order.failed, order.attempt_cancelled, order.attempt_started, order.cancelled, order.reversed, order.expired, order.review_required, refund.accepted, refund.rejected, refund.reversed, subscription.charged, payment_link.completed, webhook_endpoint.disabled
              * @example [
              *       "order.completed",
              *       "refund.accepted"
              *     ]
              */
-            event_types: ("order.completed" | "order.failed" | "order.attempt_cancelled" | "order.attempt_started" | "order.cancelled" | "order.reversed" | "order.expired" | "order.review_required" | "refund.accepted" | "refund.rejected" | "refund.reversed" | "subscription.charged" | "webhook_endpoint.disabled")[] | null;
+            event_types: ("order.completed" | "order.failed" | "order.attempt_cancelled" | "order.attempt_started" | "order.cancelled" | "order.reversed" | "order.expired" | "order.review_required" | "refund.accepted" | "refund.rejected" | "refund.reversed" | "subscription.charged" | "payment_link.completed" | "webhook_endpoint.disabled")[] | null;
             /**
              * @example enabled
              * @enum {string}
@@ -3407,8 +3659,8 @@ export interface components {
         UpdateWebhookEndpointBody: {
             url?: string;
             description?: string;
-            /** @description event types this endpoint receives; omit for every type. One of: order.completed, order.failed, order.attempt_cancelled, order.attempt_started, order.cancelled, order.reversed, order.expired, order.review_required, refund.accepted, refund.rejected, refund.reversed, subscription.charged, webhook_endpoint.disabled; null for every type */
-            event_types?: ("order.completed" | "order.failed" | "order.attempt_cancelled" | "order.attempt_started" | "order.cancelled" | "order.reversed" | "order.expired" | "order.review_required" | "refund.accepted" | "refund.rejected" | "refund.reversed" | "subscription.charged" | "webhook_endpoint.disabled")[] | null;
+            /** @description event types this endpoint receives; omit for every type. One of: order.completed, order.failed, order.attempt_cancelled, order.attempt_started, order.cancelled, order.reversed, order.expired, order.review_required, refund.accepted, refund.rejected, refund.reversed, subscription.charged, payment_link.completed, webhook_endpoint.disabled; null for every type */
+            event_types?: ("order.completed" | "order.failed" | "order.attempt_cancelled" | "order.attempt_started" | "order.cancelled" | "order.reversed" | "order.expired" | "order.review_required" | "refund.accepted" | "refund.rejected" | "refund.reversed" | "subscription.charged" | "payment_link.completed" | "webhook_endpoint.disabled")[] | null;
             /** @description false disables the endpoint, true enables it again */
             enabled?: boolean;
         };
@@ -3516,7 +3768,7 @@ export interface components {
                  * @description Stable: branch on it
                  * @enum {string}
                  */
-                code: "api_key_revoked" | "attempt_still_payable" | "attempts_exhausted" | "cancel_refused" | "checkout_outcome_unknown" | "idempotency_request_in_progress" | "job_not_failed" | "order_closed" | "order_not_cancellable" | "order_not_refundable" | "order_not_submitted" | "order_paid" | "reference_in_use" | "refund_already_requested" | "refund_approval_expired" | "refund_approval_not_pending" | "refund_transition_not_allowed" | "unmatched_payment_settled" | "webhook_endpoint_disabled" | "webhook_endpoint_managed_by_environment" | "webhook_endpoints_limit_reached";
+                code: "api_key_revoked" | "attempt_still_payable" | "attempts_exhausted" | "cancel_refused" | "checkout_outcome_unknown" | "idempotency_request_in_progress" | "job_not_failed" | "order_closed" | "order_not_cancellable" | "order_not_refundable" | "order_not_submitted" | "order_paid" | "payment_link_closed" | "payment_link_taken" | "reference_in_use" | "reference_prefix_in_use" | "refund_already_requested" | "refund_approval_expired" | "refund_approval_not_pending" | "refund_transition_not_allowed" | "unmatched_payment_settled" | "webhook_endpoint_disabled" | "webhook_endpoint_managed_by_environment" | "webhook_endpoints_limit_reached";
                 /** @description For people; may change */
                 message: string;
             } & {
@@ -3634,7 +3886,7 @@ export interface components {
                  * @description Stable: branch on it
                  * @enum {string}
                  */
-                code: "api_key_not_found" | "event_not_found" | "job_not_found" | "not_found" | "notification_not_found" | "order_not_found" | "queue_not_found" | "reconciliation_report_not_found" | "refund_approval_not_found" | "refund_not_found" | "unmatched_payment_not_found" | "webhook_endpoint_not_found";
+                code: "api_key_not_found" | "event_not_found" | "job_not_found" | "not_found" | "notification_not_found" | "order_not_found" | "payment_link_not_found" | "queue_not_found" | "reconciliation_report_not_found" | "refund_approval_not_found" | "refund_not_found" | "unmatched_payment_not_found" | "webhook_endpoint_not_found";
                 /** @description For people; may change */
                 message: string;
             } & {
@@ -4333,6 +4585,250 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    PaymentLinksController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description every status unless given */
+                status?: "active" | "expired" | "completed" | "deactivated";
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cursor page of links */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLinkPageResponse"];
+                };
+            };
+            /** @description Every failing field, with a reason */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    PaymentLinksController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and body within 24 h: the first answer again, not a second link */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentLinkDto"];
+            };
+        };
+        responses: {
+            /** @description The link, active */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLinkResult"];
+                };
+            };
+            /** @description Every failing field, with a reason */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            /** @description reference_prefix_in_use */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            /** @description Idempotency-Key re-used */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    PaymentLinksController_find: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's id (anything else is 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link and its payments */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLinkDetailResponse"];
+                };
+            };
+            /** @description Every failing field, with a reason */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            /** @description payment_link_not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    PaymentLinksController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's id (anything else is 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePaymentLinkDto"];
+            };
+        };
+        responses: {
+            /** @description The link as changed */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLinkResult"];
+                };
+            };
+            /** @description Every failing field, with a reason */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            /** @description payment_link_not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];

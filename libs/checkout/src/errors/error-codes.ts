@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   api_key_not_found: 'not_found',
   refund_approval_not_found: 'not_found',
   unmatched_payment_not_found: 'not_found',
+  payment_link_not_found: 'not_found',
   // The request conflicts with the state of what it names.
   reference_in_use: 'conflict',
   checkout_outcome_unknown: 'conflict',
@@ -45,6 +46,9 @@ export const ERROR_CODES = {
   webhook_endpoint_managed_by_environment: 'conflict',
   webhook_endpoint_disabled: 'conflict',
   webhook_endpoints_limit_reached: 'conflict',
+  payment_link_closed: 'conflict',
+  payment_link_taken: 'conflict',
+  reference_prefix_in_use: 'conflict',
   // Well-formed, but the payment rules refuse it.
   idempotency_key_reused: 'unprocessable',
   refund_exceeds_payment: 'unprocessable',

@@ -130,6 +130,51 @@ export class AdminAccessGuard implements CanActivate {
   }
 }
 
+/**
+ * Routes both a shop and the operators use (payment links): a bootstrap shop key (SHOP_API_KEYS)
+ * acts as the shop, holding the route's permission; anyone else as for an admin route (a console
+ * session, a scoped key, an admin key) holding it. Every change goes to the audit trail with
+ * whoever made it, as on admin routes.
+ */
+@Injectable()
+export class ShopOrOperatorGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly access: OperatorAccess,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<KeyedRequest>();
+    const needed = neededBy(this.reflector, context);
+    if (!needed || needed === ANY_OPERATOR) {
+      throw new Error(`${context.getClass().name} declares no permission`);
+    }
+    const presented = bearerKey(request.headers.authorization);
+    const shop = presented ? this.access.shopKey(presented) : undefined;
+    const operator: Operator = shop
+      ? {
+          kind: 'bootstrap_key',
+          id: `shop:${shop.name}`,
+          email: null,
+          name: shop.name,
+          roles: [],
+          permissions: new Set([needed]),
+        }
+      : await this.access.admit(request, needed);
+    request.operator = operator;
+    request.adminRoute = true;
+    request.apiKey = shop ?? {
+      name: operatorLabel(operator),
+      fingerprint: `${operator.kind}:${operator.id}`,
+    };
+    return true;
+  }
+}
+
+/** What the routes a shop and the operators share are behind (ShopOrOperatorGuard). */
+export const ShopOrOperatorRoutes = () =>
+  applyDecorators(UseGuards(ShopOrOperatorGuard), UseInterceptors(OperatorActInterceptor));
+
 /** The identity a guard attached to the request: name for audit, fingerprint for scoping. */
 export const CallerKey = createParamDecorator(
   (_data: unknown, context: ExecutionContext): ApiKeyIdentity => {

@@ -56,7 +56,10 @@ export function journalledStatement(changeSql: string, changeParamCount: number)
      announced AS (
        INSERT INTO outbox_events (order_id, type, payload, relayed_at, last_error)
        SELECT changed.id, ${p(8)}::varchar, ${p(9)}::jsonb, ${handed.relayedAt}, ${handed.lastError}
-         FROM changed ${handed.join} WHERE ${p(8)}::varchar IS NOT NULL)
+         FROM changed ${handed.join} WHERE ${p(8)}::varchar IS NOT NULL)${paymentLinkTally(
+           `SELECT changed.id, ${p(3)}::varchar AS from_status, ${p(4)}::varchar AS to_status
+              FROM changed`,
+         )}
      SELECT * FROM changed`;
 }
 
@@ -124,7 +127,58 @@ export function journalledBatchStatement(
        INSERT INTO outbox_events (order_id, type, payload, relayed_at, last_error)
        SELECT v.id, v.announced_type, v.announced_payload, ${handed.relayedAt}, ${handed.lastError}
          FROM v JOIN changed USING (id) ${handed.join}
-        WHERE v.announced_type IS NOT NULL)${rest(columns.length + 1)}`;
+        WHERE v.announced_type IS NOT NULL)${paymentLinkTally(
+          'SELECT v.id, v.from_status, v.to_status FROM v JOIN changed USING (id)',
+        )}${rest(columns.length + 1)}`;
+}
+
+/** A link's payment ends its hold on a use when it is paid, fails or is closed unpaid. */
+const ENDS_A_HOLD = `('completed', 'failed', 'cancelled', 'expired')`;
+
+/**
+ * The CTEs (each starting with a comma) by which a journal write keeps the counts of the payment
+ * links its orders were paid through: `transitions` (SQL with columns id, from_status,
+ * to_status: the orders changed and the statuses their entries record) gives each link its
+ * payments completed and amount collected, and releases the use its order held (`holds`). The
+ * write that pays a link's last use marks it completed and announces payment_link.completed.
+ * Orders without a link cost one look at their row by key.
+ */
+function paymentLinkTally(transitions: string): string {
+  return `,
+     link_tally AS (
+       SELECT o.payment_link_id AS id,
+              count(*) FILTER (WHERE t.to_status = 'completed')::int AS completed,
+              COALESCE(sum(o.amount) FILTER (WHERE t.to_status = 'completed'), 0) AS collected,
+              array_agg(o.merchant_reference) AS released
+         FROM (${transitions}) t JOIN orders o ON o.id = t.id
+        WHERE t.to_status IN ${ENDS_A_HOLD} AND t.from_status IS DISTINCT FROM t.to_status
+          AND o.payment_link_id IS NOT NULL
+        GROUP BY o.payment_link_id),
+     link_counted AS (
+       UPDATE payment_links l
+          SET payments_completed = l.payments_completed + link_tally.completed,
+              amount_collected = l.amount_collected + link_tally.collected,
+              holds = l.holds - link_tally.released,
+              completed_at = CASE
+                WHEN l.completed_at IS NULL AND l.max_payments IS NOT NULL
+                 AND l.payments_completed + link_tally.completed >= l.max_payments THEN now()
+                ELSE l.completed_at END,
+              updated_at = now()
+         FROM link_tally WHERE l.id = link_tally.id
+       RETURNING l.id, l.description, l.currency, l.max_payments, l.payments_completed,
+                 l.amount_collected, l.completed_at, link_tally.completed AS added),
+     link_completed AS (${endpointEventInsert({
+       type: 'payment_link.completed',
+       payload: `jsonb_build_object('payment_link', jsonb_build_object(
+                   'id', c.id, 'description', c.description, 'currency', c.currency,
+                   'max_payments', c.max_payments, 'payments_completed', c.payments_completed,
+                   'amount_collected', c.amount_collected::text,
+                   'completed_at', to_char(c.completed_at AT TIME ZONE 'UTC',
+                                           'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))`,
+       from: 'link_counted c',
+       where: `c.max_payments IS NOT NULL AND c.payments_completed >= c.max_payments
+               AND c.payments_completed - c.added < c.max_payments`,
+     })})`;
 }
 
 /**

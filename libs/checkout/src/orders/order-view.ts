@@ -56,6 +56,8 @@ export interface OrderView {
   currency: string;
   /** The merchant account the payment is taken on (`default` for a single-account deployment). */
   account: string;
+  /** The payment link it was paid through (its id), if any. */
+  payment_link: string | null;
   description: string;
   confirmation_code: string | null;
   payment_method: string | null;
@@ -114,6 +116,7 @@ export type OrderViewSource = Pick<
   | 'amount'
   | 'currency'
   | 'gatewayAccount'
+  | 'paymentLinkId'
   | 'description'
   | 'confirmationCode'
   | 'paymentMethod'
@@ -224,6 +227,7 @@ export function toOrderView(
     amount: order.amount,
     currency: order.currency,
     account: order.gatewayAccount,
+    payment_link: order.paymentLinkId ?? null,
     description: order.description,
     confirmation_code: order.confirmationCode,
     payment_method: order.paymentMethod,

@@ -12,6 +12,7 @@ import { OrderEntity } from './order.entity';
 import { OperatorSessionEntity } from './operator-session.entity';
 import { OutboxEventEntity } from './outbox-event.entity';
 import { PaymentAttemptEntity } from './payment-attempt.entity';
+import { PaymentLinkEntity } from './payment-link.entity';
 import { RateLimitWindowEntity } from './rate-limit-window.entity';
 import { ReconciliationReportEntity } from './reconciliation-report.entity';
 import { RefundApprovalEntity } from './refund-approval.entity';
@@ -32,6 +33,7 @@ export * from './order-event.entity';
 export * from './order.entity';
 export * from './outbox-event.entity';
 export * from './payment-attempt.entity';
+export * from './payment-link.entity';
 export * from './activity-total.entity';
 export * from './audit-event.entity';
 export * from './api-key.entity';
@@ -54,6 +56,7 @@ export const ENTITIES: EntityTarget[] = [
   OrderEntity,
   OrderEventEntity,
   PaymentAttemptEntity,
+  PaymentLinkEntity,
   IpnRegistrationEntity,
   IpnNotificationEntity,
   RefundEntity,

@@ -31,6 +31,9 @@ export interface SubscriptionTerms {
 @Index('idx_orders_account_status_created', ['gatewayAccount', 'status', 'createdAt', 'id'])
 @Index('idx_orders_updated', ['updatedAt'])
 @Index('idx_orders_needs_review', ['createdAt', 'id'], { where: '"needs_review"' })
+@Index('idx_orders_payment_link_created', ['paymentLinkId', 'createdAt', 'id'], {
+  where: '"payment_link_id" IS NOT NULL',
+})
 @Index('idx_orders_pending_created', ['createdAt', 'id'], { where: `"status" = 'pending'` })
 @Index('idx_orders_submission_open', ['createdAt', 'id'], {
   where: `"submission_status" IN ('unknown', 'submitting')`,
@@ -207,6 +210,10 @@ export class OrderEntity {
 
   @InstantColumn({ name: 'last_checked_at', nullable: true })
   lastCheckedAt!: Date | null;
+
+  /** The payment link it was paid through, if any (payment_links.id). */
+  @Column({ name: 'payment_link_id', type: 'uuid', nullable: true })
+  paymentLinkId!: string | null;
 
   @VersionColumn()
   version!: number;

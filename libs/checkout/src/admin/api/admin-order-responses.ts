@@ -169,6 +169,14 @@ export class AdminOrderResponse implements AdminOrderView {
   })
   account!: string;
 
+  @ApiProperty({
+    ...UUID,
+    nullable: true,
+    example: null,
+    description: 'The payment link it was paid through (its id), if any',
+  })
+  payment_link!: string | null;
+
   // orders.customer_email: varchar(254).
   @ApiProperty(text(254, { nullable: true, example: 'jane@example.com' }))
   customer_email!: string | null;

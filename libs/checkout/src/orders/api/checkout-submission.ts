@@ -47,13 +47,13 @@ function checkoutStatements(): {
         `INSERT INTO orders
            (merchant_reference, kind, amount, currency, description, customer, customer_email,
             customer_phone, return_url, cancel_url, branch, redirect_mode, subscription,
-            account_number, msisdn, network, next_poll_at, gateway_account, status,
-            submission_status, version)
+            account_number, msisdn, network, next_poll_at, gateway_account, payment_link_id,
+            status, submission_status, version)
          VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13::jsonb, $14, $15,
-                 $16, $17, $18, 'pending', 'submitting', 1)
+                 $16, $17, $18, $19, 'pending', 'submitting', 1)
          RETURNING id, gateway_account AS "gatewayAccount",
                    attempt_started_at AS "attemptStartedAt", created_at AS "createdAt"`,
-        18,
+        19,
       ),
     },
     // A row no longer 'submitting' was completed or repaired already (a twin, or the worker).
@@ -127,6 +127,7 @@ export class CheckoutSubmission {
         fields.network ?? null,
         this.firstPoll(now, now),
         fields.gatewayAccount ?? DEFAULT_ACCOUNT,
+        fields.paymentLinkId ?? null,
         ...journalParams(
           {
             type: 'created',

@@ -40,9 +40,16 @@ export interface CheckoutResult {
   body: CheckoutAnswer;
 }
 
-type Checkout =
+type Checkout = (
   | { kind: 'hosted'; dto: CreateCheckoutDto }
-  | { kind: 'mobile_money'; dto: CreateMobileMoneyCheckoutDto };
+  | { kind: 'mobile_money'; dto: CreateMobileMoneyCheckoutDto }
+) & {
+  /** The payment link it is paid through: its reference is the link's, never re-used. */
+  paymentLinkId?: string;
+};
+
+/** A payment through a payment link: a checkout of either kind, under the link's reference. */
+export type LinkCheckout = Checkout & { paymentLinkId: string };
 
 /** Generated references: "chk_" and 24 hex digits, well inside the gateway's 50. */
 export const generatedReference = (): string => `chk_${randomBytes(12).toString('hex')}`;
@@ -80,6 +87,14 @@ export class CheckoutService {
     return counted('mobile_money', this.create({ kind: 'mobile_money', dto }, actor, reference));
   }
 
+  /**
+   * A payment through a payment link (its use reserved): a reference that names an order
+   * already is refused (409), never answered with that order.
+   */
+  createForLink(checkout: LinkCheckout, actor: string, reference: string): Promise<CheckoutResult> {
+    return counted(checkout.kind, this.create(checkout, actor, reference));
+  }
+
   private async create(
     checkout: Checkout,
     actor: string,
@@ -96,11 +111,15 @@ export class CheckoutService {
     let order: RecordedOrder;
     try {
       order = await this.submission.record(
-        { ...this.newOrder(checkout, reference, amount), gatewayAccount: account },
+        {
+          ...this.newOrder(checkout, reference, amount),
+          gatewayAccount: account,
+          paymentLinkId: checkout.paymentLinkId ?? null,
+        },
         actor,
       );
     } catch (error) {
-      if (!(error instanceof ReferenceTakenError)) throw error;
+      if (!(error instanceof ReferenceTakenError) || checkout.paymentLinkId) throw error;
       const twin = await this.orders.findByMerchantReference(reference);
       if (!twin) throw error;
       return this.reuse(twin, checkout, amount, request, account);
@@ -112,7 +131,7 @@ export class CheckoutService {
    * The merchant account a checkout goes to: the one it names (which must take its currency),
    * else its currency's. Refused with the field named, before anything is written.
    */
-  private accountOf(named: string | undefined, currency: string): string {
+  accountOf(named: string | undefined, currency: string): string {
     if (named !== undefined) {
       if (!this.accounts.has(named)) {
         throw CheckoutError.invalid([

@@ -49,7 +49,7 @@ const ORDER_STATUS: PreparedStatement = {
   text: `SELECT o.merchant_reference AS "merchantReference", o.attempt_number AS "attemptNumber",
        o.order_tracking_id AS "orderTrackingId", o.push_merchant_reference AS "pushMerchantReference",
        o.gateway_reference AS "gatewayReference", o.kind, o.status, o.amount, o.currency,
-       o.gateway_account AS "gatewayAccount", o.description, o.confirmation_code AS "confirmationCode",
+       o.gateway_account AS "gatewayAccount", o.payment_link_id AS "paymentLinkId", o.description, o.confirmation_code AS "confirmationCode",
        o.payment_method AS "paymentMethod", o.payment_account AS "paymentAccount",
        o.paid_amount AS "paidAmount", o.paid_currency AS "paidCurrency", o.paid_at AS "paidAt",
        o.failure_reason AS "failureReason", o.needs_review AS "needsReview",

@@ -14,9 +14,15 @@ import { StatusTokens } from './live/status-tokens';
 import { OrderQueryService } from './order-query.service';
 import { OrdersController } from './orders.controller';
 import { PaymentAttemptService } from './payment-attempts.service';
+import { PaymentLinkPage } from './payment-links/payment-link-page';
+import { PaymentLinksController } from './payment-links/payment-links.controller';
+import { PaymentLinksService } from './payment-links/payment-links.service';
 import { OrdersCoreModule } from '../orders-core.module';
 
-/** The orders feature's HTTP side (controllers and their services), imported by apps/api. */
+/**
+ * The orders feature's HTTP side (controllers and their services), imported by apps/api: the
+ * checkouts, and the payment links whose pages start them.
+ */
 @Module({
   imports: [OrdersCoreModule, IpnRegistrationModule],
   controllers: [
@@ -24,6 +30,7 @@ import { OrdersCoreModule } from '../orders-core.module';
     OrdersController,
     OrderStreamController,
     CheckoutReturnController,
+    PaymentLinksController,
   ],
   providers: [
     CheckoutService,
@@ -34,6 +41,8 @@ import { OrdersCoreModule } from '../orders-core.module';
     StatusTokens,
     OrderStatusFeed,
     PaymentAttemptService,
+    PaymentLinksService,
+    PaymentLinkPage,
   ],
   exports: [OrderQueryService],
 })

@@ -243,6 +243,13 @@ export class OrderResponse {
     description: 'The merchant account the payment is taken on (PESAPAL_ACCOUNTS)',
   })
   account!: string;
+  @ApiProperty({
+    ...UUID,
+    nullable: true,
+    example: null,
+    description: 'The payment link it was paid through (its id), if any',
+  })
+  payment_link!: string | null;
   @ApiProperty({ ...DATE_TIME, example: '2026-01-02T09:30:00.000Z' }) created_at!: string;
   @ApiProperty({ ...DATE_TIME, example: '2026-01-02T09:31:12.000Z' }) updated_at!: string;
   @ApiProperty({ ...objectOrNull(RefundResponse), description: "The order's refund, if any" })
