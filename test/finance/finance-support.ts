@@ -26,6 +26,7 @@ export const DEFAULT_COLUMNS = [
   'refund_reason',
   'original_reference',
   'description',
+  'payment_link',
 ];
 
 /** Exact sums of decimal strings, in cents. */

@@ -147,4 +147,33 @@ describe('the shop client (libs/shop-client)', () => {
     const order = await client.getOrder(created.reference);
     expect(order.attempts.map((a) => a.status)).toEqual(['failed', 'completed']);
   });
+
+  it('makes, reads, lists and deactivates a payment link, a lost answer making one link', async () => {
+    const prefix = `SCL${Date.now().toString(36)}`;
+    const before = await client.listPaymentLinks({ currency: 'KES' });
+    dropNext = 1;
+    const link = await client.createPaymentLink({
+      amount: '900',
+      currency: 'KES',
+      description: 'Invoice 12',
+      reference_prefix: prefix,
+      max_payments: 1,
+    });
+    expect(link).toMatchObject({ status: 'active', amount: '900.00', reference_prefix: prefix });
+    expect(keys.slice(-2)).toEqual([keys[keys.length - 1], keys[keys.length - 1]]);
+    const made = await dataSource.query(
+      `SELECT count(*)::int AS n FROM payment_links WHERE reference_prefix = $1`,
+      [prefix],
+    );
+    expect(made[0].n).toBe(1);
+    const listed = await client.listPaymentLinks({ currency: 'KES', status: 'active' });
+    expect(listed.items.map((item) => item.id)).toContain(link.id);
+    expect(listed.items.length).toBeGreaterThanOrEqual(before.items.length);
+    expect((await client.getPaymentLink(link.id)).payments).toEqual([]);
+    const off = await client.updatePaymentLink(link.id, { active: false });
+    expect(off.status).toBe('deactivated');
+    await expect(client.getPaymentLink('not-a-link')).rejects.toMatchObject({
+      code: 'payment_link_not_found',
+    });
+  });
 });

@@ -72,6 +72,11 @@ export type UnmatchedPaymentMatch = Schemas['MatchResultResponse'];
 /** A payment without an order refunded through the order it was adopted as: made, or waiting. */
 export type UnmatchedPaymentRefund =
   Schemas['UnmatchedPaymentRefundResult'] | Schemas['UnmatchedPaymentRefundApprovalResult'];
+export type PaymentLink = Schemas['PaymentLinkResponse'];
+export type PaymentLinkStatus = PaymentLink['status'];
+export type PaymentLinkPage = Schemas['PaymentLinkPageResponse'];
+export type PaymentLinkDetail = Schemas['PaymentLinkDetailResponse'];
+export type NewPaymentLink = Schemas['CreatePaymentLinkDto'];
 export type ApiKey = Schemas['ApiKeyResponse'];
 export type ApiKeyPage = Schemas['ApiKeyPageResponse'];
 export type NewApiKey = Schemas['CreateApiKeyBody'];
@@ -474,4 +479,24 @@ export const adminApi = {
   /** The requester is the signed-in operator; above the threshold it waits for an approver. */
   refund: (reference: string, request: RefundRequest): Promise<Refunded<RefundResult>> =>
     call('POST', `/v1/admin/orders/${segment(reference)}/refunds`, { body: request }),
+  paymentLinks: (
+    status: PaymentLinkStatus | undefined,
+    cursor?: string,
+  ): Promise<PaymentLinkPage> =>
+    answer(
+      http.GET('/v1/payment-links', {
+        params: {
+          query: { limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) },
+        },
+      }),
+    ),
+  paymentLink: (id: string): Promise<PaymentLinkDetail> =>
+    answer(http.GET('/v1/payment-links/{id}', { params: { path: { id } } })),
+  createPaymentLink: (body: NewPaymentLink): Promise<{ payment_link: PaymentLink }> =>
+    answer(http.POST('/v1/payment-links', { body })),
+  /** For good: its page takes no more payments. */
+  deactivatePaymentLink: (id: string): Promise<{ payment_link: PaymentLink }> =>
+    answer(
+      http.PATCH('/v1/payment-links/{id}', { params: { path: { id } }, body: { active: false } }),
+    ),
 };

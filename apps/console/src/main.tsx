@@ -19,6 +19,7 @@ import { OverviewPage } from './pages/overview';
 import { ReconciliationPage } from './pages/reconciliation';
 import { OrdersPage } from './pages/orders';
 import { RefundsPage } from './pages/refunds';
+import { PaymentLinksPage } from './pages/payment-links';
 import { UnmatchedPaymentsPage } from './pages/unmatched-payments';
 import { WebhooksPage } from './pages/webhooks';
 import { PAGES, Place, placeOf } from './places';
@@ -30,6 +31,7 @@ const PAGE_NEEDS: Record<Place['page'], Permission | null> = {
   order: 'admin:read',
   attention: 'admin:read',
   'unmatched-payments': 'admin:read',
+  'payment-links': 'payment_links:manage',
   refunds: 'admin:read',
   webhooks: 'admin:read',
   reconciliation: 'admin:read',
@@ -218,6 +220,8 @@ function Page({ place, onRefused }: { place: Place; onRefused: () => void }) {
       return <AttentionPage onRefused={onRefused} />;
     case 'unmatched-payments':
       return <UnmatchedPaymentsPage onRefused={onRefused} />;
+    case 'payment-links':
+      return <PaymentLinksPage onRefused={onRefused} />;
     case 'reconciliation':
       return <ReconciliationPage onRefused={onRefused} />;
     case 'finance':

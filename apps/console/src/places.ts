@@ -7,6 +7,7 @@ export type Place =
   | { page: 'webhooks' }
   | { page: 'attention' }
   | { page: 'unmatched-payments' }
+  | { page: 'payment-links' }
   | { page: 'reconciliation' }
   | { page: 'finance' }
   | { page: 'audit' }
@@ -18,6 +19,7 @@ export const PAGES = [
   ['orders', 'Orders'],
   ['attention', 'Needs attention'],
   ['unmatched-payments', 'Payments without an order'],
+  ['payment-links', 'Payment links'],
   ['refunds', 'Refunds'],
   ['webhooks', 'Webhooks'],
   ['reconciliation', 'Reconciliation'],

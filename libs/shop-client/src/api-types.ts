@@ -6077,7 +6077,7 @@ export interface operations {
                 type?: "payment" | "refund" | "reversal";
                 /** @description the payment's order status or the refund's status */
                 status?: "completed" | "reversed" | "accepted";
-                /** @description comma-separated, in the order wanted, from occurred_at_utc, occurred_at_local, type, status, merchant_reference, order_tracking_id, attempt, confirmation_code, currency, amount, payment_method, payment_account, customer_email, customer_phone, refund_reason, original_reference, description, account; default all but account */
+                /** @description comma-separated, in the order wanted, from occurred_at_utc, occurred_at_local, type, status, merchant_reference, order_tracking_id, attempt, confirmation_code, currency, amount, payment_method, payment_account, customer_email, customer_phone, refund_reason, original_reference, description, payment_link, account; default all but account */
                 columns?: string;
                 /** @description 1: start with a byte-order mark, for Excel */
                 excel?: "0" | "1";
@@ -6088,7 +6088,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description UTF-8 CSV (with a byte-order mark when excel=1), a header line, then one row per money movement, oldest first; columns as asked in `columns`, by default occurred_at_utc, occurred_at_local, type, status, merchant_reference, order_tracking_id, attempt, confirmation_code, currency, amount, payment_method, payment_account, customer_email, customer_phone, refund_reason, original_reference, description (account only when asked for) */
+            /** @description UTF-8 CSV (with a byte-order mark when excel=1), a header line, then one row per money movement, oldest first; columns as asked in `columns`, by default occurred_at_utc, occurred_at_local, type, status, merchant_reference, order_tracking_id, attempt, confirmation_code, currency, amount, payment_method, payment_account, customer_email, customer_phone, refund_reason, original_reference, description, payment_link (account only when asked for) */
             200: {
                 headers: {
                     /** @description Never cached */

@@ -10,6 +10,11 @@ export type NewAttemptRequest = Schemas['StartAttemptDto'];
 export type HostedCheckout = Schemas['HostedCheckoutResponse'];
 export type MobileMoneyCheckout = Schemas['MobileMoneyCheckoutResponse'];
 export type Order = Schemas['OrderResponse'];
+export type PaymentLinkRequest = Schemas['CreatePaymentLinkDto'];
+export type PaymentLinkChange = Schemas['UpdatePaymentLinkDto'];
+export type PaymentLink = Schemas['PaymentLinkResponse'];
+export type PaymentLinkDetail = Schemas['PaymentLinkDetailResponse'];
+export type PaymentLinkPage = Schemas['PaymentLinkPageResponse'];
 
 export interface ShopClientOptions {
   /** Where the api answers, e.g. https://payments.shop.example */
@@ -119,6 +124,44 @@ export class ShopClient {
         signal,
       }),
     );
+  }
+
+  /** Makes a payment link: send its `url` to the customer (a chat, an email, an invoice). */
+  async createPaymentLink(
+    body: PaymentLinkRequest,
+    options: WriteOptions = {},
+  ): Promise<PaymentLink> {
+    const key = options.idempotencyKey ?? newIdempotencyKey();
+    const made = await this.call((signal) =>
+      this.http.POST('/v1/payment-links', {
+        body,
+        params: { header: { 'Idempotency-Key': key } },
+        signal,
+      }),
+    );
+    return made.payment_link;
+  }
+
+  /** The link, with its latest payments. */
+  getPaymentLink(id: string): Promise<PaymentLinkDetail> {
+    return this.call((signal) =>
+      this.http.GET('/v1/payment-links/{id}', { params: { path: { id } }, signal }),
+    );
+  }
+
+  /** A page of links, newest first; pass `next_cursor` on for the next. */
+  listPaymentLinks(
+    query: { status?: PaymentLink['status']; currency?: string; cursor?: string } = {},
+  ): Promise<PaymentLinkPage> {
+    return this.call((signal) => this.http.GET('/v1/payment-links', { params: { query }, signal }));
+  }
+
+  /** Changes its description or expiry, or deactivates it for good (`active: false`). */
+  async updatePaymentLink(id: string, change: PaymentLinkChange): Promise<PaymentLink> {
+    const changed = await this.call((signal) =>
+      this.http.PATCH('/v1/payment-links/{id}', { params: { path: { id } }, body: change, signal }),
+    );
+    return changed.payment_link;
   }
 
   /** Follows the order live until paid, failed or the time is up (see waitForOutcome). */

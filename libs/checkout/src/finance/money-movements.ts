@@ -13,7 +13,8 @@ const SETTLED_REFUND = `status IN ('accepted', 'reversed')`;
 const orderColumns = (alias: string) =>
   `${alias}.merchant_reference, ${alias}.payment_method, ${alias}.payment_account,
          ${alias}.customer_email, COALESCE(${alias}.customer_phone, ${alias}.msisdn) AS customer_phone,
-         ${alias}.description, ${alias}.gateway_account AS account`;
+         ${alias}.description, ${alias}.payment_link_id AS payment_link,
+         ${alias}.gateway_account AS account`;
 
 /**
  * Every money movement in [$1, $2), one row each with its order's columns, through the date
@@ -130,6 +131,7 @@ const CELLS: Record<PaymentColumn, string> = {
   refund_reason: inert('x.refund_reason'),
   original_reference: inert('x.original_reference'),
   description: inert('x.description'),
+  payment_link: 'x.payment_link::text',
   account: 'x.account',
 };
 

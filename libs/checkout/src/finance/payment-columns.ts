@@ -21,6 +21,7 @@ export const PAYMENT_COLUMNS = {
   refund_reason: 'why the refund was asked for',
   original_reference: 'for a refund or reversal: the confirmation code of the payment it undoes',
   description: "the order's description",
+  payment_link: 'the payment link it was paid through (its id), if any',
   account: 'the merchant account (PESAPAL_ACCOUNTS) the money moved on; asked for by name',
 } as const;
 
