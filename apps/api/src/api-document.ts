@@ -276,8 +276,9 @@ function withCommonAnswers(document: OpenAPIObject): OpenAPIObject {
       if (takesInput) common.push(400);
       if (path.includes('{')) common.push(404);
       if (admin) common.push(403);
-      // Any request with a body can be too large or of another type; Fastify answers before the route.
-      if (method !== 'get') common.push(413, 415);
+      // Any request with a body can be too large, of another type or unreadable (JSON that does
+      // not parse, a body the route takes none of): Fastify answers before the route.
+      if (method !== 'get') common.push(400, 413, 415);
       for (const status of common) statuses.add(status);
       const responses = operation.responses as Record<string, ResponseObject | ReferenceObject>;
       for (const status of [...statuses].sort()) {

@@ -6528,6 +6528,7 @@ export interface operations {
                     "application/json": components["schemas"]["SignedOutResponse"];
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
@@ -6558,6 +6559,7 @@ export interface operations {
                     "application/json": components["schemas"]["SignedOutResponse"];
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
