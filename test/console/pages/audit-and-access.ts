@@ -4,6 +4,7 @@ import request from 'supertest';
 import { seriousViolations } from '../../support/browser';
 import { RunningService, waitFor } from '../../support/service';
 import type { ConsoleInChromium } from '../console-support';
+import { PERMISSIONS } from '@app/domain';
 
 /**
  * The console's audit trail and its access page (who is signed in, API keys).
@@ -69,7 +70,7 @@ export function auditAndAccessPages(the: ConsoleInChromium): void {
     expect(await page.textContent('#who-roles')).toBe('admin');
     expect(await page.textContent('#signed-in-as')).toContain('(admin)');
     // A key from the environment is an admin: every permission, each with what it allows.
-    expect(await page.locator('#permissions li').count()).toBe(10);
+    expect(await page.locator('#permissions li').count()).toBe(PERMISSIONS.length);
     expect(await page.isVisible('#sign-out-everywhere')).toBe(false);
     await page.waitForSelector('#approval-list, #no-approvals');
     await page.waitForSelector('#api-key-list, #no-api-keys');

@@ -134,9 +134,7 @@ export function waitingPage(payment: WaitingPayment): string {
   const state = paid ? 'Paid. Thank you!' : unpaid ? 'The payment did not go through.' : waiting;
   const after = payment.afterPaymentUrl
     ? `<p><a id="continue" href="${escapeHtml(payment.afterPaymentUrl)}">Continue</a></p>`
-    : payment.afterPaymentMessage
-      ? `<p id="after-message">${escapeHtml(payment.afterPaymentMessage)}</p>`
-      : '';
+    : `<p id="after-message">${escapeHtml(payment.afterPaymentMessage ?? 'You can close this page.')}</p>`;
   return layout(
     'Your payment',
     `<h1>${escapeHtml(payment.description)}</h1>
