@@ -6,12 +6,20 @@ import {
   OnlineIndex,
 } from './online-indexes';
 
-/** A link's payments, newest first: only orders paid through a link are in it. */
+/**
+ * A link's payments, newest first, and its unpaid ones (closed before a later payment takes their
+ * use): only orders paid through a link are in them.
+ */
 const INDEXES: OnlineIndex[] = [
   {
     name: 'idx_orders_payment_link_created',
     table: 'orders',
     definition: `(payment_link_id, created_at, id) WHERE "payment_link_id" IS NOT NULL`,
+  },
+  {
+    name: 'idx_orders_payment_link_unpaid',
+    table: 'orders',
+    definition: `(payment_link_id) WHERE "payment_link_id" IS NOT NULL AND "status" IN ('pending', 'failed')`,
   },
 ];
 

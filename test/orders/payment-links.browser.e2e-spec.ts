@@ -1,28 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, Server } from 'node:http';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
 import { parse } from 'csv-parse/sync';
-import { DataSource } from 'typeorm';
 import { signIn } from '../console/console-support';
 import { describeInBrowser, launchChromium, seriousViolations } from '../support/browser';
-import { RunningService, startService, waitFor } from '../support/service';
+import { freePort, RunningService, startService, waitFor } from '../support/service';
 
 /**
  * Payment links in Chromium against the api, the worker and the sandbox: a link made through the
  * API and one made in the console, each paid on its page at 360 px by card (the sandbox's hosted
  * page) and by M-Pesa (the sandbox's phone, which pays by itself); the page passes axe; the
- * order's merchant event and the finance export name the link.
+ * shop's webhook endpoint hears each payment named with the link, and so does the finance export;
+ * the console shows the link's payments and deactivates it; a declined card offers "try again".
  */
 describeInBrowser('payment links in Chromium', () => {
   let service: RunningService;
-  let db: DataSource;
+  let receiver: Server;
+  /** The merchant webhooks the shop's endpoint received, as sent. */
+  const delivered: {
+    type: string;
+    data: { order?: { reference: string; payment_link: string | null } };
+  }[] = [];
   let browser: Browser;
   let phone: BrowserContext;
   let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    service = await startService({ worker: true });
-    db = service.apiApp.get(DataSource);
+    const port = await freePort();
+    receiver = createServer((incoming, answer) => {
+      let body = '';
+      incoming.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      incoming.on('end', () => {
+        delivered.push(JSON.parse(body) as (typeof delivered)[number]);
+        answer.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve));
+    service = await startService({
+      worker: true,
+      env: {
+        ORDER_WEBHOOK_URL: `http://127.0.0.1:${port}/webhooks`,
+        ORDER_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+      },
+    });
     browser = await launchChromium();
     // A phone's screen; axe is added as a script, which the page's policy refuses: bypassed here.
     phone = await browser.newContext({ bypassCSP: true, viewport: { width: 360, height: 740 } });
@@ -30,6 +53,7 @@ describeInBrowser('payment links in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await service?.close();
+    await new Promise((resolve) => receiver?.close(resolve));
   });
   beforeEach(async () => {
     page = await phone.newPage();
@@ -77,12 +101,20 @@ describeInBrowser('payment links in Chromium', () => {
     );
     expect(payments.map((p) => p.kind).sort()).toEqual(['hosted', 'mobile_money']);
     expect(payment_link.amount_collected).toBe('1500.00');
-    const events = (await db.query(
-      `SELECT payload -> 'order' ->> 'reference' AS reference FROM outbox_events
-        WHERE type = 'order.completed' AND payload -> 'order' ->> 'payment_link' = $1`,
-      [linkId],
-    )) as { reference: string }[];
-    expect(events.map((e) => e.reference).sort()).toEqual(payments.map((p) => p.reference).sort());
+    // The shop's webhook endpoint hears each payment's order.completed, naming the link.
+    const heard = await waitFor(
+      'both order.completed webhooks',
+      async () => {
+        const named = delivered.filter(
+          (event) => event.type === 'order.completed' && event.data.order?.payment_link === linkId,
+        );
+        return named.length === 2 ? named : null;
+      },
+      20_000,
+    );
+    expect(heard.map((event) => event.data.order?.reference).sort()).toEqual(
+      payments.map((p) => p.reference).sort(),
+    );
     const today = new Date().toISOString().slice(0, 10);
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     const csv = await request(service.apiUrl)
@@ -126,10 +158,42 @@ describeInBrowser('payment links in Chromium', () => {
     const qr = await admin.waitForSelector('#link-qr');
     expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
     expect(await admin.textContent('#payment-links')).toContain('Market stall: two baskets');
-    await operatorContext.close();
 
     await payOnPage(linkUrl, 'card');
     await payOnPage(linkUrl, 'mpesa');
-    await expectNamedEverywhere(linkUrl.split('/').pop() ?? '');
+    const linkId = linkUrl.split('/').pop() ?? '';
+    await expectNamedEverywhere(linkId);
+
+    // The operator sees both payments, then deactivates the link: its page is gone.
+    await admin.reload();
+    await admin.click(`tr[data-link="${linkId}"] .show-link`);
+    await admin.waitForSelector('#link-payments');
+    expect(await admin.locator('#link-payments tbody tr').count()).toBe(2);
+    await admin.click(`tr[data-link="${linkId}"] .deactivate`);
+    await admin.click('#deactivate-submit');
+    await admin.waitForSelector('#said');
+    expect(await admin.textContent('#said')).toContain('deactivated');
+    await operatorContext.close();
+    const closed = await page.goto(linkUrl);
+    expect(closed?.status()).toBe(410);
+    expect(await page.textContent('#notice')).toBe('This payment link is no longer active.');
+  });
+
+  it('offers "try again" after a declined card, and the next try pays', async () => {
+    const made = await request(service.apiUrl)
+      .post('/v1/payment-links')
+      .set(service.shopAuth)
+      .send({ amount: '300', currency: 'KES', description: 'Delivery fee', max_payments: 1 });
+    const link = made.body.payment_link as { id: string; url: string };
+    await page.goto(link.url);
+    await page.fill('#email', 'amina@example.com');
+    await Promise.all([page.waitForURL('**/Index**'), page.click('#pay-card')]);
+    await Promise.all([page.waitForURL('**/pay/*/payments/**'), page.click('#fail')]);
+    await page.waitForSelector('#try-again:not([hidden])', { timeout: 20_000 });
+    expect(await page.textContent('#state')).toBe('The payment did not go through.');
+    // The declined payment gave its use back: the single-use link takes the next try.
+    await Promise.all([page.waitForURL(link.url), page.click('#try-again a')]);
+    await payOnPage(link.url, 'card');
+    expect((await paymentsOf(link.id)).payment_link.status).toBe('completed');
   });
 });

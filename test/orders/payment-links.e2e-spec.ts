@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { RunningService, startService, waitFor } from '../support/service';
@@ -246,6 +247,24 @@ describe('payment links', () => {
     });
   });
 
+  it('cancels at the gateway an earlier payment that holds no use before a later one takes it', async () => {
+    const link = await makeLink({ amount: '120', max_payments: 1 });
+    expect((await pay(link.id, { method: 'hosted', email: 'one@example.com' })).status).toBe(303);
+    const [first] = (await linkOf(link.id)).payments;
+    // The first customer left: their hold ran out (its time set in the past).
+    await db.query(
+      `UPDATE payment_links SET holds = jsonb_build_object($2::text, '2000-01-01T00:00:00.000000Z')
+        WHERE id = $1`,
+      [link.id, first.reference],
+    );
+    await service.sandbox.control.resetRequests();
+    expect((await pay(link.id, { method: 'hosted', email: 'two@example.com' })).status).toBe(303);
+    expect((await getOrder(service, first.reference)).body.status).toBe('cancelled');
+    const calls = (await service.sandbox.control.requests()) as { counts: Record<string, number> };
+    expect(calls.counts.CancelOrder ?? 0).toBe(1);
+    expect((await linkOf(link.id)).payments).toHaveLength(2);
+  });
+
   it('keeps the use while the gateway may hold the order (no answer), and starts no second', async () => {
     const link = await makeLink({ amount: '80', max_payments: 1 });
     await service.sandbox.control.fault('SubmitOrderRequest', 'reset', { times: 10 });
@@ -281,5 +300,47 @@ describe('payment links', () => {
     expect(await submissions()).toBe(before);
     expect((await linkOf(expiring.id)).payment_link.status).toBe('expired');
     expect((await fetch(`${service.apiUrl}/pay/not-a-link`)).status).toBe(404);
+  });
+
+  it('limits the payments one address starts a minute (429 with Retry-After), starting nothing', async () => {
+    const link = await makeLink({ min_amount: '10', max_amount: '100' });
+    const url = new URL(`${service.apiUrl}/pay/${link.id}`);
+    // From an address of its own (loopback is 127/8): the other tests' payments do not count.
+    const post = () =>
+      new Promise<{ status: number; retryAfter: string | undefined }>((resolve, reject) => {
+        const body = form({ method: 'hosted', amount: '5', email: 'amina@example.com' });
+        const sent = httpRequest(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            localAddress: '127.0.0.2',
+            headers: {
+              'content-type': 'application/x-www-form-urlencoded',
+              'content-length': Buffer.byteLength(body),
+            },
+          },
+          (answer) => {
+            answer.resume();
+            answer.on('end', () =>
+              resolve({
+                status: answer.statusCode ?? 0,
+                retryAfter: answer.headers['retry-after'] as string | undefined,
+              }),
+            );
+          },
+        );
+        sent.on('error', reject);
+        sent.end(body);
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i += 1) statuses.push((await post()).status);
+    // Each refused for its amount (5 is below the link's 10), none limited yet.
+    expect(new Set(statuses)).toEqual(new Set([400]));
+    const limited = await post();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.retryAfter)).toBeGreaterThan(0);
+    expect((await linkOf(link.id)).payment_link.payments_started).toBe(0);
   });
 });

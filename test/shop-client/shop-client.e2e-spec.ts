@@ -150,7 +150,6 @@ describe('the shop client (libs/shop-client)', () => {
 
   it('makes, reads, lists and deactivates a payment link, a lost answer making one link', async () => {
     const prefix = `SCL${Date.now().toString(36)}`;
-    const before = await client.listPaymentLinks({ currency: 'KES' });
     dropNext = 1;
     const link = await client.createPaymentLink({
       amount: '900',
@@ -168,7 +167,6 @@ describe('the shop client (libs/shop-client)', () => {
     expect(made[0].n).toBe(1);
     const listed = await client.listPaymentLinks({ currency: 'KES', status: 'active' });
     expect(listed.items.map((item) => item.id)).toContain(link.id);
-    expect(listed.items.length).toBeGreaterThanOrEqual(before.items.length);
     expect((await client.getPaymentLink(link.id)).payments).toEqual([]);
     const off = await client.updatePaymentLink(link.id, { active: false });
     expect(off.status).toBe('deactivated');

@@ -34,6 +34,9 @@ export interface SubscriptionTerms {
 @Index('idx_orders_payment_link_created', ['paymentLinkId', 'createdAt', 'id'], {
   where: '"payment_link_id" IS NOT NULL',
 })
+@Index('idx_orders_payment_link_unpaid', ['paymentLinkId'], {
+  where: `"payment_link_id" IS NOT NULL AND "status" IN ${sqlList(UNPAID_STATUSES)}`,
+})
 @Index('idx_orders_pending_created', ['createdAt', 'id'], { where: `"status" = 'pending'` })
 @Index('idx_orders_submission_open', ['createdAt', 'id'], {
   where: `"submission_status" IN ('unknown', 'submitting')`,

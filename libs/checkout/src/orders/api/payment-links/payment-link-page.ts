@@ -114,6 +114,7 @@ export class PaymentLinkPage implements OnModuleInit {
     let use: ReservedUse;
     try {
       use = await this.links.reserve(link);
+      await this.links.closeUnheld(link, use);
     } catch (error) {
       if (!(error instanceof CheckoutError)) throw error;
       return this.refused(reply, error);

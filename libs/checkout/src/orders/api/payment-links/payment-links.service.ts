@@ -3,10 +3,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { isUuid, Money } from '@app/domain';
-import { isUniqueViolation, OrderEntity, PaymentLinkEntity } from '@app/persistence';
+import {
+  isUniqueViolation,
+  OrderEntity,
+  OrderRepository,
+  PaymentLinkEntity,
+} from '@app/persistence';
 import { CheckoutError, FieldProblem } from '../../../errors/checkout-error';
 import { newestFirstList } from '../../../http/page-cursor';
 import { recordCurrentAct } from '../../../operators/audit-trail';
+import { OrderCancelService } from '../../order-cancel.service';
 import { CheckoutService } from '../checkout.service';
 import { amountText } from '../dto/checkout-rules';
 import { paymentLinkStatus, paymentLinkStatusSql, PaymentLinkStatus } from './payment-link-status';
@@ -65,12 +71,25 @@ const RESERVE = `
                                       WHERE h.value::timestamptz > now()) < l.max_payments)
   RETURNING l.reference_prefix || '-' || l.payments_started AS reference`;
 
+/**
+ * A link's payments that are unpaid (pending, or failed and so still payable at the gateway),
+ * known to the gateway, and hold no use (not in its holds), through the partial index of links'
+ * unpaid orders: as many as the link's uses at most, since each is closed at the next payment.
+ */
+const UNHELD = `
+  SELECT o.id FROM orders o JOIN payment_links l ON l.id = o.payment_link_id
+   WHERE o.payment_link_id = $1 AND o.status IN ('pending', 'failed')
+     AND o.submission_status = 'submitted'
+     AND NOT l.holds ? o.merchant_reference`;
+
 /** Payment links: made, listed, changed and deactivated through the API; reserved by the page. */
 @Injectable()
 export class PaymentLinksService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly checkouts: CheckoutService,
+    private readonly orders: OrderRepository,
+    private readonly cancellation: OrderCancelService,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {}
 
@@ -235,6 +254,39 @@ export class PaymentLinksService {
       'payment_link_taken',
       'every payment this link takes is paid or being paid; try again in a few minutes',
     );
+  }
+
+  /**
+   * Before a reserved use of a link that takes a limited number is paid: its earlier payments
+   * that are unpaid and hold no use any more (declined, or their hold lapsed while the customer
+   * left) are cancelled at the gateway, so none of them can still take money beside the new one.
+   * One that was paid meanwhile (or that the gateway will not cancel) keeps its use: the reserved
+   * one is given back and refused as taken.
+   */
+  async closeUnheld(link: PaymentLinkEntity, use: ReservedUse): Promise<void> {
+    if (link.maxPayments === null) return;
+    const unheld = (await this.dataSource.query(UNHELD, [link.id])) as { id: string }[];
+    for (const { id } of unheld) {
+      const order = await this.orders.findById(id);
+      if (!order) continue;
+      try {
+        await this.cancellation.cancel(order, {
+          source: 'api',
+          actor: `payment_link:${link.id}`,
+          note: 'a later payment took its use of the payment link',
+        });
+      } catch (error) {
+        await this.release(link, use);
+        // Paid meanwhile, or the gateway would not cancel it (it may be being paid).
+        if (error instanceof CheckoutError && error.category === 'conflict') {
+          throw new CheckoutError(
+            'payment_link_taken',
+            'every payment this link takes is paid or being paid; try again in a few minutes',
+          );
+        }
+        throw error;
+      }
+    }
   }
 
   /** Gives a use back: its payment never started at the gateway. */
