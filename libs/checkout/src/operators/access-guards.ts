@@ -120,14 +120,22 @@ export class AdminAccessGuard implements CanActivate {
       needed === ANY_OPERATOR
         ? await this.access.authenticate(request)
         : await this.access.admit(request, needed);
-    request.operator = operator;
-    request.adminRoute = true;
-    request.apiKey = {
-      name: operatorLabel(operator),
-      fingerprint: `${operator.kind}:${operator.id}`,
-    };
-    return true;
+    return actAs(request, operator);
   }
+}
+
+/**
+ * The request runs as the operator's act (OperatorActInterceptor writes its audit row), named by
+ * `key` (a shop's bootstrap key) or by the operator's label, fingerprinted by who they are.
+ */
+function actAs(request: KeyedRequest, operator: Operator, key?: ApiKeyIdentity): true {
+  request.operator = operator;
+  request.adminRoute = true;
+  request.apiKey = key ?? {
+    name: operatorLabel(operator),
+    fingerprint: `${operator.kind}:${operator.id}`,
+  };
+  return true;
 }
 
 /**
@@ -161,13 +169,7 @@ export class ShopOrOperatorGuard implements CanActivate {
           permissions: new Set([needed]),
         }
       : await this.access.admit(request, needed);
-    request.operator = operator;
-    request.adminRoute = true;
-    request.apiKey = shop ?? {
-      name: operatorLabel(operator),
-      fingerprint: `${operator.kind}:${operator.id}`,
-    };
-    return true;
+    return actAs(request, operator, shop);
   }
 }
 

@@ -1,38 +1,14 @@
 import { Controller, Delete, Get, HttpCode, Inject, Post, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import helmet, { HelmetOptions } from 'helmet';
 import type { FastifyReply } from 'fastify';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { CheckoutError } from '../../errors/checkout-error';
 import { AdminRoutes, Requires } from '../../operators/access-guards';
 import { bearerKey } from '../../http/api-keys';
+import { pageSecurity, securePage } from '../../http/page-security';
 import { secureCookies } from '../../operators/session-cookie';
 import { AdminSessions, SESSION_COOKIE, sessionCookieOptions } from './admin-session';
 import { consoleFiles } from './console-files';
-
-/**
- * helmet's headers for the console, its script and its styles (set on these answers only: the
- * JSON API and the queue dashboard keep theirs, and no other request runs a hook for them). Only
- * same-origin scripts and styles: the console holds no key of its own and runs no inline script;
- * it is never framed.
- */
-export const CONSOLE_SECURITY: HelmetOptions = {
-  contentSecurityPolicy: {
-    useDefaults: false,
-    directives: {
-      defaultSrc: ["'none'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'"],
-      connectSrc: ["'self'"],
-      imgSrc: ["'self'", 'data:'],
-      frameAncestors: ["'none'"],
-      baseUri: ["'none'"],
-      formAction: ["'self'"],
-    },
-  },
-  frameguard: { action: 'deny' },
-  referrerPolicy: { policy: 'no-referrer' },
-};
 
 /**
  * The console (apps/console) at /admin: one page, its script and its styles. It calls the admin
@@ -92,15 +68,14 @@ export class AdminPageController {
   }
 }
 
-const consoleHeaders = helmet(CONSOLE_SECURITY);
+/**
+ * The console's headers, on its page, script and styles only (the JSON API and the queue
+ * dashboard keep theirs): it holds no key of its own, runs no inline script, is never framed.
+ */
+const consoleHeaders = securePage(pageSecurity());
 
 /** A part of the console with helmet's headers, never cached. */
 async function sendPagePart(reply: FastifyReply, type: string, body: string) {
-  // helmet sets its headers on the outgoing message; Fastify sends them with its own.
-  await new Promise<void>((resolve, reject) =>
-    consoleHeaders(reply.request.raw, reply.raw, (error?: unknown) =>
-      error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(),
-    ),
-  );
+  await consoleHeaders(reply);
   return reply.header('cache-control', 'no-store').type(type).send(body);
 }

@@ -1,10 +1,10 @@
 import { BadRequestException, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import helmet from 'helmet';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { OrderRepository, PaymentLinkEntity } from '@app/persistence';
 import { CheckoutError, FieldProblem } from '../../../errors/checkout-error';
+import { pageSecurity, securePage } from '../../../http/page-security';
 import { SourceAddressCeiling } from '../../../http/rate-limits';
 import { checkoutValidationPipe } from '../../../http/validation';
 import { CheckoutService } from '../checkout.service';
@@ -46,7 +46,8 @@ export class PaymentLinkPage implements OnModuleInit {
   private readonly logger = new Logger(PaymentLinkPage.name);
   private readonly payments = new SourceAddressCeiling(PAYMENTS_PER_ADDRESS_PER_MINUTE);
   private readonly views = new SourceAddressCeiling(PAGE_VIEWS_PER_ADDRESS_PER_MINUTE);
-  private readonly headers: ReturnType<typeof helmet>;
+  /** Sets the page's headers (its Content-Security-Policy among them) on an answer. */
+  private readonly secured: (reply: FastifyReply) => Promise<void>;
   private readonly validation = checkoutValidationPipe();
 
   constructor(
@@ -57,25 +58,8 @@ export class PaymentLinkPage implements OnModuleInit {
     private readonly tokens: StatusTokens,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
   ) {
-    // The form goes to our own route, which sends the customer on to the gateway's page.
-    const gateway = new URL(config.gateway.baseUrl).origin;
-    this.headers = helmet({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'none'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'"],
-          connectSrc: ["'self'"],
-          imgSrc: ["'self'", 'data:'],
-          frameAncestors: ["'none'"],
-          baseUri: ["'none'"],
-          formAction: ["'self'", gateway],
-        },
-      },
-      frameguard: { action: 'deny' },
-      referrerPolicy: { policy: 'no-referrer' },
-    });
+    // The form posts to our own route, which sends the customer on to the gateway's page.
+    this.secured = securePage(pageSecurity([new URL(config.gateway.baseUrl).origin]));
   }
 
   onModuleInit(): void {
@@ -330,15 +314,6 @@ export class PaymentLinkPage implements OnModuleInit {
   private async asset(reply: FastifyReply, type: string, body: string): Promise<FastifyReply> {
     await this.secured(reply);
     return reply.header('cache-control', 'public, max-age=300').type(type).send(body);
-  }
-
-  /** helmet sets its headers on the outgoing message; Fastify sends them with its own. */
-  private secured(reply: FastifyReply): Promise<void> {
-    return new Promise<void>((resolve, reject) =>
-      this.headers(reply.request.raw, reply.raw, (error?: unknown) =>
-        error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(),
-      ),
-    );
   }
 }
 
