@@ -276,6 +276,22 @@ describe('payment links', () => {
     expect((await linkOf(link.id)).payments).toHaveLength(1);
   });
 
+  it('sends the customer to wait for an M-Pesa prompt whose answer was lost', async () => {
+    const link = await makeLink({ amount: '60', max_payments: 1 });
+    await service.sandbox.control.fault('Stk', 'reset', { times: 1 });
+    const started = await pay(link.id, {
+      method: 'mobile_money',
+      email: 'amina@example.com',
+      mpesa_phone: '0712 345 673',
+    });
+    expect(started.status).toBe(303);
+    expect(started.headers.get('location')).toMatch(new RegExp(`/pay/${link.id}/payments/`));
+    const [payment] = (await linkOf(link.id)).payments;
+    // The order is kept (the workers settle it at the gateway), and it holds the link's use.
+    expect(payment.status).toBe('pending');
+    expect((await pay(link.id, { method: 'hosted', email: 'b@example.com' })).status).toBe(409);
+  });
+
   it('answers 410 for an expired or deactivated link and starts nothing', async () => {
     const soon = new Date(Date.now() + 1500).toISOString();
     const expiring = await makeLink({ amount: '20', expires_at: soon });

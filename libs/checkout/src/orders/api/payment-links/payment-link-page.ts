@@ -103,10 +103,10 @@ export class PaymentLinkPage implements OnModuleInit {
       if (!(error instanceof CheckoutError)) throw error;
       return this.refused(reply, error);
     }
+    // The waiting page's address carries the payment's token: another customer of the link
+    // cannot read this payment by guessing its reference.
+    const returnUrl = `${this.config.publicBaseUrl}/pay/${link.id}/payments/${encodeURIComponent(use.reference)}?token=${this.tokens.issue(use.reference)}`;
     try {
-      // The waiting page's address carries the payment's token: another customer of the link
-      // cannot read this payment by guessing its reference.
-      const returnUrl = `${this.config.publicBaseUrl}/pay/${link.id}/payments/${encodeURIComponent(use.reference)}?token=${this.tokens.issue(use.reference)}`;
       const dto = Object.assign(checked.dto, { return_url: returnUrl });
       const result = await this.checkouts.createForLink(
         { kind: checked.kind, dto, paymentLinkId: link.id } as Parameters<
@@ -124,6 +124,11 @@ export class PaymentLinkPage implements OnModuleInit {
       // Nothing reached the gateway, or it refused the order: the use is free again.
       const order = await this.orders.findByMerchantReference(use.reference);
       if (!order || order.submissionStatus === 'rejected') await this.links.release(link, use);
+      // A prompt whose answer was lost may still reach the phone: the customer waits for it
+      // (the workers find the order at the gateway by its reference and settle it).
+      if (order?.submissionStatus === 'unknown' && checked.kind === 'mobile_money') {
+        return reply.code(303).header('location', returnUrl).send();
+      }
       if (error instanceof CheckoutError && error.category === 'invalid') {
         const problems = (error.details.errors as FieldProblem[] | undefined) ?? [
           { field: 'payment', reason: error.message },
