@@ -90,6 +90,32 @@ describe('payment links', () => {
     expect(twin.body.error.code).toBe('reference_prefix_in_use');
   });
 
+  it('takes a scoped key holding payment_links:manage, and refuses one without it', async () => {
+    const keyWith = async (scopes: string[]) => {
+      const made = await api()
+        .post('/v1/admin/api-keys')
+        .set(service.adminAuth)
+        .send({ name: `links ${scopes.join(' ')} ${Date.now()}`, scopes });
+      expect(made.status).toBe(201);
+      return { Authorization: `Bearer ${made.body.secret as string}` };
+    };
+    const body = { currency: 'KES', description: 'Made by a scoped key', amount: '10' };
+    const allowed = await api()
+      .post('/v1/payment-links')
+      .set(await keyWith(['payment_links:manage']))
+      .send(body);
+    expect(allowed.status).toBe(201);
+    expect(allowed.body.payment_link.created_by).toMatch(/^key:links payment_links:manage/);
+    const before = (await db.query(`SELECT count(*)::int AS n FROM payment_links`))[0].n as number;
+    const refused = await api()
+      .post('/v1/payment-links')
+      .set(await keyWith(['orders:read']))
+      .send(body);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toContain('payment_links:manage');
+    expect((await db.query(`SELECT count(*)::int AS n FROM payment_links`))[0].n).toBe(before);
+  });
+
   it('refuses bad links with the field and the reason, and makes none', async () => {
     const before = (await db.query(`SELECT count(*)::int AS n FROM payment_links`))[0].n as number;
     const cases: [Record<string, unknown>, string][] = [

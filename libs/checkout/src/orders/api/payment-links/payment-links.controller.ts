@@ -4,6 +4,7 @@ import {
   ApiBearerAuth,
   ApiConflictResponse,
   ApiCreatedResponse,
+  ApiForbiddenResponse,
   ApiHeader,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -42,6 +43,10 @@ const ID_PARAM = { name: 'id', ...UUID, description: "The link's id (anything el
 @ApiTags('payment links')
 @ApiBearerAuth()
 @ApiBadRequestResponse({ type: ErrorResponse, description: 'Every failing field, with a reason' })
+@ApiForbiddenResponse({
+  type: ErrorResponse,
+  description: 'forbidden: a scoped key or an operator without payment_links:manage',
+})
 @ShopOrOperatorRoutes()
 @Requires('payment_links:manage')
 @Controller('v1/payment-links')
