@@ -2,6 +2,7 @@ import { BadRequestException, Inject, Injectable, Logger, OnModuleInit } from '@
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { Money } from '@app/domain';
 import { OrderRepository, PaymentLinkEntity } from '@app/persistence';
 import { CheckoutError, FieldProblem } from '../../../errors/checkout-error';
 import { pageSecurity, securePage } from '../../../http/page-security';
@@ -107,11 +108,9 @@ export class PaymentLinkPage implements OnModuleInit {
     // cannot read this payment by guessing its reference.
     const returnUrl = `${this.config.publicBaseUrl}/pay/${link.id}/payments/${encodeURIComponent(use.reference)}?token=${this.tokens.issue(use.reference)}`;
     try {
-      const dto = Object.assign(checked.dto, { return_url: returnUrl });
+      checked.dto.return_url = returnUrl;
       const result = await this.checkouts.createForLink(
-        { kind: checked.kind, dto, paymentLinkId: link.id } as Parameters<
-          CheckoutService['createForLink']
-        >[0],
+        { ...checked, paymentLinkId: link.id },
         `payment_link:${link.id}`,
         use.reference,
       );
@@ -213,12 +212,15 @@ export class PaymentLinkPage implements OnModuleInit {
     const problems: FieldProblem[] = [];
     const amount = link.amount ?? (form.amount ?? '').trim();
     if (link.amount === null) {
-      const typed = Number(amount);
-      if (!/^\d{1,13}(\.\d{1,2})?$/.test(amount) || typed <= 0) {
+      // Compared as Money: exact, never as floating point.
+      const typed = Money.isValidDecimal(amount) ? Money.of(amount, link.currency) : null;
+      const bound = (value: string | null) => value && Money.of(value, link.currency);
+      const [min, max] = [bound(link.minAmount), bound(link.maxAmount)];
+      if (!typed?.isPositive()) {
         problems.push({ field: 'amount', reason: 'must be an amount such as 1500 or 1500.50' });
-      } else if (link.minAmount !== null && typed < Number(link.minAmount)) {
+      } else if (min && typed.compare(min) < 0) {
         problems.push({ field: 'amount', reason: `must be at least ${link.minAmount}` });
-      } else if (link.maxAmount !== null && typed > Number(link.maxAmount)) {
+      } else if (max && typed.compare(max) > 0) {
         problems.push({ field: 'amount', reason: `must be at most ${link.maxAmount}` });
       }
     }
@@ -241,7 +243,7 @@ export class PaymentLinkPage implements OnModuleInit {
       customer: Object.fromEntries(Object.entries(customer).filter(([, v]) => v !== undefined)),
     };
     if (kind === 'mobile_money') {
-      body.phone = phone ?? ((form as Record<string, string | undefined>).mpesa_phone ?? '').trim();
+      body.phone = phone ?? (form.mpesa_phone ?? '').trim();
       body.network = this.config.gateway.mobileMoneyNetworks[0] ?? 'MPESA';
     }
     try {
@@ -323,7 +325,7 @@ export class PaymentLinkPage implements OnModuleInit {
 }
 
 /** The form's fields as text (anything else is left out). */
-function formOf(body: unknown): PaymentForm & { mpesa_phone?: string } {
+function formOf(body: unknown): PaymentForm {
   const fields = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const text = (name: string) =>
     typeof fields[name] === 'string' ? (fields[name] as string) : undefined;

@@ -39,6 +39,8 @@ export interface PaymentForm {
   email?: string;
   phone?: string;
   name?: string;
+  /** The phone for an M-Pesa prompt, when the link does not collect one. */
+  mpesa_phone?: string;
 }
 
 const FIELD_INPUTS: Record<PaymentLinkField, (form: PaymentForm) => string> = {
