@@ -26,12 +26,24 @@ describeInBrowser('console sign-in with the identity provider, in Chromium', () 
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    const [apiPort, idpPort] = await freePorts(2);
-    idp = await startIdentityProvider(`http://127.0.0.1:${apiPort}`, idpPort);
-    service = await startService({
-      port: apiPort,
-      env: { ...idp.env, REFUND_APPROVAL_THRESHOLD: 'KES:1000' },
-    });
+    // Each needs the other's address before it starts: the ports are chosen first, and a suite
+    // running beside this one may take one before it is used. Then both start on new ones.
+    for (let attempt = 1; ; attempt += 1) {
+      const [apiPort, idpPort] = await freePorts(2);
+      let provider: IdentityProvider | undefined;
+      try {
+        provider = await startIdentityProvider(`http://127.0.0.1:${apiPort}`, idpPort);
+        service = await startService({
+          port: apiPort,
+          env: { ...provider.env, REFUND_APPROVAL_THRESHOLD: 'KES:1000' },
+        });
+        idp = provider;
+        break;
+      } catch (error) {
+        await provider?.close().catch(() => undefined);
+        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 3) throw error;
+      }
+    }
     dataSource = await openTestDataSource(2);
     fixtures = new AdminFixtures(service, dataSource);
     await service.sandbox.control.notifications('drop');
