@@ -20,6 +20,15 @@ export interface StatementBatchOptions<Item> {
   observe?: (items: number) => void;
 }
 
+/**
+ * The gather of statements no request waits on (a verification's read of its inbox rows, an
+ * outcome's write): at a steady few hundred notifications a second, 5 ms more before an order is
+ * applied puts two to three times as many in each statement, so a notification costs fewer
+ * commits and less PostgreSQL time. A request that applies an outcome (a customer's return, an
+ * operator's sync) waits as long.
+ */
+export const UNHURRIED_GATHER_MS = 5;
+
 interface Waiting<Item, Answer> {
   item: Item;
   resolve: (answer: Answer) => void;

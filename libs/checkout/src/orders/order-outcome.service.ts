@@ -20,6 +20,7 @@ import {
   OPEN_NOTIFICATION_STATUSES_SQL,
   runPrepared,
   StatementBatch,
+  UNHURRIED_GATHER_MS,
 } from '@app/persistence';
 import {
   announcement,
@@ -178,6 +179,7 @@ export class OrderOutcomeService {
     this.writes = new StatementBatch((batch) => this.writeOutcomes(batch), {
       maxBatch: 100,
       maxParallel: 1,
+      gatherMs: UNHURRIED_GATHER_MS,
       key: (write) => write.orderId,
       observe: (items) =>
         serviceMetrics.sharedStatementItems.observe({ statement: 'outcome_write' }, items),

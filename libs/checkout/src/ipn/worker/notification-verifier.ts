@@ -15,6 +15,7 @@ import {
   PreparedStatement,
   runPrepared,
   StatementBatch,
+  UNHURRIED_GATHER_MS,
 } from '@app/persistence';
 import { JobData, JobProducer } from '@app/queues';
 import { OrderOutcomeService } from '../../orders/order-outcome.service';
@@ -115,6 +116,7 @@ export class NotificationVerifier {
       {
         maxBatch: 100,
         maxParallel: 1,
+        gatherMs: UNHURRIED_GATHER_MS,
         observe: (items) =>
           serviceMetrics.sharedStatementItems.observe({ statement: 'inbox_read' }, items),
       },
