@@ -141,7 +141,7 @@ function ipnSection(result: Json | null): string[] {
     );
     lines.push(
       '',
-      `The api alone (the worker paused) and the bare route, at rates from ${n(ramp.from, 0)}/s times ${String(ramp.factor)} ${ramp.capped ? `up to ${n(ramp.max, 0)}/s (the bare route still met the mark there: raise BENCH_ALONE_MAX)` : `until the bare route's p99 passed 25 ms (or it lost one) at ${n(ramp.misses, 0)} steps running`}: the highest rate acknowledged in full with p99 ≤ 25 ms is ${n(aloneGoal.service, 0)}/s for the api, ${n(aloneGoal.floor, 0)}/s for the bare route, ${aloneGoal.figure}× (goal ${aloneGoal.goal}). At any latency the api answered at most ${n(busiest, 0)}/s, the bare route ${n(bareBusiest, 0)}/s.`,
+      `The api alone (the worker paused) and the bare route, at rates from ${n(ramp.from, 0)}/s times ${String(ramp.factor)} (at each, ${ramp.rounds === undefined ? 'one stage of each' : `${n(ramp.rounds, 0)} stages of each, alternated, their medians`}) ${ramp.capped ? `up to ${n(ramp.max, 0)}/s (the bare route still met the mark there: raise BENCH_ALONE_MAX)` : `until the bare route's p99 passed 25 ms (or it lost one) at ${n(ramp.misses, 0)} steps running`}: the highest rate acknowledged in full with p99 ≤ 25 ms is ${n(aloneGoal.service, 0)}/s for the api, ${n(aloneGoal.floor, 0)}/s for the bare route, ${aloneGoal.figure}× (goal ${aloneGoal.goal}). At any latency the api answered at most ${n(busiest, 0)}/s, the bare route ${n(bareBusiest, 0)}/s.`,
     );
   }
   const first = rates[0];
