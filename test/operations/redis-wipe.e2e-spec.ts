@@ -153,37 +153,33 @@ describe('the queues come back empty while the service runs', () => {
     }
   }
 
-  async function schedules(): Promise<string[]> {
+  /** `read` of the service's queue `name`, through a connection of its own, closed after. */
+  async function fromQueue<T>(
+    name: (typeof QUEUES)[keyof typeof QUEUES],
+    read: (queue: Queue) => Promise<T>,
+  ): Promise<T> {
     const config = loadServiceConfig({ ...process.env, ...env });
     const connection = queueConnectionFor(config);
-    const queue = new Queue(QUEUES.reconciliation, {
-      connection,
-      prefix: queueKeyPrefix(config, QUEUES.reconciliation),
-    });
+    const queue = new Queue(name, { connection, prefix: queueKeyPrefix(config, name) });
     try {
-      return (await queue.getJobSchedulers()).map((scheduler) => scheduler.key).sort();
+      return await read(queue);
     } finally {
       await queue.close();
       closeQueueConnection(connection);
     }
   }
 
+  const schedules = (): Promise<string[]> =>
+    fromQueue(QUEUES.reconciliation, async (queue) =>
+      (await queue.getJobSchedulers()).map((scheduler) => scheduler.key).sort(),
+    );
+
   /** Verification jobs the notifications queue holds, not yet taken (the lookups' rate limit). */
-  async function queuedVerifications(): Promise<number> {
-    const config = loadServiceConfig({ ...process.env, ...env });
-    const connection = queueConnectionFor(config);
-    const queue = new Queue(QUEUES.notifications, {
-      connection,
-      prefix: queueKeyPrefix(config, QUEUES.notifications),
-    });
-    try {
+  const queuedVerifications = (): Promise<number> =>
+    fromQueue(QUEUES.notifications, async (queue) => {
       const counts = await queue.getJobCounts('wait', 'delayed', 'prioritized');
       return (counts.wait ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0);
-    } finally {
-      await queue.close();
-      closeQueueConnection(connection);
-    }
-  }
+    });
 
   /** Merchant events not yet handed to the endpoint, or not yet delivered to it. */
   const UNDELIVERED = `SELECT count(*)::int AS n FROM outbox_events WHERE delivered_at IS NULL`;
