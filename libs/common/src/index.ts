@@ -11,3 +11,4 @@ export * from './tracing/trace-context';
 export * from './http/browser-bundle';
 export * from './relay-loop';
 export * from './http/hot-routes';
+export * from './http/request-context';

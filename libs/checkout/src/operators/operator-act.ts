@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { holdRequestContext, requestContextStorage } from '@app/common';
 import type { AuditOrigin } from '../http/request-origin';
 import { Operator } from './operator';
 
@@ -10,13 +10,20 @@ export interface OperatorAct {
   recorded: boolean;
 }
 
-const acts = new AsyncLocalStorage<OperatorAct>();
+const acts = requestContextStorage<OperatorAct>();
 
 /** The admin act the current code runs for, if any (none for the shop, the gateway, the worker). */
 export function currentAct(): OperatorAct | undefined {
   return acts.getStore();
 }
 
-export function runAsAct<T>(act: OperatorAct, work: () => T): T {
-  return acts.run(act, work);
+/** Runs the act's work with the act readable (currentAct) until the work is done. */
+export async function runAsAct<T>(act: OperatorAct, work: () => Promise<T>): Promise<T> {
+  // Held to the end of the work: a request whose caller went away still has its act.
+  const release = holdRequestContext();
+  try {
+    return await acts.run(act, work);
+  } finally {
+    release();
+  }
 }

@@ -9,6 +9,7 @@ import { requestIdOf } from '../logging/logging.module';
 import { logRequests } from '../logging/request-log';
 import { WiringAtDebug } from '../logging/wiring-at-debug';
 import { withHooksExceptOnHotRoutes } from './hot-routes';
+import { holdRequestContextWhileServing } from './request-context';
 
 export interface FastifyAppOptions {
   /** Largest accepted request body; the IPN route in particular must not accept huge bodies. */
@@ -94,6 +95,7 @@ function answerWhileStopping(fastify: FastifyInstance): void {
  * Nest's adapter registers @fastify/middie, which runs Nest middleware (pino-http's
  * request-bound logger) on every request, when it starts: its hook skips every hot route
  * (hot-routes.ts), whose request log line, if it needs one, is logRequests' as for every route.
+ * The other routes hold the request context storages while they are served (request-context.ts).
  */
 class HotRoutesAdapter extends FastifyAdapter {
   private middieRegistered = false;
@@ -102,6 +104,8 @@ class HotRoutesAdapter extends FastifyAdapter {
     // Nest calls init again in app.init(), where the adapter registers nothing.
     if (this.middieRegistered) return super.init();
     this.middieRegistered = true;
+    // Before middie's hook: a request's hold comes before its logger's store.
+    await holdRequestContextWhileServing(this.getInstance());
     // middie's one onRequest hook runs the middleware.
     await withHooksExceptOnHotRoutes(this.getInstance(), null, ['onRequest'], () => super.init());
   }

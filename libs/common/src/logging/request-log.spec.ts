@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFastifyApp } from '../http/create-fastify-app';
 import { hotRoute } from '../http/hot-routes';
+import { requestContextHolds } from '../http/request-context';
+import { storage as requestLoggers } from 'nestjs-pino/storage';
 import { LoggingModule } from './logging.module';
 import { loggablePath } from './request-log';
 
@@ -33,6 +35,18 @@ class RoutesController {
   @RouteConfig(hotRoute())
   hotQuiet(): { ok: true } {
     return { ok: true };
+  }
+
+  /** What the request context looks like from inside a route. */
+  @Get('context')
+  context(): { holds: number; logger: boolean } {
+    return { holds: requestContextHolds(), logger: requestLoggers.getStore() !== undefined };
+  }
+
+  @Get('hot-context')
+  @RouteConfig(hotRoute())
+  hotContext(): { holds: number; logger: boolean } {
+    return { holds: requestContextHolds(), logger: requestLoggers.getStore() !== undefined };
   }
 
   @Get('failing')
@@ -124,6 +138,19 @@ describe('logRequests: the request log line', () => {
   it('writes none for a hot route that does not need it, nor for a health check', async () => {
     expect((await linesOf('/hot-quiet')).written).toEqual([]);
     expect((await linesOf('/health/live')).written).toEqual([]);
+  });
+
+  it('has the request-bound logger switched on only while a route that is not hot is served', async () => {
+    const enabled = () => (requestLoggers as unknown as { enabled: boolean }).enabled;
+    const plain = await app.inject({ method: 'GET', url: '/context' });
+    expect(plain.json()).toEqual({ holds: 1, logger: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    // Answered: nothing holds it, so no promise of the process pays for it any more.
+    expect(requestContextHolds()).toBe(0);
+    expect(enabled()).toBe(false);
+    const hot = await app.inject({ method: 'GET', url: '/hot-context' });
+    expect(hot.json()).toEqual({ holds: 0, logger: false });
+    expect(enabled()).toBe(false);
   });
 
   it('says "request errored" for a 5xx answer', async () => {
