@@ -277,6 +277,7 @@ async function main(): Promise<void> {
       p99_ms: Number(result.p99.toFixed(2)),
       errors: result.errors,
     });
+    profiling.loadBegins();
     for (const concurrency of LEVELS) {
       const gatewayOnly = await load(concurrency, SECONDS, direct);
       const measured = await measuredLevel(concurrency);

@@ -80,8 +80,16 @@ function layerOf(url: string): string | null {
 
 const NODE_INTERNALS = 'Node.js internals (event loop, streams, timers)';
 
-/** Shares of the busiest `windowSeconds` of a profile, largest first (summing to 1). */
-export function profileShares(file: string, windowSeconds: number): ProfileShare[] {
+/**
+ * Shares of the busiest `windowSeconds` of a profile that begins at least `skipSeconds` after
+ * the profile does (the process's start: loading modules and starting Nest can be busier than
+ * a light load), largest first (summing to 1).
+ */
+export function profileShares(
+  file: string,
+  windowSeconds: number,
+  skipSeconds = 0,
+): ProfileShare[] {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
@@ -109,6 +117,7 @@ export function profileShares(file: string, windowSeconds: number): ProfileShare
   for (const delta of profile.timeDeltas) times.push((clock += delta));
   // The busiest window: the load, not the start or the idle end.
   const window = windowSeconds * 1e6;
+  const from = profile.startTime + skipSeconds * 1e6;
   let best = 0;
   let bestStart = 0;
   let sum = 0;
@@ -118,7 +127,7 @@ export function profileShares(file: string, windowSeconds: number): ProfileShare
       if (busy[j]) sum -= profile.timeDeltas[j];
       j += 1;
     }
-    if (sum > best) [best, bestStart] = [sum, j];
+    if (times[j] >= from && sum > best) [best, bestStart] = [sum, j];
   }
   const totals = new Map<string, number>();
   let total = 0;
@@ -147,6 +156,10 @@ export class BenchProfiling {
   private readonly dir =
     this.kept ?? (this.summary ? mkdtempSync(join(tmpdir(), 'bench-profile-')) : null);
 
+  /** When each profiled child was started, and when the measured load began (epoch ms). */
+  private readonly startedAt = new Map<string, number>();
+  private loadBeganAt: number | null = null;
+
   constructor(
     private readonly bench: string,
     private readonly summarised: string[],
@@ -157,8 +170,14 @@ export class BenchProfiling {
   readonly flagsFor = (name: string): string[] => {
     if (!this.dir) return [];
     if (!this.kept && !this.everyChild && !this.summarised.includes(name)) return [];
+    this.startedAt.set(name, Date.now());
     return ['--cpu-prof', `--cpu-prof-dir=${this.dir}`, `--cpu-prof-name=${name}.cpuprofile`];
   };
+
+  /** The measured load begins now: a summary's window is looked for from here on. */
+  loadBegins(): void {
+    this.loadBeganAt ??= Date.now();
+  }
 
   /** The run's figures as bench/results/<bench>.json, unless the run is profiled for its summary. */
   recordRun(results: Record<string, unknown>): void {
@@ -171,7 +190,19 @@ export class BenchProfiling {
    */
   async recordProfile(results: Record<string, unknown>, windowSeconds: number): Promise<void> {
     if (!this.summary || !this.dir) return;
-    const profile = await readProfiles(this.dir, this.summarised, windowSeconds, !this.kept);
+    const skipSeconds = (name: string): number => {
+      const started = this.startedAt.get(name);
+      return started === undefined || this.loadBeganAt === null
+        ? 0
+        : Math.max(0, (this.loadBeganAt - started) / 1000);
+    };
+    const profile = await readProfiles(
+      this.dir,
+      this.summarised,
+      windowSeconds,
+      skipSeconds,
+      !this.kept,
+    );
     const file = writeResults(`${this.bench}-profile`, { ...results, profile });
     process.stdout.write(`results: ${file}\n`);
   }
@@ -183,6 +214,7 @@ async function readProfiles(
   dir: string,
   names: string[],
   windowSeconds: number,
+  skipSeconds: (name: string) => number,
   remove = true,
 ): Promise<Record<string, ProfileShare[]>> {
   const shares: Record<string, ProfileShare[]> = {};
@@ -193,7 +225,7 @@ async function readProfiles(
   }
   for (const name of names) {
     const file = join(dir, `${name}.cpuprofile`);
-    if (existsSync(file)) shares[name] = profileShares(file, windowSeconds);
+    if (existsSync(file)) shares[name] = profileShares(file, windowSeconds, skipSeconds(name));
   }
   if (remove) rmSync(dir, { recursive: true, force: true });
   return shares;

@@ -126,6 +126,7 @@ function medianStage(stages: Stage[]): Stage {
  * measured from each planned send. An acknowledgement counts when it is HTTP 200 with status 200.
  */
 async function fire(url: string, rate: number, notifications: Notification[]): Promise<Stage> {
+  profiling.loadBegins();
   const target = new URL(url);
   const result = await fireOpenLoop(
     target.origin,
