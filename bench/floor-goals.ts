@@ -80,6 +80,28 @@ function rateWithin25ms(runs: { rate: number; p99: number; ok: boolean }[]): num
   return Math.max(0, ...runs.filter((run) => run.ok && run.p99 <= 25).map((run) => run.rate));
 }
 
+/**
+ * The floor's store-and-acknowledge route in the api-alone ramp (what the api alone must do,
+ * framework-free): the highest rate it acknowledged in full with p99 ≤ 25 ms, and the most it
+ * answered at any latency; null when the run did not fire it.
+ */
+export function storedFloorRates(result: Json): { within25ms: number; busiest: number } | null {
+  const stages = ((result.api_alone ?? []) as Json[])
+    .map((run) => ({ rate: num(run.rate), stage: run.stored_floor as Json | undefined }))
+    .filter((run): run is { rate: number; stage: Json } => run.stage !== undefined);
+  if (stages.length === 0) return null;
+  return {
+    within25ms: rateWithin25ms(
+      stages.map(({ rate, stage }) => ({
+        rate,
+        p99: num(stage.p99_ms),
+        ok: num(stage.ok) === num(stage.sent),
+      })),
+    ),
+    busiest: Math.max(...stages.map(({ stage }) => num(stage.per_second))),
+  };
+}
+
 /** The notification goals at the first rate (with the floor), and the api alone. */
 export function ipnGoals(result: Json): GoalCheck[] {
   const rates = (result.rates ?? []) as Json[];

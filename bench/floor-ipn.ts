@@ -9,6 +9,9 @@
  * between them (a verification survives the process that acknowledged it), the relay, retries and
  * dead letters, the lookup reservation shared by workers, merchant events, metrics and logs.
  *
+ * A second route, /ipn/stored, is what the api alone must do, for the api-alone ramp: store and
+ * acknowledge after the commit, with the api's batching of the INSERTs, and nothing more.
+ *
  * Started by bench/ipn-load.ts with PORT, DATABASE_URL (migrated by the api), GATEWAY_URL,
  * GATEWAY_TOKEN. Not part of the service.
  */
@@ -120,6 +123,77 @@ app.post('/ipn', async (req, reply) => {
   });
   void verify(body.OrderTrackingId, rows[0].id).catch((error: unknown) => {
     process.stderr.write(`floor ipn: ${String(error)}\n`);
+  });
+  return {
+    orderNotificationType: body.OrderNotificationType,
+    orderTrackingId: body.OrderTrackingId,
+    orderMerchantReference: body.OrderMerchantReference,
+    status: 200,
+  };
+});
+
+/** Many notifications in one INSERT, one commit (the rows' ids are not needed). */
+const STORE_MANY = {
+  name: 'floor-ipn-store-many',
+  text: `INSERT INTO ipn_notifications (order_tracking_id, merchant_reference, notification_type,
+                                        http_method, payload, status)
+         SELECT tracking_id, reference, type, 'POST', payload, 'received'
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])
+                AS n(tracking_id, reference, type, payload)`,
+};
+
+/** The api's inbox batching (ipn-inbox.ts): a 2 ms gather, at most 2 INSERTs under way, 200 rows each. */
+const GATHER_MS = 2;
+const MAX_WRITING = 2;
+const MAX_ROWS = 200;
+interface Waiting {
+  values: [string, string | null, string, string];
+  stored: (error?: unknown) => void;
+}
+let waiting: Waiting[] = [];
+let writing = 0;
+let gathering: NodeJS.Timeout | null = null;
+
+function write(): void {
+  gathering = null;
+  while (writing < MAX_WRITING && waiting.length > 0) {
+    const batch = waiting.slice(0, MAX_ROWS);
+    waiting = waiting.slice(MAX_ROWS);
+    writing += 1;
+    pool
+      .query({ ...STORE_MANY, values: [0, 1, 2, 3].map((c) => batch.map((w) => w.values[c])) })
+      .then(
+        () => batch.forEach((w) => w.stored()),
+        (error: unknown) => batch.forEach((w) => w.stored(error)),
+      )
+      .finally(() => {
+        writing -= 1;
+        if (waiting.length > 0 && !gathering) write();
+      });
+  }
+}
+
+/**
+ * What the api alone must do, for the api-alone ramp to set beside the bare route: store the
+ * notification (batched as the api batches) and acknowledge it after the commit, nothing
+ * verified (the rows stay received, never claimed: next_attempt_at is null).
+ */
+app.post('/ipn/stored', async (req, reply) => {
+  const body = req.body as Notification;
+  if (typeof body.OrderTrackingId !== 'string' || typeof body.OrderNotificationType !== 'string') {
+    return reply.code(400).send({ status: 500 });
+  }
+  await new Promise<void>((resolve, reject) => {
+    waiting.push({
+      values: [
+        body.OrderTrackingId as string,
+        typeof body.OrderMerchantReference === 'string' ? body.OrderMerchantReference : null,
+        body.OrderNotificationType as string,
+        JSON.stringify(body),
+      ],
+      stored: (error) => (error === undefined ? resolve() : reject(error as Error)),
+    });
+    if (writing < MAX_WRITING && !gathering) gathering = setTimeout(write, GATHER_MS);
   });
   return {
     orderNotificationType: body.OrderNotificationType,

@@ -10,7 +10,9 @@
  * times BENCH_ALONE_FACTOR, 1.25) until the bare route stops acknowledging every notification with
  * p99 <= 25 ms at BENCH_ALONE_MISSES (2) steps running, or BENCH_ALONE_MAX (60,000/s) is passed
  * (each step BENCH_ROUNDS stages of each, alternated; its latencies and rate the medians):
- * the highest rate each met, and their ratio, are never capped by the rates chosen. Each step
+ * the highest rate each met, and their ratio, are never capped by the rates chosen. With the
+ * floor, each step also fires at its store-and-acknowledge route (bench/floor-ipn.ts /ipn/stored:
+ * one INSERT and its commit before the answer, framework-free), what the api alone must do. Each step
  * notifies at most BENCH_ALONE_ORDERS (5,000) paid orders, the rest repeats: a repeat costs the
  * api the same INSERT. BENCH_ALONE_MAX=0 leaves the ramp out.
  *
@@ -580,27 +582,38 @@ async function main(): Promise<void> {
         // cores in one stage would otherwise decide a p99 of 25 ms on its own.
         const bareStages: Stage[] = [];
         const aloneStages: Stage[] = [];
+        const storedStages: Stage[] = [];
         const fireBare = async () =>
           bareStages.push(await fire(`http://127.0.0.1:${barePort}/ipn`, rate, notifications));
         const fireApi = async () =>
           aloneStages.push(await fire(`${api}/v1/ipn/${secret}`, rate, notifications));
+        // The floor's store-and-acknowledge route: what storing before the answer costs alone.
+        const fireStored = async () =>
+          storedStages.push(await fire(`${floorUrl}/stored`, rate, notifications));
+        const contenders = floor ? [fireBare, fireApi, fireStored] : [fireBare, fireApi];
         for (let round = 0; round < ROUNDS; round += 1) {
-          for (const run of round % 2 === 0 ? [fireBare, fireApi] : [fireApi, fireBare]) {
+          for (const run of round % 2 === 0 ? contenders : [...contenders].reverse()) {
             await run();
           }
         }
         const bare = medianStage(bareStages);
         const alone = medianStage(aloneStages);
+        const stored = storedStages.length > 0 ? medianStage(storedStages) : null;
         (results.api_alone as Record<string, unknown>[]).push({
           rate,
           ...figuresOf(alone),
           bare_route: figuresOf(bare),
+          ...(stored ? { stored_floor: figuresOf(stored) } : {}),
         });
         lines.push(
           `${String(rate).padStart(5)}/s | api alone ${alone.perSecond.toFixed(0).padStart(5)}/s ` +
             `p50 ${alone.p50.toFixed(1).padStart(6)} p99 ${alone.p99.toFixed(1).padStart(6)} ms ` +
             `ok ${alone.ok}/${alone.sent} (worker paused) | bare ${bare.perSecond.toFixed(0).padStart(5)}/s ` +
-            `p50 ${bare.p50.toFixed(1).padStart(5)} p99 ${bare.p99.toFixed(1).padStart(5)} ms`,
+            `p50 ${bare.p50.toFixed(1).padStart(5)} p99 ${bare.p99.toFixed(1).padStart(5)} ms` +
+            (stored
+              ? ` | floor storing ${stored.perSecond.toFixed(0).padStart(5)}/s ` +
+                `p50 ${stored.p50.toFixed(1).padStart(5)} p99 ${stored.p99.toFixed(1).padStart(5)} ms`
+              : ''),
         );
         process.stdout.write(`${lines[lines.length - 1]}\n`);
         missed = met(bare) ? 0 : missed + 1;

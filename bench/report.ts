@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkoutGoals, goalTable, ipnGoals } from './floor-goals';
+import { checkoutGoals, goalTable, ipnGoals, storedFloorRates } from './floor-goals';
 import {
   BudgetedOperation,
   OPERATION_BUDGETS,
@@ -143,6 +143,14 @@ function ipnSection(result: Json | null): string[] {
       '',
       `The api alone (the worker paused) and the bare route, at rates from ${n(ramp.from, 0)}/s times ${String(ramp.factor)} (at each, ${ramp.rounds === undefined ? 'one stage of each' : `${n(ramp.rounds, 0)} stages of each, alternated, their medians`}) ${ramp.capped ? `up to ${n(ramp.max, 0)}/s (the bare route still met the mark there: raise BENCH_ALONE_MAX)` : `until the bare route's p99 passed 25 ms (or it lost one) at ${n(ramp.misses, 0)} steps running`}: the highest rate acknowledged in full with p99 ≤ 25 ms is ${n(aloneGoal.service, 0)}/s for the api, ${n(aloneGoal.floor, 0)}/s for the bare route, ${aloneGoal.figure}× (goal ${aloneGoal.goal}). At any latency the api answered at most ${n(busiest, 0)}/s, the bare route ${n(bareBusiest, 0)}/s.`,
     );
+    const stored = storedFloorRates(result);
+    if (stored) {
+      const share = aloneGoal.floor > 0 ? stored.within25ms / aloneGoal.floor : 0;
+      lines.push(
+        '',
+        `What the api alone must do, without a framework: the floor's store-and-acknowledge route (\`bench/floor-ipn.ts\` \`/ipn/stored\`: one INSERT and its commit before the answer, as the api may not acknowledge what it has not stored), fired in the same stages, acknowledged in full with p99 ≤ 25 ms up to ${n(stored.within25ms, 0)}/s, ${share.toFixed(2)}× the bare route's; at any latency it answered at most ${n(stored.busiest, 0)}/s.`,
+      );
+    }
   }
   const first = rates[0];
   if (first?.per_notification) {
