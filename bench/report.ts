@@ -148,7 +148,7 @@ function ipnSection(result: Json | null): string[] {
       const share = aloneGoal.floor > 0 ? stored.within25ms / aloneGoal.floor : 0;
       lines.push(
         '',
-        `What the api alone must do, without a framework: the floor's store-and-acknowledge route (\`bench/floor-ipn.ts\` \`/ipn/stored\`: one INSERT and its commit before the answer, as the api may not acknowledge what it has not stored), fired in the same stages, acknowledged in full with p99 ≤ 25 ms up to ${n(stored.within25ms, 0)}/s, ${share.toFixed(2)}× the bare route's; at any latency it answered at most ${n(stored.busiest, 0)}/s.`,
+        `What the api alone must do, without a framework: the floor's store-and-acknowledge route (\`bench/floor-ipn.ts\` \`/ipn/stored\`: each notification stored, its INSERT batched as the api batches its own, and answered after the commit, as the api may not acknowledge what it has not stored), fired in the same stages, acknowledged in full with p99 ≤ 25 ms up to ${n(stored.within25ms, 0)}/s, ${share.toFixed(2)}× the bare route's; at any latency it answered at most ${n(stored.busiest, 0)}/s.`,
       );
     }
   }
