@@ -1,6 +1,7 @@
 import { get, IncomingMessage } from 'node:http';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
+import { requestContextHolds } from '@app/common';
 import { hostedBody, postCheckout } from '../checkout/support';
 import { freePort, RunningService, startService, waitFor } from '../support/service';
 import { createApiUnderContract } from '../support/api-contract';
@@ -124,6 +125,10 @@ describe('live order status (Server-Sent Events)', () => {
       event: 'status',
       data: { reference: body.reference, status: 'pending' },
     });
+    // The feed writes the open stream: it keeps no request context on for every payment meanwhile.
+    await waitFor('the stream’s request context released', async () =>
+      requestContextHolds() === 0 ? true : null,
+    );
 
     await service.sandbox.control.settle(created.body.order_tracking_id, 'completed', 'card');
     await waitFor(

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { storage as requestLoggers } from 'nestjs-pino/storage';
 import { withHooksExceptOnHotRoutes } from './hot-routes';
@@ -41,6 +42,10 @@ export function holdRequestContext(): () => void {
 /** How many holds are taken now (tests look). */
 export const requestContextHolds = (): number => holds;
 
+/** Where an answer keeps the release of its request's hold. */
+const HOLD = Symbol('request context hold');
+type HoldingAnswer = ServerResponse & { [HOLD]?: () => void };
+
 /**
  * Every request of a route that is not hot holds the context until its answer is closed (sent,
  * or its connection cut): its Nest middleware binds the request's logger, and it may be an
@@ -49,8 +54,19 @@ export const requestContextHolds = (): number => holds;
 export async function holdRequestContextWhileServing(fastify: FastifyInstance): Promise<void> {
   await withHooksExceptOnHotRoutes(fastify, null, ['onRequest'], async () => {
     fastify.addHook('onRequest', (_request, reply, done) => {
-      reply.raw.once('close', holdRequestContext());
+      const release = holdRequestContext();
+      (reply.raw as HoldingAnswer)[HOLD] = release;
+      reply.raw.once('close', release);
       done();
     });
   });
+}
+
+/**
+ * A route whose answer outlives its handler (a live stream, written by a feed) releases its
+ * request's hold once the handler is done: the stream may stay open for minutes, and nothing of
+ * the request reads the context after it, while every payment meanwhile would pay for it.
+ */
+export function releaseRequestContext(answer: ServerResponse): void {
+  (answer as HoldingAnswer)[HOLD]?.();
 }

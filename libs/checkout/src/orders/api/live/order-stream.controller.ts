@@ -10,6 +10,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { releaseRequestContext } from '@app/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { OrderEntity, OrderRepository } from '@app/persistence';
 import { ApiKeyRing, bearerKey } from '../../../http/api-keys';
@@ -104,6 +105,8 @@ export class OrderStreamController {
     );
     try {
       await this.feed.subscribe(stream, order.version);
+      // The feed writes the stream from here on, for as long as the customer waits.
+      releaseRequestContext(reply.raw);
     } catch {
       // The database did not answer before anything was sent: the browser retries.
       this.feed.unsubscribe(stream);
