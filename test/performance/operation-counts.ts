@@ -93,17 +93,20 @@ function serviceWorkStarts(): (() => void) | null {
   };
 }
 
-/** Calls `ends` when a driver call ends: its callback (the last argument) or its answer settle. */
+/**
+ * Calls `ends` when a driver call ends: its callback (the last argument) or its answer settle;
+ * with the result when there is one.
+ */
 function whenSettled(
   args: unknown[],
   send: (args: unknown[]) => unknown,
-  ends: () => void,
+  ends: (result?: unknown) => void,
 ): unknown {
   const last = args.length - 1;
   const callback = args[last];
   if (typeof callback === 'function') {
     args[last] = function (this: unknown, ...answer: unknown[]) {
-      ends();
+      ends(answer[0] ? undefined : answer[1]);
       return (callback as (...answer: unknown[]) => unknown).apply(this, answer);
     };
     return send(args);
@@ -111,12 +114,15 @@ function whenSettled(
   const sent = send(args);
   const answer = sent as { then?: unknown; once?: unknown } | null | undefined;
   if (typeof answer?.then === 'function') {
-    (sent as Promise<unknown>).then(ends, ends);
+    (sent as Promise<unknown>).then(
+      (result) => ends(result),
+      () => ends(),
+    );
   } else if (typeof answer?.once === 'function') {
     // A submittable (e.g. a cursor) says it is over with `end` or `error`.
     const emitter = sent as { once: (event: string, listener: () => void) => void };
-    emitter.once('end', ends);
-    emitter.once('error', ends);
+    emitter.once('end', () => ends());
+    emitter.once('error', () => ends());
   } else {
     ends();
   }
@@ -150,9 +156,8 @@ function statementText(config: unknown): string {
   return typeof text === 'string' ? text : '';
 }
 
-function countStatement(client: Client, config: unknown): void {
+function countStatement(client: Client, config: unknown, at = tallyAtHand()): void {
   clientsSeen.add(client);
-  const at = tallyAtHand();
   if (!at) return;
   const queue = isQueueClient(client);
   if (queue) at.queueCommands += 1;
@@ -174,6 +179,14 @@ function countStatement(client: Client, config: unknown): void {
     at.commits += 1;
   }
 }
+
+/**
+ * The inbox relay's claim of due rows, which a signal's pass also runs when no pass has claimed
+ * for two seconds. In steady state the timed passes claim every second, but a window holds them
+ * back (on a loaded machine for longer than two seconds): a claim that finds nothing due is then
+ * their sweep, moved into the operation's pass, and is not counted; one that claims rows is.
+ */
+const SWEEP_CLAIMS = new Set(['inbox-claim-due']);
 
 let installed = false;
 let quiet = false;
@@ -241,10 +254,26 @@ export function installOperationCounters(): void {
     this: Client,
     ...args: unknown[]
   ) {
-    countStatement(this, args[0]);
+    const name = (args[0] as { name?: unknown } | null)?.name;
+    const at = tallyAtHand();
+    // A sweep's claim counts once it is known to have claimed rows.
+    const provisional =
+      at && typeof name === 'string' && SWEEP_CLAIMS.has(name) ? emptyTally() : null;
+    countStatement(this, args[0], provisional ?? at);
+    const claimed = (answer: unknown) => {
+      const rows = (answer as { rows?: unknown[] } | null | undefined)?.rows;
+      if (!provisional || !at || !counting || !rows || rows.length === 0) return;
+      at.statements += provisional.statements;
+      at.commits += provisional.commits;
+      at.sent.push(...provisional.sent);
+    };
     const ends = serviceWorkStarts();
-    if (!ends) return query.apply(this, args);
-    return whenSettled(args, (sent) => query.apply(this, sent), ends);
+    const settled = (answer?: unknown) => {
+      claimed(answer);
+      ends?.();
+    };
+    if (!ends && !provisional) return query.apply(this, args);
+    return whenSettled(args, (sent) => query.apply(this, sent), settled);
   };
 
   const sendCommand = Redis.prototype.sendCommand as (...args: unknown[]) => unknown;
