@@ -105,31 +105,41 @@ interface Notification {
   OrderNotificationType?: unknown;
 }
 
+/** A notification the floor can store: its tracking id and type named. */
+interface Storable {
+  OrderTrackingId: string;
+  OrderMerchantReference?: unknown;
+  OrderNotificationType: string;
+}
+
+const isStorable = (body: Notification): body is Storable =>
+  typeof body.OrderTrackingId === 'string' && typeof body.OrderNotificationType === 'string';
+
+/** The stored row's values: tracking id, merchant reference, type, payload. */
+const storedValues = (body: Storable): [string, string | null, string, string] => [
+  body.OrderTrackingId,
+  typeof body.OrderMerchantReference === 'string' ? body.OrderMerchantReference : null,
+  body.OrderNotificationType,
+  JSON.stringify(body),
+];
+
+const acknowledgement = (body: Storable) => ({
+  orderNotificationType: body.OrderNotificationType,
+  orderTrackingId: body.OrderTrackingId,
+  orderMerchantReference: body.OrderMerchantReference,
+  status: 200,
+});
+
 const app = Fastify({ logger: false });
 
 app.post('/ipn', async (req, reply) => {
   const body = req.body as Notification;
-  if (typeof body.OrderTrackingId !== 'string' || typeof body.OrderNotificationType !== 'string') {
-    return reply.code(400).send({ status: 500 });
-  }
-  const { rows } = await pool.query<{ id: string }>({
-    ...STORE,
-    values: [
-      body.OrderTrackingId,
-      typeof body.OrderMerchantReference === 'string' ? body.OrderMerchantReference : null,
-      body.OrderNotificationType,
-      JSON.stringify(body),
-    ],
-  });
+  if (!isStorable(body)) return reply.code(400).send({ status: 500 });
+  const { rows } = await pool.query<{ id: string }>({ ...STORE, values: storedValues(body) });
   void verify(body.OrderTrackingId, rows[0].id).catch((error: unknown) => {
     process.stderr.write(`floor ipn: ${String(error)}\n`);
   });
-  return {
-    orderNotificationType: body.OrderNotificationType,
-    orderTrackingId: body.OrderTrackingId,
-    orderMerchantReference: body.OrderMerchantReference,
-    status: 200,
-  };
+  return acknowledgement(body);
 });
 
 /** Many notifications in one INSERT, one commit (the rows' ids are not needed). */
@@ -180,27 +190,15 @@ function write(): void {
  */
 app.post('/ipn/stored', async (req, reply) => {
   const body = req.body as Notification;
-  if (typeof body.OrderTrackingId !== 'string' || typeof body.OrderNotificationType !== 'string') {
-    return reply.code(400).send({ status: 500 });
-  }
+  if (!isStorable(body)) return reply.code(400).send({ status: 500 });
   await new Promise<void>((resolve, reject) => {
     waiting.push({
-      values: [
-        body.OrderTrackingId as string,
-        typeof body.OrderMerchantReference === 'string' ? body.OrderMerchantReference : null,
-        body.OrderNotificationType as string,
-        JSON.stringify(body),
-      ],
+      values: storedValues(body),
       stored: (error) => (error === undefined ? resolve() : reject(error as Error)),
     });
     if (writing < MAX_WRITING && !gathering) gathering = setTimeout(write, GATHER_MS);
   });
-  return {
-    orderNotificationType: body.OrderNotificationType,
-    orderTrackingId: body.OrderTrackingId,
-    orderMerchantReference: body.OrderMerchantReference,
-    status: 200,
-  };
+  return acknowledgement(body);
 });
 
 serveFloor(app, pool);

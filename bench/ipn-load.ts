@@ -12,7 +12,8 @@
  * (each step BENCH_ROUNDS stages of each, alternated; its latencies and rate the medians):
  * the highest rate each met, and their ratio, are never capped by the rates chosen. With the
  * floor, each step also fires at its store-and-acknowledge route (bench/floor-ipn.ts /ipn/stored:
- * one INSERT and its commit before the answer, framework-free), what the api alone must do. Each step
+ * framework-free, its INSERTs batched as the api's, answered after the commit), what the api
+ * alone must do. Each step
  * notifies at most BENCH_ALONE_ORDERS (5,000) paid orders, the rest repeats: a repeat costs the
  * api the same INSERT. BENCH_ALONE_MAX=0 leaves the ramp out.
  *

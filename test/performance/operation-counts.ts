@@ -56,6 +56,14 @@ type Context =
 const context = new AsyncLocalStorage<Context>();
 const emptyTally = (): Tally => ({ statements: 0, commits: 0, queueCommands: 0, sent: [] });
 
+/** Adds what was held apart (a fetch that brought a job, a claim that claimed rows) to a tally. */
+function addTally(into: Tally, held: Tally): void {
+  into.statements += held.statements;
+  into.commits += held.commits;
+  into.queueCommands += held.queueCommands;
+  into.sent.push(...held.sent);
+}
+
 let tally: Tally = emptyTally();
 let counting = false;
 const clientsSeen = new Set<Client>();
@@ -263,9 +271,7 @@ export function installOperationCounters(): void {
     const claimed = (answer: unknown) => {
       const rows = (answer as { rows?: unknown[] } | null | undefined)?.rows;
       if (!provisional || !at || !counting || !rows || rows.length === 0) return;
-      at.statements += provisional.statements;
-      at.commits += provisional.commits;
-      at.sent.push(...provisional.sent);
+      addTally(at, provisional);
     };
     const ends = serviceWorkStarts();
     const settled = (answer?: unknown) => {
@@ -300,12 +306,7 @@ export function installOperationCounters(): void {
     if (job) {
       // A job brought is the service's work: the window waits for it like any other.
       serviceLastBusyAt = performance.now();
-      if (counting) {
-        tally.statements += attempt.statements;
-        tally.commits += attempt.commits;
-        tally.queueCommands += attempt.queueCommands;
-        tally.sent.push(...attempt.sent);
-      }
+      if (counting) addTally(tally, attempt);
     }
     return job;
   };
