@@ -67,7 +67,7 @@ export const OPERATION_BUDGETS: Record<
       statements: 3,
       commits: 3,
       rowsWritten: 5,
-      queueCommands: 5,
+      queueCommands: 6,
       gatewayCalls: { GetTransactionStatus: 1 },
     },
   },
@@ -75,9 +75,9 @@ export const OPERATION_BUDGETS: Record<
   postgres: {
     ...API_BUDGETS,
     notification: {
-      statements: 4,
-      commits: 9,
-      rowsWritten: 18,
+      statements: 5,
+      commits: 10,
+      rowsWritten: 16,
       queueCommands: 5,
       gatewayCalls: { GetTransactionStatus: 1 },
     },

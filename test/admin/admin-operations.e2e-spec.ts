@@ -198,13 +198,13 @@ describe('admin operations (api + Postgres + Redis + sandbox gateway)', () => {
     const replay = await post(`/v1/admin/notifications/${row.id}/replay`);
     expect(replay.status).toBe(202);
     expect(replay.body.status).toBe('queued');
-    const queue = new Queue(QUEUES.notifications, {
+    const queue = new Queue(QUEUES.notificationBatches, {
       connection: queueConnectionFor(loadServiceConfig()),
       prefix: process.env.QUEUE_PREFIX,
     });
     try {
       const job = await queue.getJob(replay.body.job);
-      expect(job?.data).toMatchObject({ notificationId: row.id });
+      expect(job?.data).toMatchObject({ notifications: [{ notificationId: row.id }] });
     } finally {
       await queue.close();
     }

@@ -25,7 +25,7 @@ describe('IPN inbox relay: a backlog longer than the queue depth waits in Postgr
     const jobs = service.workerApp!.get(JobProducer);
     const config = service.workerApp!.get<ServiceConfig>(SERVICE_CONFIG);
     // Paused for every worker (a worker-level pause may still take the job it was waiting for).
-    const control = new Queue(QUEUES.notifications, {
+    const control = new Queue(QUEUES.notificationBatches, {
       connection: queueConnectionFor(config),
       prefix: config.queuePrefix,
     });
@@ -33,6 +33,8 @@ describe('IPN inbox relay: a backlog longer than the queue depth waits in Postgr
     await control.pause();
     try {
       for (const checkout of checkouts) {
+        // Apart, so that each comes in a relay pass, and a job, of its own.
+        await new Promise((resolve) => setTimeout(resolve, 100));
         const ack = await notify(service, {
           trackingId: checkout.orderTrackingId,
           reference: checkout.reference,
@@ -44,12 +46,12 @@ describe('IPN inbox relay: a backlog longer than the queue depth waits in Postgr
           .flat()
           .map((row) => row.status);
       await waitFor('the queue filled to its depth', async () =>
-        (await jobs.waitingCount(QUEUES.notifications)) === depth ? true : null,
+        (await jobs.waitingCount(QUEUES.notificationBatches)) === depth ? true : null,
       );
       // Several relay passes later (signals, timer, room checks) nothing more went to Redis, the
       // handed-over rows' handovers lapsing included (they come due and wait to be claimed).
       await new Promise((resolve) => setTimeout(resolve, (HANDOVER_SECONDS + 1.5) * 1000));
-      expect(await jobs.waitingCount(QUEUES.notifications)).toBe(depth);
+      expect(await jobs.waitingCount(QUEUES.notificationBatches)).toBe(depth);
       // Every row still open: the queued ones were handed over by the api's signal, unwritten.
       const held = await statuses();
       expect(held.filter((status) => status === 'received')).toHaveLength(8);

@@ -53,7 +53,9 @@ describe('IPN resilience: a worker dying mid-job', () => {
     const first = service.workerApp!.get(JobRunner);
     // Stop consuming without finishing the job: its lock lapses as if the process had died.
     await Promise.all(
-      [QUEUES.notifications, QUEUES.registration].map((queue) => first.worker(queue)?.close(true)),
+      [QUEUES.notificationBatches, QUEUES.registration].map((queue) =>
+        first.worker(queue)?.close(true),
+      ),
     );
 
     const { WorkerModule } = await import('../../apps/worker/src/worker.module');

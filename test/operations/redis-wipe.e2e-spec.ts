@@ -174,11 +174,19 @@ describe('the queues come back empty while the service runs', () => {
       (await queue.getJobSchedulers()).map((scheduler) => scheduler.key).sort(),
     );
 
-  /** Verification jobs the notifications queue holds, not yet taken (the lookups' rate limit). */
+  /**
+   * Verification jobs the notifications queue holds, not finished: waiting, or taken and waiting
+   * in their worker for the lookups' rate limit.
+   */
   const queuedVerifications = (): Promise<number> =>
-    fromQueue(QUEUES.notifications, async (queue) => {
-      const counts = await queue.getJobCounts('wait', 'delayed', 'prioritized');
-      return (counts.wait ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0);
+    fromQueue(QUEUES.notificationBatches, async (queue) => {
+      const counts = await queue.getJobCounts('active', 'wait', 'delayed', 'prioritized');
+      return (
+        (counts.active ?? 0) +
+        (counts.wait ?? 0) +
+        (counts.delayed ?? 0) +
+        (counts.prioritized ?? 0)
+      );
     });
 
   /** Merchant events not yet handed to the endpoint, or not yet delivered to it. */

@@ -88,7 +88,7 @@ describe(`payment budgets (queues on ${backend})`, () => {
         RATE_LIMIT_SHOP_PER_MINUTE: '0',
       },
     });
-    notifications = new Queue(QUEUES.notifications, {
+    notifications = new Queue(QUEUES.notificationBatches, {
       connection: queueConnectionFor(loadServiceConfig()),
       prefix: process.env.QUEUE_PREFIX,
     });

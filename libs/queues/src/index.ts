@@ -11,3 +11,4 @@ export * from './with-timeout';
 export * from './lost-jobs';
 export * from './queue-store-markers';
 export * from './queue-store-watch';
+export * from './shared-windows';

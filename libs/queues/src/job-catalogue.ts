@@ -6,6 +6,9 @@ import { JobsOptions } from 'bullmq';
  * thing. Nothing outside this file sets a job's options.
  */
 export const QUEUES = {
+  // Verification, a batch of notifications per job.
+  notificationBatches: 'notification-batches',
+  // The previous release's verification, one notification per job: drained, not fed.
   notifications: 'notifications',
   orderSync: 'order-sync',
   registration: 'ipn-registration',
@@ -34,6 +37,16 @@ export interface VerifyNotificationData {
   claim?: number;
   /** The trace of the request that stored the notification (tracing on), continued by the job. */
   traceParent?: string;
+}
+
+/**
+ * Verify a batch of stored notifications, each as VerifyNotificationData says: one job, one
+ * read of their rows, one lookup per order. A notification of the batch that fails or has to
+ * wait (its order's lookup interval, the lookup rate) is split off into a job of its own, retried
+ * as a one-notification batch is: by BullMQ, with the catalogue's attempts and backoff.
+ */
+export interface VerifyNotificationsData {
+  notifications: VerifyNotificationData[];
 }
 
 /**
@@ -78,6 +91,7 @@ export type PruneOperationalRecordsData = Record<string, never>;
 export type SumActivityData = Record<string, never>;
 
 export interface JobData {
+  'verify-notifications': VerifyNotificationsData;
   'verify-notification': VerifyNotificationData;
   'sync-order': SyncOrderData;
   'follow-refund': FollowRefundData;
@@ -90,6 +104,7 @@ export interface JobData {
 export type JobName = keyof JobData;
 
 export const JOB_QUEUE: { [N in JobName]: QueueName } = {
+  'verify-notifications': QUEUES.notificationBatches,
   'verify-notification': QUEUES.notifications,
   'sync-order': QUEUES.orderSync,
   // Beside the order polls: the same lookups, under the same rate limit.
@@ -103,12 +118,21 @@ export const JOB_QUEUE: { [N in JobName]: QueueName } = {
 
 export interface QueueWorkerSettings {
   concurrency: number;
-  /** Jobs start at no more than GATEWAY_LOOKUPS_PER_SECOND, across every worker process. */
+  /**
+   * Jobs start at no more than GATEWAY_LOOKUPS_PER_SECOND, across every worker process (a job is
+   * one lookup). A batch's lookups are counted one by one instead, by its handler.
+   */
   lookupRateLimited: boolean;
 }
 
+/** Notifications per verification job at most: a batch's lookups run side by side. */
+export const NOTIFICATIONS_PER_JOB = 25;
+
 /** How each queue's worker runs (one worker per queue per worker process). */
 export const QUEUE_WORKERS: Record<QueueName, QueueWorkerSettings> = {
+  // Up to 8 batches of 25: as many lookups in flight as 200 one-notification jobs, for the
+  // queue's moves of 8.
+  [QUEUES.notificationBatches]: { concurrency: 8, lookupRateLimited: false },
   [QUEUES.notifications]: { concurrency: 50, lookupRateLimited: true },
   [QUEUES.orderSync]: { concurrency: 20, lookupRateLimited: true },
   [QUEUES.registration]: { concurrency: 1, lookupRateLimited: false },
@@ -144,9 +168,12 @@ export const JOB_SCHEDULES = {
 >;
 export type ScheduleName = keyof typeof JOB_SCHEDULES;
 
+/** The first retry's delay of a job that failed (it doubles with each). */
+export const FIRST_RETRY_DELAY_MS = 2000;
+
 const RETRYING: JobsOptions = {
   attempts: 8,
-  backoff: { type: 'exponential', delay: 2000 },
+  backoff: { type: 'exponential', delay: FIRST_RETRY_DELAY_MS },
   removeOnComplete: { age: 3600, count: 10_000 },
   // Failed jobs stay listed (the dead-letter view) for a week.
   removeOnFail: { age: 7 * 24 * 3600 },
@@ -154,6 +181,22 @@ const RETRYING: JobsOptions = {
 
 export function jobOptions<N extends JobName>(name: N, data: JobData[N]): JobsOptions {
   switch (name) {
+    case 'verify-notifications': {
+      const { notifications } = data as VerifyNotificationsData;
+      const [first] = notifications;
+      const claim = first.claim === undefined ? '' : `-${first.claim}`;
+      return {
+        ...RETRYING,
+        // A row is in one batch per claim (or handover, or replay): the first row and the claim
+        // name the batch. A one-notification job has the same id as the previous release's.
+        jobId:
+          notifications.length === 1
+            ? `notification-${first.notificationId}-${first.attempt}${claim}`
+            : `notifications-${first.notificationId}-${first.attempt}${claim}-${notifications.length}`,
+        // Every notification's row covers it; a done batch is not worth keeping.
+        removeOnComplete: true,
+      };
+    }
     case 'verify-notification': {
       const notification = data as VerifyNotificationData;
       return {

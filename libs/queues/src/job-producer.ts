@@ -16,6 +16,10 @@ import { closeQueueConnection, queueConnectionFor } from './queue-backend';
 import { logQueueErrorsOnce } from './queue-errors';
 import { FAIL_FAST, queueKeyPrefix } from './redis-client';
 
+/** The states of a job queued and not finished. */
+// (While a queue is paused the PostgreSQL backend lists its waiting jobs as paused.)
+const HELD_STATES = ['active', 'waiting', 'delayed', 'prioritized', 'paused'] as JobType[];
+
 /** A queue that does not take a job within this long is treated as down for this call. */
 export const QUEUE_ADD_TIMEOUT_MS = 5000;
 
@@ -52,6 +56,47 @@ export class JobProducer implements OnModuleDestroy {
       QUEUE_ADD_TIMEOUT_MS,
       `queueing ${list.length} ${name}`,
     );
+  }
+
+  /** Each job to run once its delay has passed (ms from now); options from the catalogue. */
+  async addLater<N extends JobName>(
+    name: N,
+    list: { data: JobData[N]; delayMs: number }[],
+  ): Promise<void> {
+    if (list.length === 0) return;
+    await withTimeout(
+      this.queueOf(name).addBulk(
+        list.map(({ data, delayMs }) => ({
+          name,
+          data,
+          opts: { ...jobOptions(name, data), delay: Math.max(0, Math.round(delayMs)) },
+        })),
+      ),
+      QUEUE_ADD_TIMEOUT_MS,
+      `queueing ${list.length} ${name} for later`,
+    );
+  }
+
+  /**
+   * The data of every job of this name its queue holds and has not finished (waiting, active,
+   * delayed): after the store came back empty, what was queued since. A hundred at a time per
+   * state; throws when the queue cannot be asked.
+   */
+  async held<N extends JobName>(name: N): Promise<JobData[N][]> {
+    const queue = this.queueOf(name);
+    const found: JobData[N][] = [];
+    for (const state of HELD_STATES) {
+      for (let start = 0; ; start += 100) {
+        const page = await withTimeout(
+          queue.getJobs([state], start, start + 99, true),
+          QUEUE_ADD_TIMEOUT_MS,
+          `listing ${state} ${name}`,
+        );
+        for (const job of page) if (job?.name === name) found.push(job.data as JobData[N]);
+        if (page.length < 100) break;
+      }
+    }
+    return found;
   }
 
   /** The job these data would be queued as, if its queue still holds it (ids from the catalogue). */

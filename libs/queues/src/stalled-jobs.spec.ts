@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { jobOptions } from './job-catalogue';
+import { jobOptions, VerifyNotificationData } from './job-catalogue';
 import { releaseDeduplication } from './job-runner';
 
 /**
@@ -11,15 +11,24 @@ describe('jobs of a worker that died', () => {
   const notification = { notificationId: 'n-1', orderKey: 'order-1', attempt: 0 };
 
   it('gives each relay claim of a notification its own job id, one id per claim', () => {
-    const first = jobOptions('verify-notification', { ...notification, claim: 1000 });
-    const again = jobOptions('verify-notification', { ...notification, claim: 1000 });
-    const next = jobOptions('verify-notification', { ...notification, claim: 61_000 });
+    const batch = (...notifications: VerifyNotificationData[]) =>
+      jobOptions('verify-notifications', { notifications });
+    const first = batch({ ...notification, claim: 1000 });
+    const again = batch({ ...notification, claim: 1000 });
+    const next = batch({ ...notification, claim: 61_000 });
     expect(first.jobId).toBe(again.jobId);
     expect(next.jobId).not.toBe(first.jobId);
-    // The order key still de-duplicates them while one is queued or running.
-    expect(next.deduplication?.id).toBe(first.deduplication?.id);
+    // A batch of several is named by its first row and the claim, apart from that row's own job
+    // (its split-off retry).
+    const other = { ...notification, notificationId: 'n-2', claim: 1000 };
+    expect(batch({ ...notification, claim: 1000 }, other).jobId).toBe('notifications-n-1-0-1000-2');
+    expect(batch({ ...notification, claim: 1000 }, other).jobId).not.toBe(first.jobId);
     // An admin's replay names no claim: the id it has always had.
-    expect(jobOptions('verify-notification', notification).jobId).toBe('notification-n-1-0');
+    expect(batch(notification).jobId).toBe('notification-n-1-0');
+    // The previous release's job of one notification: the same ids.
+    expect(jobOptions('verify-notification', { ...notification, claim: 1000 }).jobId).toBe(
+      first.jobId,
+    );
   });
 
   function job(failed: boolean, deduplicated = true) {

@@ -2449,14 +2449,14 @@ export interface components {
              * @example order-sync
              * @enum {string}
              */
-            queue: "notifications" | "order-sync" | "ipn-registration" | "reconciliation";
+            queue: "notification-batches" | "notifications" | "order-sync" | "ipn-registration" | "reconciliation";
             /** @example 42 */
             id: string;
             /**
              * @example sync-order
              * @enum {string}
              */
-            name: "verify-notification" | "sync-order" | "follow-refund" | "refund-double-payment" | "register-ipn" | "reconcile" | "prune-operational-records" | "sum-activity";
+            name: "verify-notifications" | "verify-notification" | "sync-order" | "follow-refund" | "refund-double-payment" | "register-ipn" | "reconcile" | "prune-operational-records" | "sum-activity";
             /**
              * @description The job's data
              * @example {
@@ -2506,14 +2506,14 @@ export interface components {
              * @example order-sync
              * @enum {string}
              */
-            queue: "notifications" | "order-sync" | "ipn-registration" | "reconciliation";
+            queue: "notification-batches" | "notifications" | "order-sync" | "ipn-registration" | "reconciliation";
             /** @example 42 */
             id: string;
             /**
              * @example sync-order
              * @enum {string}
              */
-            name: "verify-notification" | "sync-order" | "follow-refund" | "refund-double-payment" | "register-ipn" | "reconcile" | "prune-operational-records" | "sum-activity";
+            name: "verify-notifications" | "verify-notification" | "sync-order" | "follow-refund" | "refund-double-payment" | "register-ipn" | "reconcile" | "prune-operational-records" | "sum-activity";
             /**
              * @description The job's data
              * @example {
@@ -2559,7 +2559,7 @@ export interface components {
              * @example order-sync
              * @enum {string}
              */
-            queue: "notifications" | "order-sync" | "ipn-registration" | "reconciliation";
+            queue: "notification-batches" | "notifications" | "order-sync" | "ipn-registration" | "reconciliation";
             /** @example 42 */
             id: string;
             /**
@@ -5940,7 +5940,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                queue: "notifications" | "order-sync" | "ipn-registration" | "reconciliation";
+                queue: "notification-batches" | "notifications" | "order-sync" | "ipn-registration" | "reconciliation";
                 jobId: string;
             };
             cookie?: never;
@@ -5973,7 +5973,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                queue: "notifications" | "order-sync" | "ipn-registration" | "reconciliation";
+                queue: "notification-batches" | "notifications" | "order-sync" | "ipn-registration" | "reconciliation";
                 jobId: string;
             };
             cookie?: never;

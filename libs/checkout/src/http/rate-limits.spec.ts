@@ -1,4 +1,5 @@
-import { CountHits, RateLeases, SourceAddressCeiling } from './rate-limits';
+import { CountHits, RateLeases } from '@app/queues';
+import { SourceAddressCeiling } from './rate-limits';
 
 describe('SourceAddressCeiling', () => {
   it('lets an address make its minute’s worth, then asks it to wait until the window ends', () => {

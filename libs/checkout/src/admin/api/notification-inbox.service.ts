@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isUuid } from '@app/domain';
 import { IpnNotificationEntity, NotificationStatus } from '@app/persistence';
-import { JobProducer, VerifyNotificationData } from '@app/queues';
+import { JobProducer, VerifyNotificationsData } from '@app/queues';
 import { ApiKeyIdentity } from '../../http/api-keys';
 import { CheckoutError } from '../../errors/checkout-error';
 import { newestFirstList } from '../../http/page-cursor';
@@ -96,20 +96,25 @@ export class NotificationInboxService {
    */
   async replay(id: string, caller: ApiKeyIdentity): Promise<NotificationView & { job: string }> {
     const notification = await this.find(id);
-    const data: VerifyNotificationData = {
-      notificationId: notification.id,
-      orderKey: notification.orderTrackingId ?? notification.merchantReference ?? notification.id,
-      // A fresh attempt number gives a fresh job id; the order key still de-duplicates.
-      attempt: notification.attempts + 1,
+    const data: VerifyNotificationsData = {
+      notifications: [
+        {
+          notificationId: notification.id,
+          orderKey:
+            notification.orderTrackingId ?? notification.merchantReference ?? notification.id,
+          // A fresh attempt number gives a fresh job id.
+          attempt: notification.attempts + 1,
+        },
+      ],
     };
-    const existing = await this.jobs.existing('verify-notification', data);
+    const existing = await this.jobs.existing('verify-notifications', data);
     const state = existing ? await existing.getState() : 'missing';
     let jobId = existing?.id;
     if (existing && state === 'failed') {
       await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
     } else if (!existing || state === 'completed' || state === 'unknown') {
       if (existing) await existing.remove();
-      jobId = (await this.jobs.add('verify-notification', data)).id;
+      jobId = (await this.jobs.add('verify-notifications', data)).id;
     }
     await this.dataSource.getRepository(IpnNotificationEntity).update(
       { id: notification.id },

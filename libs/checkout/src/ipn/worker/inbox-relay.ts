@@ -13,6 +13,7 @@ import {
   claimLeaseSeconds,
   JobProducer,
   LostJobs,
+  NOTIFICATIONS_PER_JOB,
   QUEUES,
   RequeuesLostJobs,
   VerifyNotificationData,
@@ -89,8 +90,7 @@ export const GIVE_BACK: PreparedStatement = {
  */
 const LEASED: PreparedStatement = {
   name: 'inbox-leased',
-  text: `SELECT id, attempts, next_attempt_at::text AS lease_ends,
-                (extract(epoch FROM next_attempt_at) * 1000)::float8 AS claimed_until
+  text: `SELECT id, attempts, next_attempt_at::text AS lease_ends
            FROM ipn_notifications
           WHERE status IN ${OPEN_NOTIFICATION_STATUSES_SQL}
             AND next_attempt_at > now()
@@ -121,7 +121,6 @@ interface LeasedRow {
   id: string;
   attempts: number;
   lease_ends: string;
-  claimed_until: number;
 }
 
 interface ClaimedRow {
@@ -152,7 +151,7 @@ interface HandOver extends HandedOverRow {
  * many arrive.
  */
 @Injectable()
-@RequeuesLostJobs(QUEUES.notifications, 'notifications')
+@RequeuesLostJobs(QUEUES.notificationBatches, 'notifications')
 export class InboxRelay implements BackgroundLoop, LostJobs {
   private readonly logger = new Logger(InboxRelay.name);
   private readonly loop: RelayLoop;
@@ -225,17 +224,22 @@ export class InboxRelay implements BackgroundLoop, LostJobs {
    * when the queue did not take them.
    */
   async relayBatch(): Promise<number> {
-    const waiting = await this.jobs.waitingCount(QUEUES.notifications);
-    // Unknown (the queue cannot be asked): try a full batch, whose add fails the same way.
+    const waiting = await this.jobs.waitingCount(QUEUES.notificationBatches);
+    // Jobs the queue has room for. Unknown (the queue cannot be asked): try a full batch, whose
+    // add fails the same way.
     const room = waiting === null ? BATCH : this.config.notificationQueueDepth - waiting;
-    const full = Math.min(BATCH, room);
+    const full = Math.min(BATCH, room * NOTIFICATIONS_PER_JOB);
     if (full <= 0) {
       this.heldBack = true;
       return 0;
     }
     const handed = await this.handOver(full);
     if (handed < 0) return -1;
-    const limit = full - handed;
+    // The claimed rows go in jobs of their own: the room the handed rows' jobs left.
+    const limit = Math.min(
+      full - handed,
+      (room - Math.ceil(handed / NOTIFICATIONS_PER_JOB)) * NOTIFICATIONS_PER_JOB,
+    );
     // A pass that handed rows over leaves due rows (unmatched retries, lapsed leases, rows no
     // signal handed over) to the timed passes, which claim each second, so a signal's pass costs
     // no statement; it claims itself only if no pass has for two seconds (signals all along).
@@ -298,9 +302,16 @@ export class InboxRelay implements BackgroundLoop, LostJobs {
     return queued ? taken.length : -1;
   }
 
-  /** One pipelined add; false when the queue did not take the jobs (logged once per problem). */
-  private async queue(jobs: VerifyNotificationData[]): Promise<boolean> {
-    const queued = await this.jobs.addBulk('verify-notification', jobs).then(
+  /**
+   * One pipelined add of the rows, NOTIFICATIONS_PER_JOB to a job; false when the queue did not
+   * take the jobs (logged once per problem).
+   */
+  private async queue(rows: VerifyNotificationData[]): Promise<boolean> {
+    const batches = [];
+    for (let start = 0; start < rows.length; start += NOTIFICATIONS_PER_JOB) {
+      batches.push({ notifications: rows.slice(start, start + NOTIFICATIONS_PER_JOB) });
+    }
+    const queued = await this.jobs.addBulk('verify-notifications', batches).then(
       () => true,
       (error: Error) => {
         if (error.message !== this.queueProblem) {
@@ -317,25 +328,21 @@ export class InboxRelay implements BackgroundLoop, LostJobs {
   }
 
   /**
-   * The notifications queue's store came back empty: every claimed row whose job it no longer
-   * holds (job ids name the row, its attempt and its claim) is due again now, and relayed at once.
+   * The notifications queue's store came back empty: every claimed row none of its jobs holds
+   * (those queued since are read from the queue, a page at a time) is due again now, and relayed
+   * at once.
    */
   async requeueLost(): Promise<number> {
     const leased = await runPrepared<LeasedRow>(this.dataSource, LEASED, [
       claimLeaseSeconds(this.config),
     ]);
-    const jobOf = (row: LeasedRow) => ({
-      notificationId: row.id,
-      orderKey: row.id,
-      attempt: row.attempts,
-      claim: Math.round(row.claimed_until),
-    });
-    const lostIds = new Set(
-      (await this.jobs.notHeld('verify-notification', leased.map(jobOf))).map(
-        (job) => job.notificationId,
+    if (leased.length === 0) return 0;
+    const held = new Set(
+      (await this.jobs.held('verify-notifications')).flatMap((batch) =>
+        batch.notifications.map((notification) => notification.notificationId),
       ),
     );
-    const lost = leased.filter((row) => lostIds.has(row.id));
+    const lost = leased.filter((row) => !held.has(row.id));
     if (lost.length === 0) return 0;
     const requeued = await runPrepared(this.dataSource, REQUEUE_LOST, [
       lost.map((row) => row.id),

@@ -7,6 +7,7 @@ import { NotificationVerifier } from './notification-verifier';
 import { RecurringChargeRecorder } from './recurring-charge.recorder';
 import { IpnRegistrationAtStart, RegisterIpnJob } from './register-ipn.job';
 import { VerifyNotificationJob } from './verify-notification.job';
+import { VerifyNotificationsJob } from './verify-notifications.job';
 import { UnmatchedPaymentLedger } from '../../unmatched-payments/unmatched-payment-ledger';
 
 /**
@@ -20,6 +21,7 @@ import { UnmatchedPaymentLedger } from '../../unmatched-payments/unmatched-payme
     RecurringChargeRecorder,
     UnmatchedPaymentLedger,
     NotificationVerifier,
+    VerifyNotificationsJob,
     VerifyNotificationJob,
     RegisterIpnJob,
     IpnRegistrationAtStart,

@@ -3,7 +3,10 @@ import { continueTrace } from '@app/common';
 import { QueueJob, QueueJobHandler, RunLater, VerifyNotificationData } from '@app/queues';
 import { NotificationVerifier } from './notification-verifier';
 
-/** Verifies one stored notification; a row whose retries ran out is marked failed. */
+/**
+ * The previous release's job, one stored notification each, on the queue that release fed: its
+ * jobs still waiting after an upgrade are verified as they were. Nothing queues it any more.
+ */
 @Injectable()
 @QueueJob('verify-notification')
 export class VerifyNotificationJob implements QueueJobHandler<'verify-notification'> {

@@ -33,6 +33,7 @@ const JOB_STATES = membersOf<JobState | 'unknown'>({
 
 /** Every job's name (job-catalogue.ts `JobData`). */
 const JOB_NAMES = membersOf<JobName>({
+  'verify-notifications': true,
   'verify-notification': true,
   'sync-order': true,
   'follow-refund': true,

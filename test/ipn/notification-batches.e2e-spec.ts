@@ -1,0 +1,91 @@
+import { Job, Queue } from 'bullmq';
+import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
+import { queueConnectionFor, QUEUES, VerifyNotificationsData } from '@app/queues';
+import { waitFor } from '../support/service';
+import { workerSuiteForTests } from '../support/worker-suite';
+import { inboxOf, lookupsOf, notify, paidSilently, waitForStatus } from './ipn-support';
+
+const LOOKUPS_PER_SECOND = 4;
+const ORDERS = 10;
+
+/**
+ * Verification runs a batch of notifications per job: a burst costs the queue a few jobs, not
+ * one per notification, each order is still looked up once, and the lookups' rate limit counts
+ * lookups, not jobs (those beyond the second's limit are split off to wait for the next).
+ */
+describe('IPN verification in batches', () => {
+  // Queues of their own: no earlier suite's rows due again in the batches counted here.
+  const suite = workerSuiteForTests({
+    ownDatabase: 'notification_batches',
+    env: {
+      GATEWAY_LOOKUPS_PER_SECOND: String(LOOKUPS_PER_SECOND),
+      POLL_SCHEDULE_SECONDS: '600',
+    },
+  });
+
+  it('queues a burst as a few batches and looks each order up once, no more than the lookup rate a second', async () => {
+    const { service, dataSource } = suite;
+    const config = service.workerApp!.get<ServiceConfig>(SERVICE_CONFIG);
+    const control = new Queue<VerifyNotificationsData>(QUEUES.notificationBatches, {
+      connection: queueConnectionFor(config),
+      prefix: config.queuePrefix,
+    });
+    const checkouts = await paidSilently(service, ORDERS);
+    await service.sandbox.control.resetRequests();
+    let batches: Job<VerifyNotificationsData>[] = [];
+    await control.pause();
+    try {
+      const acks = await Promise.all(
+        checkouts.map((checkout) =>
+          notify(service, { trackingId: checkout.orderTrackingId, reference: checkout.reference }),
+        ),
+      );
+      expect(acks.map((ack) => ack.status)).toEqual(Array(ORDERS).fill(200));
+      batches = await waitFor('every notification queued', async () => {
+        const jobs = await control.getJobs(['waiting', 'paused' as 'waiting']);
+        const queued = jobs.flatMap((job) => job.data.notifications);
+        return queued.length === ORDERS ? jobs : null;
+      });
+    } finally {
+      await control.resume();
+    }
+    try {
+      // The relay gathers the api's signals: one job carries many notifications.
+      expect(batches.length).toBeLessThanOrEqual(3);
+      expect(
+        batches.flatMap((job) => job.data.notifications.map((n) => n.notificationId)).sort(),
+      ).toEqual(
+        (await Promise.all(checkouts.map((c) => inboxOf(dataSource, c.orderTrackingId))))
+          .flat()
+          .map((row) => row.id)
+          .sort(),
+      );
+
+      for (const checkout of checkouts) {
+        await waitForStatus(dataSource, checkout.reference, 'completed', 20_000);
+      }
+      await waitFor('every notification applied', async () =>
+        (await Promise.all(checkouts.map((c) => inboxOf(dataSource, c.orderTrackingId))))
+          .flat()
+          .every((row) => row.status === 'applied'),
+      );
+      for (const checkout of checkouts) {
+        expect(await lookupsOf(service, checkout.orderTrackingId)).toBe(1);
+      }
+
+      // Ten lookups at four a second: the first second's window let four through, the rest
+      // waited for the windows after it.
+      const { recent } = await service.sandbox.control.requests();
+      const times = recent
+        .filter((call) => call.operation === 'GetTransactionStatus')
+        .map((call) => Date.parse(call.at))
+        .sort((a, b) => a - b);
+      expect(times).toHaveLength(ORDERS);
+      const first = times[0];
+      expect(times.filter((at) => at < first + 900)).toHaveLength(LOOKUPS_PER_SECOND);
+      expect(times[ORDERS - 1] - first).toBeGreaterThanOrEqual(1500);
+    } finally {
+      await control.close();
+    }
+  }, 60_000);
+});
