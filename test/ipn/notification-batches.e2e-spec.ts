@@ -88,4 +88,58 @@ describe('IPN verification in batches', () => {
       await control.close();
     }
   }, 60_000);
+  it('splits a notification whose lookup failed off into a job of its own, retried while the rest of its batch is applied', async () => {
+    const { service, dataSource } = suite;
+    const config = service.workerApp!.get<ServiceConfig>(SERVICE_CONFIG);
+    const control = new Queue<VerifyNotificationsData>(QUEUES.notificationBatches, {
+      connection: queueConnectionFor(config),
+      prefix: config.queuePrefix,
+    });
+    const checkouts = await paidSilently(service, 3);
+    const [failing, ...others] = checkouts;
+    await service.sandbox.control.resetRequests();
+    // Every try of the gateway client's own retries (3) fails, once: the job's next try succeeds.
+    await service.sandbox.control.fault('GetTransactionStatus', 'http500', {
+      times: 3,
+      pathContains: failing.orderTrackingId,
+    });
+    try {
+      await control.pause();
+      await Promise.all(
+        checkouts.map((checkout) =>
+          notify(service, { trackingId: checkout.orderTrackingId, reference: checkout.reference }),
+        ),
+      );
+      await waitFor('the three queued in one job', async () => {
+        const jobs = await control.getJobs(['waiting', 'paused' as 'waiting']);
+        const queued = jobs.flatMap((job) => job.data.notifications);
+        return queued.length === 3 ? (jobs.length === 1 ? true : null) : null;
+      });
+      await control.resume();
+
+      for (const checkout of others) {
+        await waitForStatus(dataSource, checkout.reference, 'completed', 20_000);
+      }
+      const [row] = await inboxOf(dataSource, failing.orderTrackingId);
+      // Its own job, waiting out the first retry's delay, with it alone.
+      const split = await waitFor('the failed notification split off', async () => {
+        const delayed = await control.getJobs(['delayed', 'waiting', 'active']);
+        return delayed.find(
+          (job) =>
+            job.data.notifications.length === 1 &&
+            job.data.notifications[0].notificationId === row.id,
+        );
+      });
+      expect(split.id).toMatch(new RegExp(`^notification-${row.id}-`));
+      await waitForStatus(dataSource, failing.reference, 'completed', 20_000);
+      expect(await lookupsOf(service, failing.orderTrackingId)).toBe(4);
+      for (const checkout of others) {
+        expect(await lookupsOf(service, checkout.orderTrackingId)).toBe(1);
+      }
+    } finally {
+      await service.sandbox.control.fault('GetTransactionStatus', 'none');
+      await control.resume();
+      await control.close();
+    }
+  }, 60_000);
 });
