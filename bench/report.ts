@@ -355,8 +355,9 @@ function floorSection(
     'counted (in leases: one Redis round trip per lease, not per request), and the answer',
     'carries a status token (an HMAC). What a notification pays for beyond the floor: the api',
     "and the worker are apart (the api's signal hands the stored row over; a row no worker took",
-    'from it is claimed with a lease once due), each notification is a BullMQ job (its moves in',
-    'Redis), and the order change writes a merchant event (the floor announces nothing).',
+    'from it is claimed with a lease once due), the notifications are BullMQ jobs (up to 25 to a',
+    "job: one job's moves in Redis and one round trip to the shared lookup-rate window per",
+    'batch), and the order change writes a merchant event (the floor announces nothing).',
     '',
   );
   return lines;
@@ -375,7 +376,9 @@ function budgetsSection(): string[] {
     "Redis the queue's work is Redis commands, on the PostgreSQL queue backend its statements.",
     "A BullMQ worker's idle waits and stalled-job checks, and the periodic sweeps, are not an",
     "operation's work and are not counted; nor is the shop's rate limit, whose store is asked once",
-    'per lease of up to 100 requests.',
+    'per lease of up to 100 requests. A notification alone is a verification job of its own: under',
+    'load the relay puts up to 25 in a job, which shares its moves in the queue and its one count',
+    'of the lookup-rate window (`test/ipn/notification-batches.e2e-spec.ts`).',
     '',
   );
   const operations = Object.keys(OPERATION_MEANINGS) as BudgetedOperation[];
