@@ -21,9 +21,10 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export const QUEUE_NAMES = Object.values(QUEUES) as QueueName[];
 
 /**
- * Verify one stored notification by looking its order up. orderKey (the tracking id it names)
- * de-duplicates: one job per order waits, one more may follow the active one. attempt counts
- * the row's earlier tries (the inbox relay queues it again after a lost job or an unmatched try).
+ * Verify one stored notification by looking its order up: an entry of a batch, or the previous
+ * release's job of one. orderKey is the tracking id it names (the previous release's jobs were
+ * de-duplicated by it: one per order waited). attempt counts the row's earlier tries (the inbox
+ * relay queues it again after a lost job or an unmatched try).
  */
 export interface VerifyNotificationData {
   notificationId: string;
