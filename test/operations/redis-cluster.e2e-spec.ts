@@ -105,6 +105,7 @@ describe('on a Redis Cluster of three masters', () => {
     const queues = new Set(queueKeys.map((key) => key.slice(0, key.indexOf('}') + 1)));
     expect(queues).toEqual(
       new Set([
+        `{${prefix}:notification-batches}`,
         `{${prefix}:notifications}`,
         `{${prefix}:order-sync}`,
         `{${prefix}:ipn-registration}`,

@@ -33,6 +33,10 @@ const ROOM_RETRY_MS = 50;
 const HANDOVER_KEPT_MAX = 10_000;
 /** A handed-over row this close to coming due is left to the claim (no second job for it). */
 const HANDOVER_MARGIN_MS = 500;
+/** Jobs one pass queues at most: its handed-over rows' and its claim's. */
+const PASS_JOBS_MAX = Math.ceil(BATCH / NOTIFICATIONS_PER_JOB) + 1;
+/** The queue's waiting jobs are counted at least this often. */
+const COUNT_EVERY_MS = 1000;
 
 /**
  * Claims due rows with a lease: a row whose job is lost comes due again when it lapses. With $3
@@ -167,6 +171,12 @@ export class InboxRelay implements BackgroundLoop, LostJobs {
   private handedOver: HandOver[] = [];
   /** When the relay last claimed due rows. */
   private claimedAt = 0;
+  /**
+   * The queue's waiting jobs as last counted plus the jobs queued since: at most that many wait
+   * (the workers only take them away). Null when unknown.
+   */
+  private waitingAtMost: number | null = null;
+  private countedAt = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -224,7 +234,7 @@ export class InboxRelay implements BackgroundLoop, LostJobs {
    * when the queue did not take them.
    */
   async relayBatch(): Promise<number> {
-    const waiting = await this.jobs.waitingCount(QUEUES.notificationBatches);
+    const waiting = await this.waitingJobs();
     // Jobs the queue has room for. Unknown (the queue cannot be asked): try a full batch, whose
     // add fails the same way.
     const room = waiting === null ? BATCH : this.config.notificationQueueDepth - waiting;
@@ -278,6 +288,25 @@ export class InboxRelay implements BackgroundLoop, LostJobs {
   }
 
   /**
+   * The queue's waiting jobs, or at most that many: counted (a call to the queue) only when a
+   * pass could fill the depth by what is known, or a second after the last count. Null when the
+   * queue cannot be asked.
+   */
+  private async waitingJobs(): Promise<number | null> {
+    const known = this.waitingAtMost;
+    if (
+      known !== null &&
+      Date.now() - this.countedAt < COUNT_EVERY_MS &&
+      known + PASS_JOBS_MAX <= this.config.notificationQueueDepth
+    ) {
+      return known;
+    }
+    this.countedAt = Date.now();
+    this.waitingAtMost = await this.jobs.waitingCount(QUEUES.notificationBatches);
+    return this.waitingAtMost;
+  }
+
+  /**
    * Queues the jobs of up to `limit` handed-over rows, writing nothing: the number queued, or -1
    * when the queue did not take them (they come due and are claimed). A row about to come due is
    * left to the claim.
@@ -321,6 +350,8 @@ export class InboxRelay implements BackgroundLoop, LostJobs {
         return false;
       },
     );
+    if (this.waitingAtMost !== null)
+      this.waitingAtMost = queued ? this.waitingAtMost + batches.length : null;
     if (queued && this.queueProblem) this.logger.log('notification queue reachable again');
     if (queued) this.queueProblem = '';
     this.queueDown = !queued;
