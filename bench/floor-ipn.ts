@@ -11,19 +11,18 @@
  *
  * A second route, /ipn/stored, is what the api alone must do, for the api-alone ramp: store and
  * acknowledge after the commit, with the api's batching of the INSERTs, and nothing more.
+ * A third, /ipn/split, is the api half of the split floor: stored as /ipn/stored, and handed in
+ * the same statement to bench/floor-ipn-worker.ts, which verifies through a BullMQ queue: the
+ * least the service's own design (an api that stores, a worker that verifies) must do.
  *
  * Started by bench/ipn-load.ts with PORT, DATABASE_URL (migrated by the api), GATEWAY_URL,
  * GATEWAY_TOKEN. Not part of the service.
  */
-import { Agent } from 'node:http';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
 import { requiredEnv as env, serveFloor } from './floor-support';
-import { call } from './processes';
+import { SPLIT_FLOOR_CHANNEL, verifyOnce } from './floor-ipn-verify';
 
-const statusUrl = `${env('GATEWAY_URL')}/Transactions/GetTransactionStatus?orderTrackingId=`;
-const bearer = `Bearer ${env('GATEWAY_TOKEN')}`;
-const agent = new Agent({ keepAlive: true, maxSockets: 64, scheduling: 'lifo' });
 const pool = new Pool({ connectionString: env('DATABASE_URL'), max: 10 });
 
 // next_attempt_at stays null: the service's inbox relay, running beside the floor on the same
@@ -34,70 +33,6 @@ const STORE = {
                                         http_method, payload, status)
          VALUES ($1, $2, $3, 'POST', $4::jsonb, 'received') RETURNING id`,
 };
-
-const APPLY = {
-  name: 'floor-ipn-apply',
-  text: `WITH changed AS (
-           UPDATE orders SET status = 'completed', confirmation_code = $2, payment_method = $3,
-                             paid_amount = amount, paid_currency = currency, paid_at = now(),
-                             updated_at = now(), version = version + 1
-            WHERE order_tracking_id = $1 AND status = 'pending' RETURNING id),
-         event AS (
-           INSERT INTO order_events (order_id, type, source, from_status, to_status, actor,
-                                     gateway_record, details, attempt)
-           SELECT id, 'status_changed', 'ipn', 'pending', 'completed', 'gateway', $4::jsonb,
-                  '{}'::jsonb, 1 FROM changed),
-         applied AS (
-           UPDATE ipn_notifications SET status = 'applied', processed_at = now()
-            WHERE id = ANY($5::uuid[]))
-         SELECT count(*)::int AS changed FROM changed`,
-};
-
-interface StatusRecord {
-  status_code?: number;
-  confirmation_code?: string;
-  payment_method?: string;
-}
-
-async function lookUp(trackingId: string): Promise<StatusRecord> {
-  const answer = await call(`${statusUrl}${encodeURIComponent(trackingId)}`, 'GET', {
-    headers: { accept: 'application/json', authorization: bearer },
-    agent,
-    timeoutMs: 10_000,
-  });
-  return JSON.parse(answer.body) as StatusRecord;
-}
-
-/** Notifications waiting on an order's lookup under way: they are answered by it. */
-const underWay = new Map<string, string[]>();
-
-async function verify(trackingId: string, notificationId: string): Promise<void> {
-  const joined = underWay.get(trackingId);
-  if (joined) {
-    joined.push(notificationId);
-    return;
-  }
-  const answered = [notificationId];
-  underWay.set(trackingId, answered);
-  try {
-    const record = await lookUp(trackingId);
-    // Later notifications wait for the next lookup; these are the ones this one answers.
-    underWay.delete(trackingId);
-    if (record.status_code !== 1) return;
-    await pool.query({
-      ...APPLY,
-      values: [
-        trackingId,
-        record.confirmation_code ?? null,
-        record.payment_method ?? null,
-        JSON.stringify(record),
-        answered,
-      ],
-    });
-  } finally {
-    if (underWay.get(trackingId) === answered) underWay.delete(trackingId);
-  }
-}
 
 interface Notification {
   OrderTrackingId?: unknown;
@@ -116,7 +51,9 @@ const isStorable = (body: Notification): body is Storable =>
   typeof body.OrderTrackingId === 'string' && typeof body.OrderNotificationType === 'string';
 
 /** The stored row's values: tracking id, merchant reference, type, payload. */
-const storedValues = (body: Storable): [string, string | null, string, string] => [
+type StoredValues = [string, string | null, string, string];
+
+const storedValues = (body: Storable): StoredValues => [
   body.OrderTrackingId,
   typeof body.OrderMerchantReference === 'string' ? body.OrderMerchantReference : null,
   body.OrderNotificationType,
@@ -136,7 +73,7 @@ app.post('/ipn', async (req, reply) => {
   const body = req.body as Notification;
   if (!isStorable(body)) return reply.code(400).send({ status: 500 });
   const { rows } = await pool.query<{ id: string }>({ ...STORE, values: storedValues(body) });
-  void verify(body.OrderTrackingId, rows[0].id).catch((error: unknown) => {
+  void verifyOnce(pool, body.OrderTrackingId, [rows[0].id]).catch((error: unknown) => {
     process.stderr.write(`floor ipn: ${String(error)}\n`);
   });
   return acknowledgement(body);
@@ -152,36 +89,68 @@ const STORE_MANY = {
                 AS n(tracking_id, reference, type, payload)`,
 };
 
+/**
+ * Many notifications in one INSERT, one commit, and the signal the split floor's worker listens
+ * for in the same statement (as the api's inbox statement hands its rows over): each row's id and
+ * tracking id.
+ */
+const STORE_AND_SIGNAL = {
+  name: 'floor-ipn-store-signal',
+  text: `WITH stored AS (
+           INSERT INTO ipn_notifications (order_tracking_id, merchant_reference, notification_type,
+                                          http_method, payload, status)
+           SELECT tracking_id, reference, type, 'POST', payload, 'received'
+             FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])
+                  AS n(tracking_id, reference, type, payload)
+           RETURNING id, order_tracking_id)
+         SELECT pg_notify('${SPLIT_FLOOR_CHANNEL}',
+                          json_agg(json_build_array(id, order_tracking_id))::text)
+           FROM stored`,
+};
+
 /** The api's inbox batching (ipn-inbox.ts): a 2 ms gather, at most 2 INSERTs under way, 200 rows each. */
 const GATHER_MS = 2;
 const MAX_WRITING = 2;
 const MAX_ROWS = 200;
-interface Waiting {
-  values: [string, string | null, string, string];
-  stored: (error?: unknown) => void;
-}
-let waiting: Waiting[] = [];
-let writing = 0;
-let gathering: NodeJS.Timeout | null = null;
 
-function write(): void {
-  gathering = null;
-  while (writing < MAX_WRITING && waiting.length > 0) {
-    const batch = waiting.slice(0, MAX_ROWS);
-    waiting = waiting.slice(MAX_ROWS);
-    writing += 1;
-    pool
-      .query({ ...STORE_MANY, values: [0, 1, 2, 3].map((c) => batch.map((w) => w.values[c])) })
-      .then(
-        () => batch.forEach((w) => w.stored()),
-        (error: unknown) => batch.forEach((w) => w.stored(error)),
-      )
-      .finally(() => {
-        writing -= 1;
-        if (waiting.length > 0 && !gathering) write();
+/** Stores notifications with one of the batched statements: resolves once a row is committed. */
+function batchedStore(statement: {
+  name: string;
+  text: string;
+}): (values: StoredValues) => Promise<void> {
+  let waiting: { values: StoredValues; stored: (error?: unknown) => void }[] = [];
+  let writing = 0;
+  let gathering: NodeJS.Timeout | null = null;
+  const write = (): void => {
+    gathering = null;
+    while (writing < MAX_WRITING && waiting.length > 0) {
+      const batch = waiting.slice(0, MAX_ROWS);
+      waiting = waiting.slice(MAX_ROWS);
+      writing += 1;
+      pool
+        .query({ ...statement, values: [0, 1, 2, 3].map((c) => batch.map((w) => w.values[c])) })
+        .then(
+          () => batch.forEach((w) => w.stored()),
+          (error: unknown) => batch.forEach((w) => w.stored(error)),
+        )
+        .finally(() => {
+          writing -= 1;
+          if (waiting.length > 0 && !gathering) write();
+        });
+    }
+  };
+  return (values) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({
+        values,
+        stored: (error) => (error === undefined ? resolve() : reject(error as Error)),
       });
-  }
+      if (writing < MAX_WRITING && !gathering) gathering = setTimeout(write, GATHER_MS);
+    });
 }
+
+const storeOnly = batchedStore(STORE_MANY);
+const storeAndSignal = batchedStore(STORE_AND_SIGNAL);
 
 /**
  * What the api alone must do, for the api-alone ramp to set beside the bare route: store the
@@ -191,13 +160,18 @@ function write(): void {
 app.post('/ipn/stored', async (req, reply) => {
   const body = req.body as Notification;
   if (!isStorable(body)) return reply.code(400).send({ status: 500 });
-  await new Promise<void>((resolve, reject) => {
-    waiting.push({
-      values: storedValues(body),
-      stored: (error) => (error === undefined ? resolve() : reject(error as Error)),
-    });
-    if (writing < MAX_WRITING && !gathering) gathering = setTimeout(write, GATHER_MS);
-  });
+  await storeOnly(storedValues(body));
+  return acknowledgement(body);
+});
+
+/**
+ * The split floor's api half: stored and acknowledged as /ipn/stored, and handed to the worker
+ * half (bench/floor-ipn-worker.ts) by the signal in the same statement.
+ */
+app.post('/ipn/split', async (req, reply) => {
+  const body = req.body as Notification;
+  if (!isStorable(body)) return reply.code(400).send({ status: 500 });
+  await storeAndSignal(storedValues(body));
   return acknowledgement(body);
 });
 

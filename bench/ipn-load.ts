@@ -29,7 +29,10 @@
  * At the first rate, the same kind of notifications (for orders of their own) also go through
  * bench/floor-ipn.ts, the floor: one framework-free process that stores, acknowledges, looks up and
  * applies, with no queue or batching, so the service's work per notification shows against what
- * any integration with the same promises must spend (BENCH_FLOOR=0 leaves it out).
+ * any integration with the same promises must spend (BENCH_FLOOR=0 leaves it out); and through
+ * the split floor, the same work split as the service splits it with no framework (the floor's
+ * /ipn/split and bench/floor-ipn-worker.ts, which verifies through a BullMQ queue), so the cost of
+ * the design shows apart from the cost of the service's code.
  *
  * Sandbox, api, worker, the bare route and the floor run as child processes (the built apps, built
  * first when needed; BENCH_FROM=source runs them through @swc-node/register) on a fresh database on
@@ -196,7 +199,7 @@ async function main(): Promise<void> {
   let recorded: Record<string, unknown> | null = null;
   const stores = await BenchStores.create('ipn');
   const db = new Client({ connectionString: stores.databaseUrl });
-  const [sandboxPort, apiPort, workerPort, barePort, floorPort] = await freePorts(5);
+  const [sandboxPort, apiPort, workerPort, barePort, floorPort, splitPort] = await freePorts(6);
   const sandbox = `http://127.0.0.1:${sandboxPort}`;
   const api = `http://127.0.0.1:${apiPort}`;
   const secret = `ipn_${randomBytes(8).toString('hex')}`;
@@ -354,6 +357,23 @@ async function main(): Promise<void> {
         async () => (await send(`http://127.0.0.1:${floorPort}/health`, 'GET')).status === 200,
       );
     }
+    // The split floor's worker half, beside the floor's process (its api half, /ipn/split).
+    const splitWorker = floor
+      ? processes.start('split-worker', ['-r', '@swc-node/register', 'bench/floor-ipn-worker.ts'], {
+          PORT: String(splitPort),
+          DATABASE_URL: stores.databaseUrl,
+          REDIS_URL: stores.redisUrl,
+          QUEUE_PREFIX: `${stores.queuePrefix}:split-floor`,
+          GATEWAY_URL: `${sandbox}/pesapalv3/api`,
+          GATEWAY_TOKEN: token,
+        })
+      : undefined;
+    if (splitWorker) {
+      await waitUntil(
+        'the split floor',
+        async () => (await send(`http://127.0.0.1:${splitPort}/health`, 'GET')).status === 200,
+      );
+    }
 
     /** Waits until every one of these orders is completed; seconds after `lastSentAt`. */
     async function finalAfter(orders: Notification[], lastSentAt: number): Promise<number> {
@@ -411,6 +431,49 @@ async function main(): Promise<void> {
       return { line, figures };
     }
 
+    /**
+     * The same stage through the split floor (the floor's /ipn/split and its worker half), for
+     * orders of its own: what the service's design, an api that stores and a worker that
+     * verifies through a queue, costs with no framework.
+     */
+    async function atSplitFloor(
+      apiHalf: ChildProcess,
+      workerHalf: ChildProcess,
+      rate: number,
+      count: number,
+    ): Promise<{ line: string; figures: Record<string, number> }> {
+      const orders = await paidOrders(Math.round(count * (1 - DUPLICATES)));
+      const notifications = withDuplicates(orders, count);
+      const counted = async () => ({
+        database: await databaseCounters(db, stores.database),
+        api: cpuMs(apiHalf.pid as number),
+        worker: cpuMs(workerHalf.pid as number),
+        postgres: groupCpuMs('postgres'),
+      });
+      const from = await settledReading(counted);
+      const stage = await fire(`${floorUrl}/split`, rate, notifications);
+      const final = await finalAfter(orders, stage.lastSentAt);
+      const to = await settledReading(counted);
+      const each = (a: number, b: number, digits = 2) => costPer(a, b, count, digits);
+      const figures = {
+        rate,
+        ack_p50_ms: Number(stage.p50.toFixed(2)),
+        ack_p99_ms: Number(stage.p99.toFixed(2)),
+        final_after_last_s: Number(final.toFixed(2)),
+        ...databaseWorkPer(from.database, to.database, count),
+        cpu_ms_api: Number(each(from.api, to.api, 3)),
+        cpu_ms_worker: Number(each(from.worker, to.worker, 3)),
+        cpu_ms_postgres: Number(each(from.postgres, to.postgres, 3)),
+      };
+      const line =
+        `the split floor at ${rate}/s (bench/floor-ipn.ts /ipn/split and bench/floor-ipn-worker.ts, ` +
+        `${count} notifications, orders of its own): ack p50 ${stage.p50.toFixed(1)} ` +
+        `p99 ${stage.p99.toFixed(1)} ms, ok ${stage.ok}/${stage.sent}, all final ` +
+        `${final.toFixed(2)} s after the last; CPU ms: api half ${figures.cpu_ms_api}, worker half ` +
+        `${figures.cpu_ms_worker}, PostgreSQL ${figures.cpu_ms_postgres}`;
+      return { line, figures };
+    }
+
     /** A stage through the service that has ended: finality, doubles, storage and its work. */
     async function serviceWork(
       orders: Notification[],
@@ -461,6 +524,9 @@ async function main(): Promise<void> {
       const floorWarm = await paidOrders(200);
       await fire(floorUrl, 200, floorWarm);
       await finalAfter(floorWarm, Date.now());
+      const splitWarm = await paidOrders(200);
+      await fire(`${floorUrl}/split`, 200, splitWarm);
+      await finalAfter(splitWarm, Date.now());
     }
 
     const lines: string[] = [];
@@ -496,12 +562,18 @@ async function main(): Promise<void> {
         // service; ... Each figure is the median of its stages; losses and doubles are summed.
         const services = [await serviceWork(orders, count, rate, before as Work, service)];
         const floors: Record<string, number>[] = [];
+        const splitFloors: Record<string, number>[] = [];
         for (let round = 0; round < ROUNDS; round += 1) {
           if (round > 0 && round % 2 === 0) services.push(await serviceStage(rate, count));
           if (floor) {
             const atTheFloor = await atFloor(floor, rate, count);
             perOperation.push(atTheFloor.line);
             floors.push(atTheFloor.figures);
+          }
+          if (floor && splitWorker) {
+            const split = await atSplitFloor(floor, splitWorker, rate, count);
+            perOperation.push(split.line);
+            splitFloors.push(split.figures);
           }
           if (round % 2 === 1) services.push(await serviceStage(rate, count));
         }
@@ -542,6 +614,12 @@ async function main(): Promise<void> {
           (work) => work.cpu_ms_api + work.cpu_ms_worker,
         );
         if (floors.length > 0) atRate.floor = medianBy(floors, (figures) => figures.cpu_ms_floor);
+        if (splitFloors.length > 0) {
+          atRate.split_floor = medianBy(
+            splitFloors,
+            (figures) => figures.cpu_ms_api + figures.cpu_ms_worker,
+          );
+        }
       }
       lines.push(
         `${String(rate).padStart(5)}/s | service ${shown.perSecond.toFixed(0).padStart(5)}/s ` +

@@ -97,8 +97,11 @@ function ipnSection(result: Json | null): string[] {
     'each rate (with duplicates), the api, the worker and the sandbox running; beside a bare Fastify',
     'route answering the same acknowledgement, and at the first rate the floor',
     '(`bench/floor-ipn.ts`: store, acknowledge after the commit, look up once per order, apply',
-    'once, in one framework-free process). "Final" is when every order is settled after the last',
-    'notification was sent. At the first rate the service and the floor run in alternated stages',
+    'once, in one framework-free process), and the split floor: the same work split as the service',
+    "splits it, with no framework (the floor's `/ipn/split` stores, acknowledges and signals in one",
+    'statement; `bench/floor-ipn-worker.ts` listens, queues the rows 25 to a BullMQ job, and its',
+    'worker looks up and applies as the floor does). "Final" is when every order is settled after',
+    'the last notification was sent. At the first rate the service and the floors run in alternated stages',
     '(`BENCH_ROUNDS`, 3 by default), each on orders of its own: the work per notification is the',
     "stage's at the median of the CPU (api and worker together; the floor's own), the latencies",
     'and finality the medians, lost acknowledgements and doubled orders the sums. Every',
@@ -166,12 +169,28 @@ function ipnSection(result: Json | null): string[] {
       `| service | ${n(work.commits, 2)} | ${n(work.rows_inserted, 2)} / ${n(work.rows_updated, 2)} | ${n(serviceCpu, 2)} (api ${n(work.cpu_ms_api, 2)}, worker ${n(work.cpu_ms_worker, 2)}; PostgreSQL ${n(work.cpu_ms_postgres, 2)}) | ${n((first.service as Json).p99_ms)} | ${n(first.final_after_last_s, 2)} s |`,
       `| floor | ${n(floor.commits, 2)} | ${n(floor.rows_inserted, 2)} / ${n(floor.rows_updated, 2)} | ${n(floor.cpu_ms_floor, 2)} (PostgreSQL ${n(floor.cpu_ms_postgres, 2)}) | ${n(floor.ack_p99_ms)} | ${n(floor.final_after_last_s, 2)} s |`,
       `| service ÷ floor | | ${ratio(Number(work.rows_inserted) + Number(work.rows_updated), Number(floor.rows_inserted) + Number(floor.rows_updated))} (rows) | ${ratio(serviceCpu, floor.cpu_ms_floor)} | ${ratio((first.service as Json).p99_ms, floor.ack_p99_ms)} | |`,
+      ...splitFloorRows(first, serviceCpu),
       '',
       `Peak RSS: api ${n(work.peak_rss_mib_api, 0)} MiB, worker ${n(work.peak_rss_mib_worker, 0)} MiB.`,
     );
   }
   lines.push('');
   return lines;
+}
+
+/**
+ * The split floor's rows under the notifications table (runs before it recorded none): the
+ * service's own design, an api that stores and a worker that verifies through a queue, with no
+ * framework, and where the service stands against it.
+ */
+function splitFloorRows(first: Json, serviceCpu: number): string[] {
+  const split = first.split_floor as Json | undefined;
+  if (!split) return [];
+  const splitCpu = Number(split.cpu_ms_api) + Number(split.cpu_ms_worker);
+  return [
+    `| split floor | ${n(split.commits, 2)} | ${n(split.rows_inserted, 2)} / ${n(split.rows_updated, 2)} | ${n(splitCpu, 2)} (api half ${n(split.cpu_ms_api, 2)}, worker half ${n(split.cpu_ms_worker, 2)}; PostgreSQL ${n(split.cpu_ms_postgres, 2)}) | ${n(split.ack_p99_ms)} | ${n(split.final_after_last_s, 2)} s |`,
+    `| service ÷ split floor | | | ${ratio(serviceCpu, splitCpu)} | ${ratio((first.service as Json).p99_ms, split.ack_p99_ms)} | |`,
+  ];
 }
 
 function dataSection(result: Json | null): string[] {
