@@ -141,18 +141,18 @@ interface HandOver extends HandedOverRow {
 }
 
 /**
- * Moves inbox rows onto the notification queue, in the worker: rows the api has just stored,
- * handed over by its signal on INBOX_CHANNEL (their jobs are queued from the signal, the rows not
- * written: a job's id names the row and when it comes due, as a claim's does), and due rows: those
- * no signal handed over (none listening, the queue full), rows whose job was lost (their claim
- * or handover lapsed) and unmatched rows whose retry is due. Each batch of due rows is claimed
- * with a lease (FOR UPDATE SKIP LOCKED, so several workers split the work) and queued with one
- * pipelined add; job ids are fixed per row, attempt and claim, so a row is one job per lease, and
- * one whose job was lost or failed as stalled gets a new one when its lease lapses. While the
- * queue is unreachable the claims are given back and the rows wait in Postgres. So does a backlog
- * longer than the queue's depth (NOTIFICATION_QUEUE_DEPTH jobs waiting): a burst costs Redis and
- * the relay only what the workers can take soon, and Redis holds a bounded number of jobs however
- * many arrive.
+ * Moves inbox rows onto the notification queue, in the worker, NOTIFICATIONS_PER_JOB rows to a
+ * verification job: rows the api has just stored, handed over by its signal on INBOX_CHANNEL
+ * (their jobs are queued from the signal, the rows not written: a job's id names its first row
+ * and when the rows come due, as a claim's does), and due rows: those no signal handed over (none
+ * listening, the queue full), rows whose job was lost (their claim or handover lapsed) and
+ * unmatched rows whose retry is due. Each batch of due rows is claimed with a lease (FOR UPDATE
+ * SKIP LOCKED, so several workers split the work) and queued with one pipelined add; job ids are
+ * fixed per rows and claim, so rows are one job per lease, and rows whose job was lost or failed
+ * as stalled get a new one when their lease lapses. While the queue is unreachable the claims are
+ * given back and the rows wait in Postgres. So does a backlog longer than the queue's depth
+ * (NOTIFICATION_QUEUE_DEPTH jobs waiting): a burst costs Redis and the relay only what the
+ * workers can take soon, and Redis holds a bounded number of jobs however many arrive.
  */
 @Injectable()
 @RequeuesLostJobs(QUEUES.notificationBatches, 'notifications')
