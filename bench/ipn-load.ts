@@ -392,49 +392,70 @@ async function main(): Promise<void> {
       return (Date.now() - lastSentAt) / 1000;
     }
 
-    /** The same stage through the floor, for orders of its own: its work per notification. */
-    async function atFloor(
-      floorProcess: ChildProcess,
+    /**
+     * A stage through a floor at `url`, for orders of its own: its latencies, finality and work
+     * per notification, the CPU of each of its processes as cpu_ms_<name>.
+     */
+    async function floorStage(
+      url: string,
+      children: Record<string, ChildProcess>,
       rate: number,
       count: number,
-    ): Promise<{ line: string; figures: Record<string, number> }> {
+    ): Promise<{ stage: Stage; final: number; figures: Record<string, number> }> {
       const orders = await paidOrders(Math.round(count * (1 - DUPLICATES)));
       const notifications = withDuplicates(orders, count);
+      const names = Object.keys(children);
       const counted = async () => ({
         database: await databaseCounters(db, stores.database),
-        floor: cpuMs(floorProcess.pid as number),
+        cpu: names.map((name) => cpuMs(children[name].pid as number)),
         postgres: groupCpuMs('postgres'),
       });
       const from = await settledReading(counted);
-      const stage = await fire(floorUrl, rate, notifications);
+      const stage = await fire(url, rate, notifications);
       const final = await finalAfter(orders, stage.lastSentAt);
       const to = await settledReading(counted);
-      const each = (a: number, b: number, digits = 2) => costPer(a, b, count, digits);
-      const figures = {
+      const each = (a: number, b: number) => Number(costPer(a, b, count, 3));
+      const figures: Record<string, number> = {
         rate,
         ack_p50_ms: Number(stage.p50.toFixed(2)),
         ack_p99_ms: Number(stage.p99.toFixed(2)),
         final_after_last_s: Number(final.toFixed(2)),
         ...databaseWorkPer(from.database, to.database, count),
-        cpu_ms_floor: Number(each(from.floor, to.floor, 3)),
-        cpu_ms_postgres: Number(each(from.postgres, to.postgres, 3)),
+        cpu_ms_postgres: each(from.postgres, to.postgres),
       };
+      names.forEach((name, index) => {
+        figures[`cpu_ms_${name}`] = each(from.cpu[index], to.cpu[index]);
+      });
+      return { stage, final, figures };
+    }
+
+    /** The first rate's stage through the floor: its work per notification. */
+    async function atFloor(
+      floorProcess: ChildProcess,
+      rate: number,
+      count: number,
+    ): Promise<{ line: string; figures: Record<string, number> }> {
+      const { stage, final, figures } = await floorStage(
+        floorUrl,
+        { floor: floorProcess },
+        rate,
+        count,
+      );
       const line =
         `the floor at ${rate}/s (bench/floor-ipn.ts, ${count} notifications, orders of its own): ` +
         `ack p50 ${stage.p50.toFixed(1)} p99 ${stage.p99.toFixed(1)} ms, ok ${stage.ok}/${stage.sent}, ` +
         `all final ${final.toFixed(2)} s after the last; per notification ` +
-        `${each(from.database.commits, to.database.commits)} commits, ` +
-        `${each(from.database.inserted, to.database.inserted)} rows inserted, ` +
-        `${each(from.database.updated, to.database.updated)} updated; CPU ms: ` +
-        `floor ${each(from.floor, to.floor, 3)}, PostgreSQL ${each(from.postgres, to.postgres, 3)}; ` +
+        `${figures.commits.toFixed(2)} commits, ${figures.rows_inserted.toFixed(2)} rows inserted, ` +
+        `${figures.rows_updated.toFixed(2)} updated; CPU ms: floor ${figures.cpu_ms_floor}, ` +
+        `PostgreSQL ${figures.cpu_ms_postgres}; ` +
         `peak RSS ${peakRssMiB(floorProcess.pid as number).toFixed(0)} MiB`;
       return { line, figures };
     }
 
     /**
-     * The same stage through the split floor (the floor's /ipn/split and its worker half), for
-     * orders of its own: what the service's design, an api that stores and a worker that
-     * verifies through a queue, costs with no framework.
+     * The first rate's stage through the split floor (the floor's /ipn/split and its worker
+     * half): what the service's design, an api that stores and a worker that verifies through a
+     * queue, costs with no framework.
      */
     async function atSplitFloor(
       apiHalf: ChildProcess,
@@ -442,29 +463,12 @@ async function main(): Promise<void> {
       rate: number,
       count: number,
     ): Promise<{ line: string; figures: Record<string, number> }> {
-      const orders = await paidOrders(Math.round(count * (1 - DUPLICATES)));
-      const notifications = withDuplicates(orders, count);
-      const counted = async () => ({
-        database: await databaseCounters(db, stores.database),
-        api: cpuMs(apiHalf.pid as number),
-        worker: cpuMs(workerHalf.pid as number),
-        postgres: groupCpuMs('postgres'),
-      });
-      const from = await settledReading(counted);
-      const stage = await fire(`${floorUrl}/split`, rate, notifications);
-      const final = await finalAfter(orders, stage.lastSentAt);
-      const to = await settledReading(counted);
-      const each = (a: number, b: number, digits = 2) => costPer(a, b, count, digits);
-      const figures = {
+      const { stage, final, figures } = await floorStage(
+        `${floorUrl}/split`,
+        { api: apiHalf, worker: workerHalf },
         rate,
-        ack_p50_ms: Number(stage.p50.toFixed(2)),
-        ack_p99_ms: Number(stage.p99.toFixed(2)),
-        final_after_last_s: Number(final.toFixed(2)),
-        ...databaseWorkPer(from.database, to.database, count),
-        cpu_ms_api: Number(each(from.api, to.api, 3)),
-        cpu_ms_worker: Number(each(from.worker, to.worker, 3)),
-        cpu_ms_postgres: Number(each(from.postgres, to.postgres, 3)),
-      };
+        count,
+      );
       const line =
         `the split floor at ${rate}/s (bench/floor-ipn.ts /ipn/split and bench/floor-ipn-worker.ts, ` +
         `${count} notifications, orders of its own): ack p50 ${stage.p50.toFixed(1)} ` +

@@ -104,6 +104,26 @@ export function waitForStatus(
   );
 }
 
+/** The inbox rows of these checkouts' orders (their tracking ids). */
+export const inboxOfEach = async (
+  dataSource: DataSource,
+  checkouts: { orderTrackingId: string }[],
+): Promise<IpnNotificationEntity[]> =>
+  (await Promise.all(checkouts.map((c) => inboxOf(dataSource, c.orderTrackingId)))).flat();
+
+/** Waits until these checkouts' orders are completed and every notification of theirs applied. */
+export async function waitUntilSettled(
+  dataSource: DataSource,
+  checkouts: { reference: string; orderTrackingId: string }[],
+): Promise<void> {
+  for (const checkout of checkouts) {
+    await waitForStatus(dataSource, checkout.reference, 'completed', 20_000);
+  }
+  await waitFor('every notification applied', async () =>
+    (await inboxOfEach(dataSource, checkouts)).every((row) => row.status === 'applied'),
+  );
+}
+
 /** GetTransactionStatus calls the sandbox received for one tracking id. */
 export async function lookupsOf(service: RunningService, orderTrackingId: string): Promise<number> {
   const { recent } = await service.sandbox.control.requests();

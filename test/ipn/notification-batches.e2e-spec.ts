@@ -3,7 +3,15 @@ import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { queueConnectionFor, QUEUES, VerifyNotificationsData } from '@app/queues';
 import { waitFor } from '../support/service';
 import { workerSuiteForTests } from '../support/worker-suite';
-import { inboxOf, lookupsOf, notify, paidSilently, waitForStatus } from './ipn-support';
+import {
+  inboxOf,
+  inboxOfEach,
+  lookupsOf,
+  notify,
+  paidSilently,
+  waitForStatus,
+  waitUntilSettled,
+} from './ipn-support';
 
 const LOOKUPS_PER_SECOND = 4;
 const ORDERS = 10;
@@ -54,21 +62,9 @@ describe('IPN verification in batches', () => {
       expect(batches.length).toBeLessThanOrEqual(3);
       expect(
         batches.flatMap((job) => job.data.notifications.map((n) => n.notificationId)).sort(),
-      ).toEqual(
-        (await Promise.all(checkouts.map((c) => inboxOf(dataSource, c.orderTrackingId))))
-          .flat()
-          .map((row) => row.id)
-          .sort(),
-      );
+      ).toEqual((await inboxOfEach(dataSource, checkouts)).map((row) => row.id).sort());
 
-      for (const checkout of checkouts) {
-        await waitForStatus(dataSource, checkout.reference, 'completed', 20_000);
-      }
-      await waitFor('every notification applied', async () =>
-        (await Promise.all(checkouts.map((c) => inboxOf(dataSource, c.orderTrackingId))))
-          .flat()
-          .every((row) => row.status === 'applied'),
-      );
+      await waitUntilSettled(dataSource, checkouts);
       for (const checkout of checkouts) {
         expect(await lookupsOf(service, checkout.orderTrackingId)).toBe(1);
       }

@@ -4,7 +4,7 @@ import { JobProducer, queueConnectionFor, QUEUES } from '@app/queues';
 import { HANDOVER_SECONDS } from '@app/checkout/ipn/inbox-channel';
 import { waitFor } from '../support/service';
 import { workerSuiteForTests } from '../support/worker-suite';
-import { inboxOf, notify, paidSilently, waitForStatus } from './ipn-support';
+import { inboxOfEach, notify, paidSilently, waitUntilSettled } from './ipn-support';
 
 /**
  * The relay keeps at most NOTIFICATION_QUEUE_DEPTH verification jobs waiting in Redis; the rest
@@ -42,9 +42,7 @@ describe('IPN inbox relay: a backlog longer than the queue depth waits in Postgr
         expect(ack.status).toBe(200);
       }
       const statuses = async () =>
-        (await Promise.all(checkouts.map((c) => inboxOf(dataSource, c.orderTrackingId))))
-          .flat()
-          .map((row) => row.status);
+        (await inboxOfEach(dataSource, checkouts)).map((row) => row.status);
       await waitFor('the queue filled to its depth', async () =>
         (await jobs.waitingCount(QUEUES.notificationBatches)) === depth ? true : null,
       );
@@ -59,13 +57,6 @@ describe('IPN inbox relay: a backlog longer than the queue depth waits in Postgr
       await control.resume();
       await control.close();
     }
-    for (const checkout of checkouts) {
-      await waitForStatus(dataSource, checkout.reference, 'completed', 20_000);
-    }
-    await waitFor('every notification applied', async () =>
-      (await Promise.all(checkouts.map((c) => inboxOf(dataSource, c.orderTrackingId))))
-        .flat()
-        .every((row) => row.status === 'applied'),
-    );
+    await waitUntilSettled(dataSource, checkouts);
   }, 60_000);
 });
