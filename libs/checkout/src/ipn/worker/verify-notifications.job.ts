@@ -57,7 +57,8 @@ export class VerifyNotificationsJob implements QueueJobHandler<'verify-notificat
       waiting = waiting.slice(allowed);
       if (waiting.length === 0) break;
       // Over the second's limit: the rest wait for the next window here, holding the job (a
-      // delayed job would come back only as soon as its queue looks again).
+      // delayed job would come back only as soon as its queue looks again). Their hits still
+      // count in this window: the limit errs towards fewer lookups, never more.
       await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
     const settled = await Promise.all(verifying);
