@@ -1,6 +1,14 @@
 import { Job, Queue } from 'bullmq';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { queueConnectionFor, QUEUES, VerifyNotificationsData } from '@app/queues';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createFastifyApp } from '@app/common';
+import {
+  jobOptions,
+  JobRunner,
+  queueConnectionFor,
+  QUEUES,
+  VerifyNotificationsData,
+} from '@app/queues';
 import { waitFor } from '../support/service';
 import { workerSuiteForTests } from '../support/worker-suite';
 import {
@@ -136,6 +144,41 @@ describe('IPN verification in batches', () => {
       await service.sandbox.control.fault('GetTransactionStatus', 'none');
       await control.resume();
       await control.close();
+    }
+  }, 60_000);
+  it("runs the previous release's one-notification jobs left on its queue when a worker starts", async () => {
+    const { service, dataSource } = suite;
+    const config = service.workerApp!.get<ServiceConfig>(SERVICE_CONFIG);
+    const [checkout] = await paidSilently(service, 1);
+    // A notification the previous release's relay claimed and queued (on its queue, the job it
+    // queued): its lease far off, so only that job can apply it soon.
+    const [row] = (await dataSource.query(
+      `INSERT INTO ipn_notifications (order_tracking_id, merchant_reference, notification_type,
+                                      http_method, payload, status, next_attempt_at)
+       VALUES ($1, $2, 'IPNCHANGE', 'POST', '{}'::jsonb, 'queued', now() + interval '10 minutes')
+       RETURNING id`,
+      [checkout.orderTrackingId, checkout.reference],
+    )) as { id: string }[];
+    const legacy = new Queue(QUEUES.notifications, {
+      connection: queueConnectionFor(config),
+      prefix: config.queuePrefix,
+    });
+    const data = { notificationId: row.id, orderKey: checkout.orderTrackingId, attempt: 0 };
+    let nextRelease: NestFastifyApplication | undefined;
+    try {
+      await legacy.add('verify-notification', data, jobOptions('verify-notification', data));
+      // The running worker started with that queue empty: it does not consume it.
+      expect(service.workerApp!.get(JobRunner).worker(QUEUES.notifications)).toBeUndefined();
+      const { WorkerModule } = await import('../../apps/worker/src/worker.module');
+      nextRelease = await createFastifyApp(WorkerModule);
+      await nextRelease.init();
+      await waitForStatus(dataSource, checkout.reference, 'completed', 20_000);
+      const [applied] = await inboxOf(dataSource, checkout.orderTrackingId);
+      expect(applied.status).toBe('applied');
+      expect(nextRelease.get(JobRunner).worker(QUEUES.notifications)).toBeDefined();
+    } finally {
+      await nextRelease?.close();
+      await legacy.close();
     }
   }, 60_000);
 });

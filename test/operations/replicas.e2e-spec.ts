@@ -62,18 +62,29 @@ async function replicasRun(backend: 'redis' | 'postgres'): Promise<void> {
       WORKER_NICE: '0',
       // The killed worker's jobs come back after their lock lapses: seconds here, not half a minute.
       JOB_LOCK_MS: '5000',
-      // Five apps beside the other suites running at the same time on one PostgreSQL (100
-      // connections): small pools, so the run's connections never reach the server's limit.
-      DATABASE_POOL_SIZE: '6',
+      // Five apps on one PostgreSQL (100 connections), the workers' queues on it too (on
+      // BullMQ's PostgreSQL backend each queue holds connections of its own in every worker):
+      // small pools, so the run's connections stay under the server's limit.
+      DATABASE_POOL_SIZE: '4',
+      QUEUE_DATABASE_POOL_SIZE: '3',
       WORKER_DATABASE_POOL_SIZE: '2',
       LOG_LEVEL: 'info',
     };
     for (const port of apiPorts)
       processes.push(startAppProcess('api', { ...env, PORT: String(port) }));
-    const workers = workerPorts.map((port) =>
-      startAppProcess('worker', { ...env, WORKER_PORT: String(port), RUN_MIGRATIONS: 'false' }),
-    );
-    processes.push(...workers);
+    // One worker at a time: a worker opening its queues on BullMQ's PostgreSQL backend holds
+    // more connections for a moment than it keeps, and three at once would pass the limit.
+    const workers = [];
+    for (const port of workerPorts) {
+      const worker = startAppProcess('worker', {
+        ...env,
+        WORKER_PORT: String(port),
+        RUN_MIGRATIONS: 'false',
+      });
+      processes.push(worker);
+      workers.push(worker);
+      await waitFor('a worker ready', () => isReady(`http://127.0.0.1:${port}`), 90_000, 250);
+    }
     await waitFor(
       'two apis and three workers ready',
       async () => {

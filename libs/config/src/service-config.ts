@@ -105,6 +105,8 @@ export interface ServiceConfig extends LoggingConfig {
    */
   redisClusterNodes: string[];
   queueBackend: QueueBackend;
+  /** On the PostgreSQL queue backend: connections each of BullMQ's queues and workers may open. */
+  queueDatabasePoolSize: number;
   queuePrefix: string;
   runMigrationsOnStart: boolean;
   gateway: {
@@ -267,6 +269,7 @@ export function loadServiceConfig(
     redisUrl: r.url('REDIS_URL', ['redis', 'rediss'], 'redis://127.0.0.1:6379'),
     redisClusterNodes: r.redisNodes('REDIS_CLUSTER_NODES'),
     queueBackend: r.oneOf<QueueBackend>('QUEUE_BACKEND', ['redis', 'postgres'], 'redis'),
+    queueDatabasePoolSize: r.int('QUEUE_DATABASE_POOL_SIZE', 10, 1, 100),
     queuePrefix: r.string('QUEUE_PREFIX', 'pesapal'),
     runMigrationsOnStart: r.bool('RUN_MIGRATIONS', true),
     gateway: {

@@ -70,6 +70,10 @@ export const SERVICE_VARIABLES: Record<string, VariableNotes> = {
   QUEUE_BACKEND: {
     meaning: "`redis`, or `postgres` for BullMQ's PostgreSQL backend in `DATABASE_URL`",
   },
+  QUEUE_DATABASE_POOL_SIZE: {
+    meaning:
+      'on the `postgres` queue backend, connections each queue and each worker of BullMQ may open (its LISTEN connection apart); a worker process has one of each per queue it runs',
+  },
   QUEUE_PREFIX: {
     meaning:
       'prefix of all queue keys, so deployments and test runs can share a Redis; on the PostgreSQL queue backend (which has no key prefix) it picks the BullMQ schema instead (`bullmq` for the default, else `bullmq_<prefix>`)',

@@ -124,6 +124,11 @@ export interface QueueWorkerSettings {
    * one lookup). A batch's lookups are counted one by one instead, by its handler.
    */
   lookupRateLimited: boolean;
+  /**
+   * A queue only the previous release fed: a worker process consumes it only when it holds jobs
+   * as the process starts (an upgrade under way), so it costs no connections otherwise.
+   */
+  drainOnly?: boolean;
 }
 
 /** Notifications per verification job at most: a batch's lookups run side by side. */
@@ -134,7 +139,7 @@ export const QUEUE_WORKERS: Record<QueueName, QueueWorkerSettings> = {
   // Up to 8 batches of 25: as many lookups in flight as 200 one-notification jobs, for the
   // queue's moves of 8.
   [QUEUES.notificationBatches]: { concurrency: 8, lookupRateLimited: false },
-  [QUEUES.notifications]: { concurrency: 50, lookupRateLimited: true },
+  [QUEUES.notifications]: { concurrency: 50, lookupRateLimited: true, drainOnly: true },
   [QUEUES.orderSync]: { concurrency: 20, lookupRateLimited: true },
   [QUEUES.registration]: { concurrency: 1, lookupRateLimited: false },
   [QUEUES.reconciliation]: { concurrency: 1, lookupRateLimited: false },

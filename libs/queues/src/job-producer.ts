@@ -18,7 +18,7 @@ import { FAIL_FAST, queueKeyPrefix } from './redis-client';
 
 /** The states of a job queued and not finished. */
 // (While a queue is paused the PostgreSQL backend lists its waiting jobs as paused.)
-const HELD_STATES = ['active', 'waiting', 'delayed', 'prioritized', 'paused'] as JobType[];
+export const HELD_STATES = ['active', 'waiting', 'delayed', 'prioritized', 'paused'] as JobType[];
 
 /** A queue that does not take a job within this long is treated as down for this call. */
 export const QUEUE_ADD_TIMEOUT_MS = 5000;

@@ -6,7 +6,7 @@ import {
   OnModuleDestroy,
 } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
-import { ConnectionOptions, DelayedError, Job, MinimalJob, Worker } from 'bullmq';
+import { ConnectionOptions, DelayedError, Job, MinimalJob, Queue, Worker } from 'bullmq';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import {
   JOB_QUEUE,
@@ -17,7 +17,7 @@ import {
   QueueName,
   ScheduleName,
 } from './job-catalogue';
-import { JobProducer } from './job-producer';
+import { HELD_STATES, JobProducer } from './job-producer';
 import { closeQueueConnection, queueConnectionFor } from './queue-backend';
 import { logQueueErrorsOnce } from './queue-errors';
 import { QueueStoreWatch } from './queue-store-watch';
@@ -62,7 +62,10 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
       handlers.set(name, wrapper.instance as AnyHandler);
       byQueue.set(queue, handlers);
     }
-    for (const [queue, handlers] of byQueue) this.workers.set(queue, this.start(queue, handlers));
+    for (const [queue, handlers] of byQueue) {
+      if (QUEUE_WORKERS[queue].drainOnly) void this.drainIfHolding(queue, handlers);
+      else this.workers.set(queue, this.start(queue, handlers));
+    }
     const scheduled = Object.keys(JOB_SCHEDULES) as ScheduleName[];
     for (const schedule of scheduled) {
       const handlers = byQueue.get(JOB_QUEUE[JOB_SCHEDULES[schedule].job]);
@@ -87,6 +90,31 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     } catch (error) {
       // The worker still serves its queues; the next start schedules it again.
       this.logger.warn(`${schedule} not scheduled: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * Consumes a queue only the previous release fed if it holds jobs now (asked through a queue
+   * of its own, closed at once). Jobs it is given later, by a previous release's process still
+   * running, are that process's to take; should it stop first, their rows come due again when
+   * their claims lapse.
+   */
+  private async drainIfHolding(queue: QueueName, handlers: Map<string, AnyHandler>): Promise<void> {
+    this.connection ??= queueConnectionFor(this.config);
+    const asked = new Queue(queue, {
+      connection: this.connection,
+      prefix: queueKeyPrefix(this.config, queue),
+    });
+    try {
+      const counts = await asked.getJobCounts(...HELD_STATES);
+      const held = Object.values(counts).reduce((sum, count) => sum + count, 0);
+      if (held === 0 || this.workers.has(queue)) return;
+      this.logger.log(`${queue}: ${held} jobs of the previous release to run`);
+      this.workers.set(queue, this.start(queue, handlers));
+    } catch (error) {
+      this.logger.warn(`${queue} not looked at: ${(error as Error).message}`);
+    } finally {
+      await asked.close().catch(() => undefined);
     }
   }
 

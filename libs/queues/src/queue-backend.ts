@@ -41,8 +41,9 @@ export function queueConnectionFor(
       connectionString: config.databaseDirectUrl,
       migrate: true,
       schema: postgresQueueSchema(config.queuePrefix),
-      // Passed through to the backend's pg.Pool.
+      // Passed through to the backend's pg.Pool (its LISTEN client is apart, so even 1 serves).
       Client: ListeningPgClient,
+      max: config.queueDatabasePoolSize,
     } as unknown as ConnectionOptions;
   }
   if (config.redisClusterNodes.length > 0) return connectRedis(config, redisOptions);
