@@ -41,6 +41,9 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('JobRunner');
   /** The catalogue's schedules whose job runs in this process. */
   private readonly schedules: ScheduleName[] = [];
+  /** Looks at queues only the previous release fed, under way (drainIfHolding). */
+  private readonly looking: Promise<void>[] = [];
+  private stopping = false;
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -63,7 +66,7 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
       byQueue.set(queue, handlers);
     }
     for (const [queue, handlers] of byQueue) {
-      if (QUEUE_WORKERS[queue].drainOnly) void this.drainIfHolding(queue, handlers);
+      if (QUEUE_WORKERS[queue].drainOnly) this.looking.push(this.drainIfHolding(queue, handlers));
       else this.workers.set(queue, this.start(queue, handlers));
     }
     const scheduled = Object.keys(JOB_SCHEDULES) as ScheduleName[];
@@ -108,7 +111,7 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     try {
       const counts = await asked.getJobCounts(...HELD_STATES);
       const held = Object.values(counts).reduce((sum, count) => sum + count, 0);
-      if (held === 0 || this.workers.has(queue)) return;
+      if (held === 0 || this.stopping || this.workers.has(queue)) return;
       this.logger.log(`${queue}: ${held} jobs of the previous release to run`);
       this.workers.set(queue, this.start(queue, handlers));
     } catch (error) {
@@ -125,6 +128,8 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Graceful: active jobs finish first. (A killed process leaves them to the stall check.) */
   async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(this.looking);
     await Promise.all([...this.workers.values()].map((worker) => worker.close()));
     if (this.connection) closeQueueConnection(this.connection);
   }
