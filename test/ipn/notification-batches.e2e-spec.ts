@@ -6,6 +6,7 @@ import {
   jobOptions,
   JobRunner,
   queueConnectionFor,
+  QueueName,
   QUEUES,
   VerifyNotificationsData,
 } from '@app/queues';
@@ -39,13 +40,18 @@ describe('IPN verification in batches', () => {
     },
   });
 
-  it('queues a burst as a few batches and looks each order up once, no more than the lookup rate a second', async () => {
-    const { service, dataSource } = suite;
-    const config = service.workerApp!.get<ServiceConfig>(SERVICE_CONFIG);
-    const control = new Queue<VerifyNotificationsData>(QUEUES.notificationBatches, {
+  /** A queue of the suite's worker, to look into or feed as a test needs (closed by the test). */
+  function queueOf<Data>(name: QueueName): Queue<Data> {
+    const config = suite.service.workerApp!.get<ServiceConfig>(SERVICE_CONFIG);
+    return new Queue<Data>(name, {
       connection: queueConnectionFor(config),
       prefix: config.queuePrefix,
     });
+  }
+
+  it('queues a burst as a few batches and looks each order up once, no more than the lookup rate a second', async () => {
+    const { service, dataSource } = suite;
+    const control = queueOf<VerifyNotificationsData>(QUEUES.notificationBatches);
     const checkouts = await paidSilently(service, ORDERS);
     await service.sandbox.control.resetRequests();
     let batches: Job<VerifyNotificationsData>[] = [];
@@ -94,11 +100,7 @@ describe('IPN verification in batches', () => {
   }, 60_000);
   it('splits a notification whose lookup failed off into a job of its own, retried while the rest of its batch is applied', async () => {
     const { service, dataSource } = suite;
-    const config = service.workerApp!.get<ServiceConfig>(SERVICE_CONFIG);
-    const control = new Queue<VerifyNotificationsData>(QUEUES.notificationBatches, {
-      connection: queueConnectionFor(config),
-      prefix: config.queuePrefix,
-    });
+    const control = queueOf<VerifyNotificationsData>(QUEUES.notificationBatches);
     const checkouts = await paidSilently(service, 3);
     const [failing, ...others] = checkouts;
     await service.sandbox.control.resetRequests();
@@ -148,7 +150,6 @@ describe('IPN verification in batches', () => {
   }, 60_000);
   it("runs the previous release's one-notification jobs left on its queue when a worker starts", async () => {
     const { service, dataSource } = suite;
-    const config = service.workerApp!.get<ServiceConfig>(SERVICE_CONFIG);
     const [checkout] = await paidSilently(service, 1);
     // A notification the previous release's relay claimed and queued (on its queue, the job it
     // queued): its lease far off, so only that job can apply it soon.
@@ -159,10 +160,7 @@ describe('IPN verification in batches', () => {
        RETURNING id`,
       [checkout.orderTrackingId, checkout.reference],
     )) as { id: string }[];
-    const legacy = new Queue(QUEUES.notifications, {
-      connection: queueConnectionFor(config),
-      prefix: config.queuePrefix,
-    });
+    const legacy = queueOf(QUEUES.notifications);
     const data = { notificationId: row.id, orderKey: checkout.orderTrackingId, attempt: 0 };
     let nextRelease: NestFastifyApplication | undefined;
     try {
