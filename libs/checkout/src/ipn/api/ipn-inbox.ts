@@ -9,7 +9,6 @@ import { DataSource } from 'typeorm';
 import {
   NotificationStatus,
   PreparedStatement,
-  asColumns,
   runPrepared,
   StatementBatch,
 } from '@app/persistence';
@@ -33,38 +32,37 @@ const MAX_BATCH = 200;
 const MAX_PARALLEL_WRITES = 2;
 
 /**
- * One statement for any number of notifications (a column per array parameter), so it is parsed
- * once per connection. A received row comes due after the handover ($12, HANDOVER_SECONDS from
- * now); an ignored one is done when stored. The signal, which hands the received rows over
- * ($13), goes out in the same statement, so when (and only if) it commits, and only for a batch
- * holding something to relay.
+ * One statement for any number of notifications, parsed once per connection. The rows go as one
+ * JSON array of arrays ($1, in STORED_FIELDS' order): one native JSON.stringify, where an array
+ * parameter per column has the driver quote every value in JavaScript, and the payload is nested
+ * as it is, not written as text and quoted again. A received row comes due after the handover
+ * ($2, HANDOVER_SECONDS from now); an ignored one is done when stored. The signal, which hands
+ * the received rows over ($3), goes out in the same statement, so when (and only if) it commits,
+ * and only for a batch holding something to relay.
  */
 const STORE: PreparedStatement = {
-  name: 'inbox-store-handover',
+  name: 'inbox-store-rows',
   text: `WITH stored AS (
            INSERT INTO ipn_notifications
              (id, order_tracking_id, merchant_reference, notification_type, http_method, payload,
               remote_address, status, last_error, trace_parent, gateway_account, next_attempt_at,
               processed_at)
-           SELECT id, tracking_id, reference, type, method, payload, remote, status, error, trace,
-                  account, CASE WHEN status = 'received' THEN $12::timestamptz END,
-                  CASE WHEN status = 'received' THEN NULL ELSE now() END
-             FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[],
-                         $6::jsonb[], $7::varchar[], $8::varchar[], $9::text[], $10::varchar[],
-                         $11::varchar[])
-                  AS n(id, tracking_id, reference, type, method, payload, remote, status, error,
-                       trace, account)
+           SELECT (n->>0)::uuid, n->>1, n->>2, n->>3, n->>4, n->5, n->>6, n->>7, n->>8, n->>9,
+                  n->>10, CASE WHEN n->>7 = 'received' THEN $2::timestamptz END,
+                  CASE WHEN n->>7 = 'received' THEN NULL ELSE now() END
+             FROM jsonb_array_elements($1::jsonb) AS n
            RETURNING status)
-         SELECT pg_notify('${INBOX_CHANNEL}', $13::text)
+         SELECT pg_notify('${INBOX_CHANNEL}', $3::text)
           WHERE EXISTS (SELECT 1 FROM stored WHERE status = 'received')`,
 };
 
 /**
- * The api's side of the notification inbox. Acknowledging costs one INSERT and nothing else: the
- * same statement signals INBOX_CHANNEL with the rows, so a worker puts their jobs on the queue
- * within milliseconds without writing them again (a row the signal did not hand over comes due
- * HANDOVER_SECONDS later and the relay claims it). The api never waits for Redis on this path.
+ * What jsonb cannot take, as JSON.stringify writes it: an escaped NUL or a lone surrogate (a
+ * surrogate pair is written as is, never escaped). It also matches a sender's literal "\\u0000"
+ * text; such a batch just takes the cleaning path.
  */
+const UNSTORABLE_ESCAPE = /\\u(?:0000|d[89a-f])/i;
+
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** Deeper than any notification: a payload nested further is cut there. */
 const MAX_PAYLOAD_DEPTH = 8;
@@ -84,6 +82,16 @@ function storableNullable(value: string | null, max: number): string | null {
   return value === null ? null : storableText(value, max);
 }
 
+/** True when the payload nests deeper than MAX_PAYLOAD_DEPTH (storablePayload cuts it there). */
+function nestedTooDeep(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (depth >= MAX_PAYLOAD_DEPTH) return true;
+  for (const item of Object.values(value as Record<string, unknown>)) {
+    if (nestedTooDeep(item, depth + 1)) return true;
+  }
+  return false;
+}
+
 /** The payload with every key and string storable, as jsonb takes it. */
 export function storablePayload(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return storableText(value);
@@ -98,6 +106,12 @@ export function storablePayload(value: unknown, depth = 0): unknown {
   );
 }
 
+/**
+ * The api's side of the notification inbox. Acknowledging costs one INSERT and nothing else: the
+ * same statement signals INBOX_CHANNEL with the rows, so a worker puts their jobs on the queue
+ * within milliseconds without writing them again (a row the signal did not hand over comes due
+ * HANDOVER_SECONDS later and the relay claims it). The api never waits for Redis on this path.
+ */
 @Injectable()
 export class IpnInbox {
   /**
@@ -126,21 +140,16 @@ export class IpnInbox {
 
   private async insert(entries: InboxEntry[]): Promise<string[]> {
     const ids = entries.map(() => randomUUID());
-    // Each value within its column (ipn-notification.entity.ts), whatever was sent.
-    const trackingIds = entries.map((entry) => storableNullable(entry.orderTrackingId, 100));
-    const rows = entries.map((entry, i) => [
-      ids[i],
-      trackingIds[i],
-      storableNullable(entry.merchantReference, 150),
-      storableNullable(entry.notificationType, 32),
-      storableText(entry.httpMethod, 8),
-      JSON.stringify(storablePayload(entry.payload)),
-      storableNullable(entry.remoteAddress, 64),
-      entry.status,
-      storableNullable(entry.lastError, NOTIFICATION_LAST_ERROR_MAX_LENGTH),
-      entry.traceParent ?? null,
-      entry.gatewayAccount ?? null,
-    ]);
+    // Each value within its column (ipn-notification.entity.ts), whatever was sent. Almost every
+    // batch is storable as sent: one scan of its JSON tells, and only a batch that is not has
+    // every string cleaned.
+    let rows = this.rowsOf(entries, ids, false);
+    if (
+      UNSTORABLE_ESCAPE.test(rows.json) ||
+      entries.some((entry) => nestedTooDeep(entry.payload))
+    ) {
+      rows = this.rowsOf(entries, ids, true);
+    }
     const dueAt = Date.now() + HANDOVER_SECONDS * 1000;
     const signal = encodeInboxSignal({
       dueAt,
@@ -150,14 +159,41 @@ export class IpnInbox {
             [
               {
                 id: ids[i],
-                orderKey: trackingIds[i] ?? ids[i],
+                orderKey: rows.trackingIds[i] ?? ids[i],
                 traceParent: entry.traceParent ?? null,
               },
             ]
           : [],
       ),
     });
-    await runPrepared(this.dataSource, STORE, [...asColumns(rows), new Date(dueAt), signal]);
+    // The due time as ISO text: the driver formats a Date in JavaScript, field by field.
+    await runPrepared(this.dataSource, STORE, [rows.json, new Date(dueAt).toISOString(), signal]);
     return ids;
+  }
+
+  /** The batch as STORE's JSON, every value cut to its column, and cleaned too when `clean`. */
+  private rowsOf(
+    entries: InboxEntry[],
+    ids: string[],
+    clean: boolean,
+  ): { json: string; trackingIds: (string | null)[] } {
+    const text: (value: string | null, max: number) => string | null = clean
+      ? storableNullable
+      : cutText;
+    const trackingIds = entries.map((entry) => text(entry.orderTrackingId, 100));
+    const rows = entries.map((entry, i) => [
+      ids[i],
+      trackingIds[i],
+      text(entry.merchantReference, 150),
+      text(entry.notificationType, 32),
+      text(entry.httpMethod, 8),
+      clean ? storablePayload(entry.payload) : entry.payload,
+      text(entry.remoteAddress, 64),
+      entry.status,
+      text(entry.lastError, NOTIFICATION_LAST_ERROR_MAX_LENGTH),
+      entry.traceParent ?? null,
+      entry.gatewayAccount ?? null,
+    ]);
+    return { json: JSON.stringify(rows), trackingIds };
   }
 }

@@ -402,7 +402,8 @@ export class InboxRelay implements BackgroundLoop, LostJobs {
       const signal = decodeInboxSignal(message.payload);
       if (signal && this.handedOver.length < HANDOVER_KEPT_MAX) {
         for (const row of signal.rows.slice(0, HANDOVER_KEPT_MAX - this.handedOver.length)) {
-          this.handedOver.push({ ...row, dueAt: signal.dueAt });
+          const { id, orderKey, traceParent } = row;
+          this.handedOver.push({ id, orderKey, traceParent, dueAt: signal.dueAt });
         }
       }
       this.gather ??= setTimeout(() => {
