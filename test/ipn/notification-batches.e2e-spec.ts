@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { Job, Queue } from 'bullmq';
+import { LookupThrottle } from '@app/checkout/ipn/worker/lookup-throttle';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createFastifyApp } from '@app/common';
@@ -8,8 +11,10 @@ import {
   queueConnectionFor,
   QueueName,
   QUEUES,
+  RedisConnection,
   VerifyNotificationsData,
 } from '@app/queues';
+import { driverPool } from '@app/persistence';
 import { waitFor } from '../support/service';
 import { workerSuiteForTests } from '../support/worker-suite';
 import {
@@ -98,6 +103,52 @@ describe('IPN verification in batches', () => {
       await control.close();
     }
   }, 60_000);
+  it("reserves the lookup interval of a batch's orders together, one command or statement for them all", async () => {
+    const worker = suite.service.workerApp!;
+    const throttle = worker.get(LookupThrottle);
+    const interval = worker.get<ServiceConfig>(SERVICE_CONFIG).orderLookupIntervalMs;
+    const redis = worker.get(RedisConnection).client;
+    // What the reservations send to their store: Redis commands, or the driver's statements.
+    const sent: string[] = [];
+    const target = (redis ?? driverPool(worker.get(DataSource))) as unknown as Record<
+      string,
+      (...args: unknown[]) => unknown
+    >;
+    const method = redis ? 'sendCommand' : 'query';
+    const original = target[method];
+    target[method] = function (this: unknown, ...args: unknown[]) {
+      // Only the reservations' own: the key names them in Redis, the statement's name in SQL.
+      const first = args[0] as { name?: string; args?: unknown[] };
+      const reserving = redis
+        ? (first.args ?? []).some((arg) => String(arg).includes('lookup-throttle'))
+        : first.name === 'lookup-reserve-many';
+      if (reserving) sent.push(String(first.name));
+      return original.apply(this, args);
+    };
+    try {
+      const orders = Array.from({ length: 12 }, () => randomUUID());
+      expect(await Promise.all(orders.map((order) => throttle.reserve(order)))).toEqual(
+        Array(12).fill(0),
+      );
+      // The first goes at once, the eleven asked for meanwhile share the next.
+      expect(sent.length).toBeGreaterThanOrEqual(1);
+      expect(sent.length).toBeLessThanOrEqual(2);
+
+      const again = await Promise.all(orders.map((order) => throttle.reserve(order)));
+      for (const wait of again) {
+        expect(wait).toBeGreaterThan(0);
+        expect(wait).toBeLessThanOrEqual(interval);
+      }
+      // One order asked for twice at once: the second waits for the first's interval.
+      const order = randomUUID();
+      const [first, second] = await Promise.all([throttle.reserve(order), throttle.reserve(order)]);
+      expect(first).toBe(0);
+      expect(second).toBeGreaterThan(0);
+    } finally {
+      target[method] = original;
+    }
+  });
+
   it('splits a notification whose lookup failed off into a job of its own, retried while the rest of its batch is applied', async () => {
     const { service, dataSource } = suite;
     const control = queueOf<VerifyNotificationsData>(QUEUES.notificationBatches);

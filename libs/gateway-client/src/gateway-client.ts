@@ -33,7 +33,6 @@ import {
   isRetryableUnavailability,
   sleep,
 } from './retry-policy';
-import { keepAliveFetch } from './keep-alive-fetch';
 import { TokenManager } from './token-manager';
 import { InMemoryTokenStore, TokenStore, tokenStoreKey } from './token-store';
 
@@ -119,11 +118,7 @@ export class GatewayClient {
   readonly account: string;
 
   constructor(private readonly options: GatewayClientOptions) {
-    this.http = new GatewayHttp(
-      options.baseUrl,
-      options.timeoutMs,
-      options.fetchImpl ?? keepAliveFetch(),
-    );
+    this.http = new GatewayHttp(options.baseUrl, options.timeoutMs, options.fetchImpl);
     this.logger = options.logger ?? silentLogger;
     this.account = options.account ?? 'default';
     this.backoff = { ...DEFAULT_BACKOFF, ...options.retry };

@@ -1,10 +1,8 @@
 import { GatewayOperation, GatewayTimeoutError, GatewayUnavailableError } from './gateway-errors';
+import { ExchangeTimeoutError, GatewayTransport, keptAliveTransport } from './kept-alive-transport';
 import { parseJsonBody } from './parse-error';
 
-/**
- * What the client reads of an answer: a fetch Response has it, and so does the kept-alive
- * transport's lighter one.
- */
+/** What the client reads of a fetch Response (a FetchLike standing in for the transport). */
 export interface FetchAnswer {
   status: number;
   text(): Promise<string>;
@@ -31,44 +29,35 @@ export interface GatewayHttpAnswer {
 /**
  * One HTTP exchange with the gateway under a timeout. Transport failures become
  * GatewayUnavailableError / GatewayTimeoutError; the body is returned as is for the parsers.
- * Node's fetch (undici) keeps connections alive between calls.
+ * The kept-alive transport is the default; a FetchLike (a test's fetch) may stand in for it.
  */
 export class GatewayHttp {
-  private readonly baseUrl: string;
+  private readonly transport: GatewayTransport;
 
   constructor(
     baseUrl: string,
     private readonly timeoutMs: number,
-    private readonly fetchImpl: FetchLike,
+    fetchImpl?: FetchLike,
   ) {
-    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.transport = fetchImpl
+      ? fetchTransport(baseUrl.replace(/\/+$/, ''), fetchImpl)
+      : keptAliveTransport(baseUrl);
   }
 
   async send(request: GatewayHttpRequest): Promise<GatewayHttpAnswer> {
-    const url = new URL(`${this.baseUrl}${request.path}`);
-    for (const [name, value] of Object.entries(request.query ?? {})) {
-      url.searchParams.set(name, value);
-    }
+    const query = request.query ? `?${new URLSearchParams(request.query).toString()}` : '';
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (request.body !== undefined) headers['Content-Type'] = 'application/json';
     if (request.bearer !== undefined) headers.Authorization = `Bearer ${request.bearer}`;
-    // A timer cleared when the answer comes: AbortSignal.timeout's timer would stay armed for the
-    // whole timeout after every call, thousands at once under load.
-    const deadline = new AbortController();
-    const signal = deadline.signal;
-    const timer = setTimeout(
-      () => deadline.abort(new DOMException('gateway call timed out', 'TimeoutError')),
-      this.timeoutMs,
-    );
     try {
-      const response = await this.fetchImpl(url.toString(), {
+      const answer = await this.transport({
         method: request.method,
+        path: `${request.path}${query}`,
         headers,
         body: request.body,
-        signal,
+        timeoutMs: this.timeoutMs,
       });
-      const text = await response.text();
-      return { status: response.status, body: parseJsonBody(text) };
+      return { status: answer.status, body: parseJsonBody(answer.text) };
     } catch (cause) {
       const details = {
         operation: request.operation,
@@ -78,12 +67,36 @@ export class GatewayHttp {
         messages: [],
         cause,
       };
-      if (signal.aborted || (cause as Error).name === 'TimeoutError') {
+      if ((cause as Error).name === 'TimeoutError') {
         throw new GatewayTimeoutError(details, `no answer within ${this.timeoutMs} ms`);
       }
       throw new GatewayUnavailableError(details, `network error: ${(cause as Error).message}`);
+    }
+  }
+}
+
+/** A FetchLike as a transport: the timeout aborts the call through its signal. */
+function fetchTransport(baseUrl: string, fetchImpl: FetchLike): GatewayTransport {
+  return async ({ method, path, headers, body, timeoutMs }) => {
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new ExchangeTimeoutError('gateway call timed out')),
+      timeoutMs,
+    );
+    try {
+      const response = await fetchImpl(`${baseUrl}${path}`, {
+        method,
+        headers,
+        body,
+        signal: deadline.signal,
+      });
+      return { status: response.status, text: await response.text() };
+    } catch (cause) {
+      // fetch rejects with the abort's reason, or with an AbortError of its own.
+      if (deadline.signal.aborted) throw new ExchangeTimeoutError('gateway call timed out');
+      throw cause;
     } finally {
       clearTimeout(timer);
     }
-  }
+  };
 }

@@ -40,11 +40,20 @@ export class IpnRoute implements OnModuleInit {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     void fastify.register(async (scope) => {
       scope.removeAllContentTypeParsers();
+      const asText = { parseAs: 'string', bodyLimit: IPN_BODY_LIMIT } as const;
+      const keep = (
+        _request: FastifyRequest,
+        body: string | Buffer,
+        done: (error: null, body: string | Buffer) => void,
+      ) => done(null, body);
+      // The usual types by name as well: Fastify keeps the parser it found for a named type, and
+      // looks the catch-all up again (parsing the header) at every request.
       scope.addContentTypeParser(
-        '*',
-        { parseAs: 'string', bodyLimit: IPN_BODY_LIMIT },
-        (_request, body, done) => done(null, body),
+        ['application/json', 'text/plain', 'application/x-www-form-urlencoded'],
+        asText,
+        keep,
       );
+      scope.addContentTypeParser('*', asText, keep);
       scope.setErrorHandler((error: FastifyError, request, reply) =>
         this.refuse(error, request, reply),
       );

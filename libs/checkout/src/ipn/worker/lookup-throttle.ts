@@ -1,71 +1,104 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
-import { PreparedStatement, runPrepared } from '@app/persistence';
-import { RedisConnection } from '@app/queues';
+import { PreparedStatement, runPrepared, StatementBatch } from '@app/persistence';
+import { RedisClient, RedisConnection } from '@app/queues';
 
 /**
- * Reserves the interval for this order unless a reservation is still running; answers 0 when it
- * reserved, else the milliseconds left. The INSERT's snapshot still sees a reservation it did not
- * replace, so one statement both tries and reads.
+ * Reserves the interval for each order unless a reservation is still running; answers, per
+ * order, 0 when it reserved, else the milliseconds left. The INSERT's snapshot still sees a
+ * reservation it did not replace, so one statement both tries and reads.
  */
 const RESERVE: PreparedStatement = {
-  name: 'lookup-reserve',
-  text: `WITH reserved AS (
+  name: 'lookup-reserve-many',
+  text: `WITH asked AS (SELECT DISTINCT unnest($1::uuid[]) AS order_id),
+         reserved AS (
            INSERT INTO lookup_reservations (order_id, reserved_until)
-           VALUES ($1, now() + make_interval(secs => $2::double precision))
+           SELECT order_id, now() + make_interval(secs => $2::double precision) FROM asked
            ON CONFLICT (order_id) DO UPDATE SET reserved_until = EXCLUDED.reserved_until
              WHERE lookup_reservations.reserved_until <= now()
-           RETURNING 0::double precision AS wait_ms)
-         SELECT wait_ms FROM reserved
-         UNION ALL
-         SELECT GREATEST(0, EXTRACT(EPOCH FROM reserved_until - now()) * 1000)::double precision
-           FROM lookup_reservations
-          WHERE order_id = $1 AND NOT EXISTS (SELECT 1 FROM reserved)`,
+           RETURNING order_id)
+         SELECT a.order_id,
+                CASE WHEN r.order_id IS NOT NULL THEN 0
+                     ELSE GREATEST(0, EXTRACT(EPOCH FROM l.reserved_until - now()) * 1000)
+                END::double precision AS wait_ms
+           FROM asked a
+           LEFT JOIN reserved r USING (order_id)
+           LEFT JOIN lookup_reservations l ON l.order_id = a.order_id AND r.order_id IS NULL`,
+};
+
+/**
+ * The same in Redis, for any number of orders in one command: SET NX PX per key, else its TTL.
+ * The keys share one hash tag, so a Redis Cluster holds them in one slot (a script's keys must).
+ */
+const REDIS_RESERVE = `
+local waits = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('SET', key, '1', 'PX', ARGV[1], 'NX') then
+    waits[i] = 0
+  else
+    local left = redis.call('PTTL', key)
+    if left < 0 then left = 0 end
+    waits[i] = left
+  end
+end
+return waits`;
+
+type ThrottleCommands = RedisClient & {
+  reserveLookups(...args: (string | number)[]): Promise<number[]>;
 };
 
 /**
  * Per order, a lookup caused by notifications may start at most once per interval, shared by
  * every worker: through Redis when queues run there, else through PostgreSQL (lookup_reservations).
  * The first notification is looked up at once; the rest of a burst waits for the interval and is
- * covered by one more lookup. If the store cannot be asked, the lookup goes ahead (the in-process
- * coalescing of OrderSyncService still applies). Lapsed reservations are removed by retention.
+ * covered by one more lookup. The orders of a batch of notifications are reserved together (one
+ * command or statement for all of them, not one each). If the store cannot be asked, the lookup
+ * goes ahead (the in-process coalescing of OrderSyncService still applies). Lapsed reservations
+ * are removed by retention.
  */
 @Injectable()
 export class LookupThrottle {
+  private readonly reservations: StatementBatch<string, number>;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly redis: RedisConnection,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
-  ) {}
+  ) {
+    redis.client?.defineCommand('reserveLookups', { lua: REDIS_RESERVE });
+    this.reservations = new StatementBatch((orderIds) => this.reserveAll(orderIds), {
+      maxBatch: 100,
+      maxParallel: 1,
+      // One order's second reservation goes after its first, as it would alone.
+      key: (orderId) => orderId,
+    });
+  }
 
   /** 0 when a lookup may start now (and reserves the interval), else the milliseconds to wait. */
   async reserve(orderId: string): Promise<number> {
-    const interval = this.config.orderLookupIntervalMs;
-    if (interval <= 0) return 0;
+    if (this.config.orderLookupIntervalMs <= 0) return 0;
     try {
-      return this.redis.client
-        ? await this.reserveInRedis(orderId, interval)
-        : await this.reserveInPostgres(orderId, interval);
+      return await this.reservations.submit(orderId);
     } catch {
       return 0;
     }
   }
 
-  private async reserveInRedis(orderId: string, interval: number): Promise<number> {
-    const client = this.redis.client!;
-    const key = `${this.config.queuePrefix}:lookup-throttle:${orderId}`;
-    const reserved = await client.set(key, '1', 'PX', interval, 'NX');
-    if (reserved === 'OK') return 0;
-    const remaining = await client.pttl(key);
-    return remaining > 0 ? remaining : 0;
-  }
-
-  private async reserveInPostgres(orderId: string, interval: number): Promise<number> {
-    const [row] = await runPrepared<{ wait_ms: number }>(this.dataSource, RESERVE, [
-      orderId,
-      interval / 1000,
-    ]);
-    return row ? Math.ceil(Number(row.wait_ms)) : 0;
+  private async reserveAll(orderIds: string[]): Promise<number[]> {
+    const interval = this.config.orderLookupIntervalMs;
+    const client = this.redis.client as ThrottleCommands | null;
+    if (client) {
+      const tag = `{${this.config.queuePrefix}:lookup-throttle}`;
+      const keys = orderIds.map((orderId) => `${tag}:${orderId}`);
+      return client.reserveLookups(keys.length, ...keys, interval);
+    }
+    const rows = await runPrepared<{ order_id: string; wait_ms: number }>(
+      this.dataSource,
+      RESERVE,
+      [orderIds, interval / 1000],
+    );
+    const waits = new Map(rows.map((row) => [row.order_id, Math.ceil(Number(row.wait_ms))]));
+    return orderIds.map((orderId) => waits.get(orderId) ?? 0);
   }
 }
