@@ -27,6 +27,8 @@ export function orderIdNamedBy(parameter: string): string {
 /** Reads of orders by any of their names, and the row lock every state change takes. */
 @Injectable()
 export class OrderRepository {
+  private names: [string, string][] | undefined;
+
   constructor(private readonly dataSource: DataSource) {}
 
   private orders(manager?: EntityManager) {
@@ -41,11 +43,25 @@ export class OrderRepository {
 
   /** Turns a raw `RETURNING *` row of orders into the entity (pg has already parsed the types). */
   hydrate(raw: Record<string, unknown>): OrderEntity {
-    const order = new OrderEntity();
-    for (const column of this.dataSource.getMetadata(OrderEntity).columns) {
-      if (column.databaseName in raw) column.setEntityValue(order, raw[column.databaseName]);
+    const order = new OrderEntity() as unknown as Record<string, unknown>;
+    for (const [databaseName, propertyName] of this.columnNames()) {
+      if (databaseName in raw) order[propertyName] = raw[databaseName];
     }
-    return order;
+    return order as unknown as OrderEntity;
+  }
+
+  /** Each column's name in the database and in the entity, read from the metadata once. */
+  private columnNames(): [string, string][] {
+    this.names ??= this.dataSource.getMetadata(OrderEntity).columns.map((column) => {
+      // Every column of orders is a plain property: no embedded entity, no relation.
+      if (column.embeddedMetadata || column.relationMetadata) {
+        throw new Error(
+          `orders.${column.databaseName} is not a plain column: hydrate cannot set it`,
+        );
+      }
+      return [column.databaseName, column.propertyName];
+    });
+    return this.names;
   }
 
   findById(id: string, manager?: EntityManager): Promise<OrderEntity | null> {
