@@ -29,7 +29,8 @@ const RESERVE: PreparedStatement = {
 
 /**
  * The same in Redis, for any number of orders in one command: SET NX PX per key, else its TTL.
- * The keys share one hash tag, so a Redis Cluster holds them in one slot (a script's keys must).
+ * The keys share one hash tag, {lookup-throttle}, so a Redis Cluster holds them in one slot (a
+ * script's keys must).
  */
 const REDIS_RESERVE = `
 local waits = {}
@@ -89,8 +90,9 @@ export class LookupThrottle {
     const interval = this.config.orderLookupIntervalMs;
     const client = this.redis.client as ThrottleCommands | null;
     if (client) {
-      const tag = `{${this.config.queuePrefix}:lookup-throttle}`;
-      const keys = orderIds.map((orderId) => `${tag}:${orderId}`);
+      const keys = orderIds.map(
+        (orderId) => `${this.config.queuePrefix}:{lookup-throttle}:${orderId}`,
+      );
       return client.reserveLookups(keys.length, ...keys, interval);
     }
     const rows = await runPrepared<{ order_id: string; wait_ms: number }>(
