@@ -375,8 +375,9 @@ function floorSection(
     'carries a status token (an HMAC). What a notification pays for beyond the floor: the api',
     "and the worker are apart (the api's signal hands the stored row over; a row no worker took",
     'from it is claimed with a lease once due), the notifications are BullMQ jobs (up to 25 to a',
-    "job: one job's moves in Redis and one round trip to the shared lookup-rate window per",
-    'batch), and the order change writes a merchant event (the floor announces nothing).',
+    "job: one job's moves in Redis, one round trip to the shared lookup-rate window and one",
+    "reservation of the orders' lookup intervals per batch), and the order change writes a",
+    'merchant event (the floor announces nothing).',
     '',
   );
   return lines;
