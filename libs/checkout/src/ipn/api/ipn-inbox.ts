@@ -33,9 +33,9 @@ const MAX_PARALLEL_WRITES = 2;
 
 /**
  * One statement for any number of notifications, parsed once per connection. The rows go as one
- * JSON array of arrays ($1, in STORED_FIELDS' order): one native JSON.stringify, where an array
- * parameter per column has the driver quote every value in JavaScript, and the payload is nested
- * as it is, not written as text and quoted again. A received row comes due after the handover
+ * JSON array of arrays ($1, each in the INSERT's column order): one native JSON.stringify, where
+ * an array parameter per column has the driver quote every value in JavaScript, and the payload
+ * is nested as it is, not written as text and quoted again. A received row comes due after the handover
  * ($2, HANDOVER_SECONDS from now); an ignored one is done when stored. The signal, which hands
  * the received rows over ($3), goes out in the same statement, so when (and only if) it commits,
  * and only for a batch holding something to relay.
