@@ -4,7 +4,9 @@ import {
   ValidationError,
   ValidationPipe,
 } from '@nestjs/common';
+import type { ValidatorOptions } from 'class-validator';
 import { FieldProblem } from '../errors/checkout-error';
+import { passesEveryRule } from './body-rules';
 
 /** Flattens class-validator's tree into "customer.email: must be an email" pairs. */
 export function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {
@@ -44,6 +46,9 @@ export function nulCharacterAt(value: unknown, path: string): string | null {
  * DTO's own rules: no column can store it, and no field of ours needs it.
  */
 class CheckoutValidationPipe extends ValidationPipe {
+  /** Each class's rules as Nest's binary-value check reads them: once, not once per request. */
+  private readonly rulesForBinaryCheck = new Map<unknown, unknown[]>();
+
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const found = nulCharacterAt(value, metadata.type === 'param' ? (metadata.data ?? 'path') : '');
     if (found) {
@@ -52,6 +57,25 @@ class CheckoutValidationPipe extends ValidationPipe {
       });
     }
     return super.transform(value, metadata);
+  }
+
+  protected override findNestedBinaryValues(
+    object: unknown,
+    metadataCache: Map<unknown, unknown[]> = this.rulesForBinaryCheck,
+  ): ValidationError[] {
+    return super.findNestedBinaryValues(object, metadataCache);
+  }
+
+  /**
+   * A value that passes every rule is answered at once (body-rules: the same validators, their
+   * lookups made once); any other goes through class-validator, which names each failing field.
+   */
+  protected override validate(
+    object: object,
+    options?: ValidatorOptions,
+  ): Promise<ValidationError[]> | ValidationError[] {
+    if (passesEveryRule(object, options ?? {}) === true) return [];
+    return super.validate(object, options);
   }
 }
 
