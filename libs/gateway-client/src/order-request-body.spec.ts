@@ -30,6 +30,25 @@ function invalidField(build: () => unknown): string {
 }
 
 describe('buildOrderBody', () => {
+  it('checks and writes a request once under the same rules, again under others', () => {
+    const request = order({ callbackUrl: 'http://shop.example/return' });
+    const first = buildOrderBody(request, rules);
+    const stringify = jest.spyOn(JSON, 'stringify');
+    try {
+      expect(buildOrderBody(request, { ...rules })).toBe(first);
+      expect(stringify).not.toHaveBeenCalled();
+      // Production refuses the http callback the sandbox rules accepted: checked again.
+      expect(invalidField(() => buildOrderBody(request, { ...rules, productionMode: true }))).toBe(
+        'callbackUrl',
+      );
+      // Another day is another check (a subscription's start must still be in the future).
+      buildOrderBody(request, { ...rules, now: new Date('2025-06-11T12:00:00Z') });
+      expect(stringify).toHaveBeenCalledTimes(1);
+    } finally {
+      stringify.mockRestore();
+    }
+  });
+
   it('writes the snake_case wire shape with the amount as an exact JSON number', () => {
     const text = buildOrderBody(
       order({

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
 export interface ApiKeyIdentity {
   /** Safe to log and store: "alice" for an entry "alice:key", else "key-<fingerprint>". */
@@ -7,11 +7,12 @@ export interface ApiKeyIdentity {
   fingerprint: string;
 }
 
+// crypto.hash: one call, no Hash object; every request with a key takes both.
 export function fingerprintOf(key: string): string {
-  return createHash('sha256').update(key).digest('hex').slice(0, 16);
+  return hash('sha256', key, 'hex').slice(0, 16);
 }
 
-const digestOf = (key: string): Buffer => createHash('sha256').update(key).digest();
+const digestOf = (key: string): Buffer => hash('sha256', key, 'buffer');
 
 /**
  * A key list entry is either "secret" or "name:secret". Lookup compares SHA-256 digests in constant

@@ -53,26 +53,30 @@ export const CHECKOUT_ANSWER_COLUMNS = `merchant_reference AS "merchantReference
   business_number AS "businessNumber", push_account_number AS "pushAccountNumber", amount,
   currency, created_at AS "createdAt"`;
 
+/** Each answer written key by key in its documented order (a spread object costs V8 more). */
 export function checkoutAnswerOf(order: CheckoutAnswerSource): CheckoutAnswer {
-  const common = {
+  if (order.kind === 'mobile_money') {
+    return {
+      reference: order.merchantReference,
+      attempt: order.attemptNumber,
+      order_tracking_id: order.orderTrackingId,
+      status: order.status,
+      push_merchant_reference: order.pushMerchantReference,
+      business_number: order.businessNumber,
+      account_number: order.pushAccountNumber,
+      amount: order.amount,
+      currency: order.currency,
+      created_at: order.createdAt.toISOString(),
+    };
+  }
+  return {
     reference: order.merchantReference,
     attempt: order.attemptNumber,
     order_tracking_id: order.orderTrackingId,
     status: order.status,
-  };
-  const money = {
+    redirect_url: order.redirectUrl,
     amount: order.amount,
     currency: order.currency,
     created_at: order.createdAt.toISOString(),
   };
-  if (order.kind === 'mobile_money') {
-    return {
-      ...common,
-      push_merchant_reference: order.pushMerchantReference,
-      business_number: order.businessNumber,
-      account_number: order.pushAccountNumber,
-      ...money,
-    };
-  }
-  return { ...common, redirect_url: order.redirectUrl, ...money };
 }

@@ -111,11 +111,7 @@ export class CheckoutService {
     let order: RecordedOrder;
     try {
       order = await this.submission.record(
-        {
-          ...this.newOrder(checkout, reference, amount),
-          gatewayAccount: account,
-          paymentLinkId: checkout.paymentLinkId ?? null,
-        },
+        this.newOrder(checkout, reference, amount, account),
         actor,
       );
     } catch (error) {
@@ -249,7 +245,12 @@ export class CheckoutService {
     );
   }
 
-  private newOrder(checkout: Checkout, reference: string, amount: Money): NewOrder {
+  private newOrder(
+    checkout: Checkout,
+    reference: string,
+    amount: Money,
+    gatewayAccount: string,
+  ): NewOrder {
     const { dto } = checkout;
     const customer = dto.customer;
     return {
@@ -277,6 +278,8 @@ export class CheckoutService {
       msisdn: checkout.kind === 'mobile_money' ? msisdnOf(checkout.dto) : null,
       network:
         checkout.kind === 'mobile_money' ? this.configuredNetwork(checkout.dto.network) : null,
+      gatewayAccount,
+      paymentLinkId: checkout.paymentLinkId ?? null,
     };
   }
 
