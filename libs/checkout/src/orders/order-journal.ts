@@ -41,18 +41,32 @@ export function announcement(
  * its timeline event if the entry's type is given, and its merchant event if one is announced
  * (skipped as it is written when no endpoint takes it: handedOverAtWrite), as data-modifying
  * CTEs. As atomic as a transaction, in one round trip; the answer is the changed row (none when
- * the change matched nothing, and then nothing is journalled either).
+ * the change matched nothing, and then nothing is journalled either). `timelineOnly` is for a
+ * change that never announces and never ends a payment link's hold (a checkout recorded, or
+ * completed with the gateway's answer): it leaves out what only those need, which PostgreSQL
+ * would otherwise run on every such write (its announcement must be null).
  */
-export function journalledStatement(changeSql: string, changeParamCount: number): string {
+export function journalledStatement(
+  changeSql: string,
+  changeParamCount: number,
+  { timelineOnly = false }: { timelineOnly?: boolean } = {},
+): string {
   const p = (n: number) => `$${changeParamCount + n}`;
-  const handed = handedOverAtWrite(`${p(8)}::varchar`);
-  return `WITH changed AS (${changeSql}),
+  const event = `WITH changed AS (${changeSql}),
      event AS (
        INSERT INTO order_events
          (order_id, type, source, from_status, to_status, actor, gateway_record, details, attempt)
        SELECT changed.id, ${p(1)}::varchar, ${p(2)}::varchar, ${p(3)}::varchar, ${p(4)}::varchar,
               ${p(5)}::varchar, ${p(6)}::jsonb, ${p(7)}::jsonb, ${p(10)}::int
-         FROM changed WHERE ${p(1)}::varchar IS NOT NULL),
+         FROM changed WHERE ${p(1)}::varchar IS NOT NULL)`;
+  if (timelineOnly) {
+    // The merchant event's parameters stay, typed, so that journalParams fits every shape.
+    return `${event}
+     SELECT changed.* FROM changed
+      CROSS JOIN (SELECT ${p(8)}::varchar AS type, ${p(9)}::jsonb AS payload) never_announced`;
+  }
+  const handed = handedOverAtWrite(`${p(8)}::varchar`);
+  return `${event},
      announced AS (
        INSERT INTO outbox_events (order_id, type, payload, relayed_at, last_error)
        SELECT changed.id, ${p(8)}::varchar, ${p(9)}::jsonb, ${handed.relayedAt}, ${handed.lastError}

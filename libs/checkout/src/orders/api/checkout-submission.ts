@@ -34,7 +34,8 @@ export type RecordedOrder = Pick<
  * Each statement returns only what its caller uses (the recorded row's id and times; the id the
  * journal needs and the answer's columns), listed, not `*`: a prepared statement whose result changes shape (a
  * migration adding a column while this process runs) would fail on every connection holding it.
- * A first attempt is sent under the reference (gateway_reference stays null).
+ * A first attempt is sent under the reference (gateway_reference stays null). Neither announces
+ * a merchant event nor changes the order's status, so neither touches a payment link's tally.
  */
 function checkoutStatements(): {
   record: PreparedStatement;
@@ -54,6 +55,7 @@ function checkoutStatements(): {
          RETURNING id, gateway_account AS "gatewayAccount",
                    attempt_started_at AS "attemptStartedAt", created_at AS "createdAt"`,
         19,
+        { timelineOnly: true },
       ),
     },
     // A row no longer 'submitting' was completed or repaired already (a twin, or the worker).
@@ -73,6 +75,7 @@ function checkoutStatements(): {
           WHERE id = $1 AND submission_status <> 'submitted'
           RETURNING id, ${CHECKOUT_ANSWER_COLUMNS}`,
         7,
+        { timelineOnly: true },
       ),
     },
   };
