@@ -11,6 +11,11 @@
  * cost shows against what any integration must spend (BENCH_FLOOR=0 leaves it out). It prints
  * the service ÷ floor ratios against the goals (docs/benchmarks.md).
  *
+ * Before the stages, the service and the floor each take checkouts for BENCH_WARM_SECONDS (10 by
+ * default): a long-running process's cost per checkout is what it spends once its JIT has
+ * settled, and on a two-core machine the api's takes about five seconds of load to (the floor's,
+ * a tenth of the code, about one).
+ *
  * BENCH_PROFILE=1 has the api and the floor write V8 CPU profiles and puts where their time went,
  * layer by layer, in bench/results/checkout-profile.json (the page's profile table); a profiled
  * run is slower, so its figures do not replace checkout.json's. BENCH_CPU_PROFILE_DIR=/tmp/x keeps
@@ -43,6 +48,7 @@ import { ratioLines } from './floor-goals';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '1,8,32,64').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const WARM_SECONDS = Number(process.env.BENCH_WARM_SECONDS ?? 10);
 const ROUNDS = benchRounds();
 const SHOP_KEY = `bench_${randomBytes(8).toString('hex')}`;
 const WITH_FLOOR = process.env.BENCH_FLOOR !== '0';
@@ -216,10 +222,11 @@ async function main(): Promise<void> {
       : undefined;
     if (floorProcess) await waitUntilUp(`${floor}/health`);
 
-    // Warm them all (JIT, connection pools, the IPN registration, the token).
-    await load(8, 2, checkout);
+    // Warm them all (JIT, connection pools, the IPN registration, the token), the service and
+    // the floor alike.
+    await load(8, WARM_SECONDS, checkout);
     await load(8, 1, direct);
-    if (floorProcess) await load(8, 1, floorCheckout);
+    if (floorProcess) await load(8, WARM_SECONDS, floorCheckout);
 
     const rows: string[] = [];
     const perCheckout: string[] = [];

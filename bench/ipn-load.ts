@@ -65,6 +65,12 @@ import { BenchProfiling } from './cpu-profile';
 const RATES = (process.env.BENCH_RATES ?? '500,1000,2000,3000').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const DUPLICATES = Number(process.env.BENCH_DUPLICATES ?? 0.2);
+/**
+ * Notifications each of the service, the floor and the split floor settles before the stages
+ * (BENCH_WARM_NOTIFICATIONS), at 500/s: the figures are those of processes whose JIT has settled,
+ * as long-running ones have, and no warm-up work is left to count in a stage.
+ */
+const WARM_NOTIFICATIONS = Number(process.env.BENCH_WARM_NOTIFICATIONS ?? 2000);
 /** Kept-alive sockets the generator fires on (one request in flight on each). */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const WITH_FLOOR = process.env.BENCH_FLOOR !== '0';
@@ -520,16 +526,17 @@ async function main(): Promise<void> {
       return serviceWork(orders, count, rate, before, service);
     }
 
-    // Warm the servers (JIT, connection pools) before measuring.
-    const warm = await paidOrders(200);
-    await fire(`${api}/v1/ipn/${secret}`, 200, warm);
-    await fire(`http://127.0.0.1:${barePort}/ipn`, 200, warm);
+    // Warm the servers (JIT, connection pools) before measuring, each settling its warm-up.
+    const warm = await paidOrders(WARM_NOTIFICATIONS);
+    await fire(`${api}/v1/ipn/${secret}`, 500, warm);
+    await finalAfter(warm, Date.now());
+    await fire(`http://127.0.0.1:${barePort}/ipn`, 500, warm);
     if (floor) {
-      const floorWarm = await paidOrders(200);
-      await fire(floorUrl, 200, floorWarm);
+      const floorWarm = await paidOrders(WARM_NOTIFICATIONS);
+      await fire(floorUrl, 500, floorWarm);
       await finalAfter(floorWarm, Date.now());
-      const splitWarm = await paidOrders(200);
-      await fire(`${floorUrl}/split`, 200, splitWarm);
+      const splitWarm = await paidOrders(WARM_NOTIFICATIONS);
+      await fire(`${floorUrl}/split`, 500, splitWarm);
       await finalAfter(splitWarm, Date.now());
     }
 

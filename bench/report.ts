@@ -55,7 +55,9 @@ function checkoutSection(result: Json | null): string[] {
     'same gateway call). Per checkout: commits and rows of the bench database, CPU of the serving',
     'process and of PostgreSQL. The service and the floor run in alternated stages at each',
     'concurrency (`BENCH_ROUNDS`, 3 by default: service then floor, floor then service, ...), and',
-    'each figure is the median of its stages.',
+    'each figure is the median of its stages. Both are warmed first with checkouts for',
+    '`BENCH_WARM_SECONDS` (10 by default): the figures are those of a process whose JIT has',
+    'settled, as a long-running one has.',
     '',
   );
   if (!result) return [...lines, 'No run recorded yet.', ''];
@@ -107,6 +109,9 @@ function ipnSection(result: Json | null): string[] {
     'and finality the medians, lost acknowledgements and doubled orders the sums. Every',
     "notification comes from the generator's one address, so the api's per-address ceiling",
     '(`RATE_LIMIT_IPN_PER_MINUTE`) is raised out of the way for the run: it still counts each.',
+    'Before the stages the service, the floor and the split floor each settle',
+    '`BENCH_WARM_NOTIFICATIONS` (2,000 by default) sent at 500/s, so that every process has',
+    'settled its JIT and no warm-up work is left over to count in a stage.',
     '',
   );
   if (!result) return [...lines, 'No run recorded yet.', ''];
@@ -378,9 +383,10 @@ function floorSection(
     lines.push('No profiled run recorded yet.', '');
   lines.push(
     'What a checkout pays for beyond the floor: its guards (the key and its scope) and the',
-    "validation pipe, called by the hot route without Nest's pipeline; the body is checked and",
-    'copied by class-validator and class-transformer (the rules and messages the API documents),',
-    'the request log line is written (one hook, no logger per request), the rate window is',
+    "validation pipe, called by the hot route without Nest's pipeline; the body is copied by",
+    "class-transformer and checked by class-validator's own rules, read once per class (a body",
+    'that fails one goes through class-validator again for its messages), the request log line',
+    'is written (one hook, no logger per request), the rate window is',
     'counted (in leases: one Redis round trip per lease, not per request), and the answer',
     'carries a status token (an HMAC). What a notification pays for beyond the floor: the api',
     "and the worker are apart (the api's signal hands the stored row over; a row no worker took",
