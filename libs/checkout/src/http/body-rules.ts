@@ -37,7 +37,8 @@ interface PropertyRules {
 
 interface CheckedRule {
   metadata: RuleMetadata;
-  constraints: RuleConstraint[];
+  /** The validators' instances, taken once: class-validator asks its container at each call. */
+  validators: RuleConstraint['instance'][];
 }
 
 interface ClassRules {
@@ -83,7 +84,9 @@ function rulesOf(target: RuledClass): ClassRules {
   const grouped = storage.groupByPropertyName(metadatas);
   const checked = (metadata: RuleMetadata): CheckedRule => ({
     metadata,
-    constraints: storage.getTargetValidatorConstraints(metadata.constraintCls),
+    validators: storage
+      .getTargetValidatorConstraints(metadata.constraintCls)
+      .map((constraint) => constraint.instance),
   });
   const properties = Object.keys(grouped).map((name): PropertyRules => {
     const all = grouped[name];
@@ -195,11 +198,11 @@ function propertyPasses(
 
 function rulesPass(object: Record<string, unknown>, value: unknown, rules: CheckedRule[]): Verdict {
   let verdict: Verdict = true;
-  for (const { metadata, constraints } of rules) {
+  for (const { metadata, validators } of rules) {
     if (metadata.each && (Array.isArray(value) || value instanceof Set || value instanceof Map)) {
       return UNDECIDED;
     }
-    for (const constraint of constraints) {
+    for (const validator of validators) {
       const args: ValidationArguments = {
         targetName: object.constructor ? object.constructor.name : (undefined as unknown as string),
         property: metadata.propertyName,
@@ -207,7 +210,7 @@ function rulesPass(object: Record<string, unknown>, value: unknown, rules: Check
         value,
         constraints: metadata.constraints,
       };
-      const valid = constraint.instance.validate(value, args);
+      const valid = validator.validate(value, args);
       if (isPromiseLike(valid)) verdict = UNDECIDED;
       else if (!valid) return false;
     }
