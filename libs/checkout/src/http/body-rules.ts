@@ -211,8 +211,11 @@ function rulesPass(object: Record<string, unknown>, value: unknown, rules: Check
         constraints: metadata.constraints,
       };
       const valid = validator.validate(value, args);
-      if (isPromiseLike(valid)) verdict = UNDECIDED;
-      else if (!valid) return false;
+      if (isPromiseLike(valid)) {
+        // class-validator runs it again and waits for it; this one's outcome is not wanted.
+        (valid as PromiseLike<unknown>).then(undefined, () => undefined);
+        verdict = UNDECIDED;
+      } else if (!valid) return false;
     }
   }
   return verdict;
