@@ -1,4 +1,5 @@
-import { hash, timingSafeEqual } from 'node:crypto';
+import * as crypto from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 
 export interface ApiKeyIdentity {
   /** Safe to log and store: "alice" for an entry "alice:key", else "key-<fingerprint>". */
@@ -7,12 +8,21 @@ export interface ApiKeyIdentity {
   fingerprint: string;
 }
 
-// crypto.hash: one call, no Hash object; every request with a key takes both.
-export function fingerprintOf(key: string): string {
-  return hash('sha256', key, 'hex').slice(0, 16);
+/**
+ * SHA-256 of a key: crypto.hash (one call, no Hash object; every request with a key takes two)
+ * where Node has it (20.12 and later), else a Hash.
+ */
+function sha256(key: string): Buffer {
+  return crypto.hash
+    ? crypto.hash('sha256', key, 'buffer')
+    : crypto.createHash('sha256').update(key).digest();
 }
 
-const digestOf = (key: string): Buffer => hash('sha256', key, 'buffer');
+export function fingerprintOf(key: string): string {
+  return sha256(key).toString('hex').slice(0, 16);
+}
+
+const digestOf = (key: string): Buffer => sha256(key);
 
 /**
  * A key list entry is either "secret" or "name:secret". Lookup compares SHA-256 digests in constant
