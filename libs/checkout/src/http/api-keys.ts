@@ -1,5 +1,4 @@
-import * as crypto from 'node:crypto';
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, hash, timingSafeEqual } from 'node:crypto';
 
 export interface ApiKeyIdentity {
   /** Safe to log and store: "alice" for an entry "alice:key", else "key-<fingerprint>". */
@@ -13,9 +12,9 @@ export interface ApiKeyIdentity {
  * where Node has it (20.12 and later), else a Hash.
  */
 function sha256(key: string): Buffer {
-  return crypto.hash
-    ? crypto.hash('sha256', key, 'buffer')
-    : crypto.createHash('sha256').update(key).digest();
+  return typeof hash === 'function'
+    ? hash('sha256', key, 'buffer')
+    : createHash('sha256').update(key).digest();
 }
 
 export function fingerprintOf(key: string): string {
