@@ -44,6 +44,10 @@ describe('buildOrderBody', () => {
       // Another day is another check (a subscription's start must still be in the future).
       buildOrderBody(request, { ...rules, now: new Date('2025-06-11T12:00:00Z') });
       expect(stringify).toHaveBeenCalledTimes(1);
+      // The same object as a push is a push body, never the order's.
+      const push = { ...request, msisdn: '254712345678', network: 'MPESA' } as PushRequest;
+      buildOrderBody(push, rules);
+      expect(JSON.parse(buildPushBody(push, rules))).toMatchObject({ payment_method: 'MPESA' });
     } finally {
       stringify.mockRestore();
     }

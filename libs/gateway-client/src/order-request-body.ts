@@ -159,10 +159,13 @@ function withExactAmount(amountText: string, rest: Record<string, unknown>): str
 }
 
 /**
- * Each request's body as last written, with the rules it was checked against: a checkout checks
- * its request before it records the order, and the gateway client sends that same request.
+ * Each request's body as last written, for which operation and under which rules: a checkout
+ * checks its request before it records the order, and the gateway client sends that same request.
  */
-const writtenBodies = new WeakMap<OrderRequest, { rules: RequestRules; body: string }>();
+const writtenBodies = new WeakMap<
+  OrderRequest,
+  { operation: GatewayOperation; rules: RequestRules; body: string }
+>();
 
 /** Rules that check a body the same way. */
 function sameRules(a: RequestRules, b: RequestRules): boolean {
@@ -174,11 +177,16 @@ function sameRules(a: RequestRules, b: RequestRules): boolean {
   );
 }
 
-function remembered(request: OrderRequest, rules: RequestRules, write: () => string): string {
+function remembered(
+  operation: GatewayOperation,
+  request: OrderRequest,
+  rules: RequestRules,
+  write: () => string,
+): string {
   const known = writtenBodies.get(request);
-  if (known && sameRules(known.rules, rules)) return known.body;
+  if (known && known.operation === operation && sameRules(known.rules, rules)) return known.body;
   const body = write();
-  writtenBodies.set(request, { rules, body });
+  writtenBodies.set(request, { operation, rules, body });
   return body;
 }
 
@@ -187,7 +195,7 @@ function remembered(request: OrderRequest, rules: RequestRules, write: () => str
  * The same request object under the same rules is checked and written once.
  */
 export function buildOrderBody(request: OrderRequest, rules: RequestRules): string {
-  return remembered(request, rules, () => {
+  return remembered('submitOrder', request, rules, () => {
     const { amountText, rest } = orderFields('submitOrder', request, rules);
     return withExactAmount(amountText, rest);
   });
@@ -198,7 +206,7 @@ export function buildOrderBody(request: OrderRequest, rules: RequestRules): stri
  * payment_method. The same request object under the same rules is checked and written once.
  */
 export function buildPushBody(request: PushRequest, rules: RequestRules): string {
-  return remembered(request, rules, () => writePushBody(request, rules));
+  return remembered('pushMobileMoney', request, rules, () => writePushBody(request, rules));
 }
 
 function writePushBody(request: PushRequest, rules: RequestRules): string {
