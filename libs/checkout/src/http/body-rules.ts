@@ -104,9 +104,8 @@ function rulesOf(target: RuledClass): ClassRules {
   });
   rules = {
     any: metadatas.length > 0,
-    known: new Set(
-      properties.filter(({ name }) => grouped[name].length > 0).map(({ name }) => name),
-    ),
+    // Every grouped property has at least one rule.
+    known: new Set(Object.keys(grouped)),
     properties,
   };
   rulesByClass.set(target, rules);
