@@ -2,7 +2,7 @@
  * The split floor's worker half, for bench:ipn to measure beside the service: what the service's
  * worker must at least do with what its api stored, with no framework. It listens for the api
  * half's signal (bench/floor-ipn.ts /ipn/split), queues the handed-over rows on a BullMQ queue,
- * 25 to a job, and its BullMQ worker verifies them as the floor does (bench/floor-ipn-verify.ts:
+ * 100 to a job (gathered as the service's relay gathers them), and its BullMQ worker verifies them as the floor does (bench/floor-ipn-verify.ts:
  * one lookup per order at a time, a completion applied once with the rows it answers). No relay claims, retries, dead letters, throttle,
  * merchant events, metrics or logs.
  *
@@ -15,8 +15,8 @@ import { Client, Pool } from 'pg';
 import { requiredEnv as env } from './floor-support';
 import { SPLIT_FLOOR_CHANNEL, verifyOnce } from './floor-ipn-verify';
 
-const ROWS_PER_JOB = 25;
-const GATHER_MS = 20;
+const ROWS_PER_JOB = 100;
+const GATHER_MS = 100;
 const QUEUE = 'floor-verify';
 
 const pool = new Pool({ connectionString: env('DATABASE_URL'), max: 10 });
@@ -47,6 +47,11 @@ function queueHandedOver(): void {
 const listener = new Client({ connectionString: env('DATABASE_URL') });
 listener.on('notification', (message) => {
   handedOver.push(...(JSON.parse(message.payload ?? '[]') as Row[]));
+  if (handedOver.length >= ROWS_PER_JOB) {
+    if (gathering) clearTimeout(gathering);
+    queueHandedOver();
+    return;
+  }
   gathering ??= setTimeout(queueHandedOver, GATHER_MS);
 });
 
@@ -59,7 +64,7 @@ const worker = new Worker(
     }
     await Promise.all([...byOrder].map(([trackingId, ids]) => verifyOnce(pool, trackingId, ids)));
   },
-  { connection, prefix, concurrency: 8 },
+  { connection, prefix, concurrency: 4 },
 );
 
 const health = createServer((_request, response) => response.end('{"status":"ok"}'));

@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { JobProducer, queueConnectionFor, QUEUES } from '@app/queues';
 import { HANDOVER_SECONDS } from '@app/checkout/ipn/inbox-channel';
+import { RELAY_GATHER_MS } from '@app/checkout/ipn/worker/inbox-relay';
 import { waitFor } from '../support/service';
 import { workerSuiteForTests } from '../support/worker-suite';
 import { inboxOfEach, notify, paidSilently, waitUntilSettled } from './ipn-support';
@@ -34,7 +35,7 @@ describe('IPN inbox relay: a backlog longer than the queue depth waits in Postgr
     try {
       for (const checkout of checkouts) {
         // Apart, so that each comes in a relay pass, and a job, of its own.
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await new Promise((resolve) => setTimeout(resolve, RELAY_GATHER_MS + 50));
         const ack = await notify(service, {
           trackingId: checkout.orderTrackingId,
           reference: checkout.reference,

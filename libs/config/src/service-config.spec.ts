@@ -96,7 +96,7 @@ describe('loadServiceConfig', () => {
   });
 
   it('lets at least one verification job wait on the queue', () => {
-    expect(loadServiceConfig({}).notificationQueueDepth).toBe(250);
+    expect(loadServiceConfig({}).notificationQueueDepth).toBe(60);
     expect(problemsOf({ NOTIFICATION_QUEUE_DEPTH: '0' })).toEqual([
       'NOTIFICATION_QUEUE_DEPTH must be an integer between 1 and 100000 (got "0")',
     ]);

@@ -318,7 +318,7 @@ export function loadServiceConfig(
     lookupsPerSecond: r.int('GATEWAY_LOOKUPS_PER_SECOND', 1000, 1, 100_000),
     orderLookupIntervalMs: r.int('ORDER_LOOKUP_INTERVAL_MS', 1000, 0, 600_000),
     unmatchedRetryMs: r.int('IPN_UNMATCHED_RETRY_MS', 5000, 10, 3_600_000),
-    notificationQueueDepth: r.int('NOTIFICATION_QUEUE_DEPTH', 250, 1, 100_000),
+    notificationQueueDepth: r.int('NOTIFICATION_QUEUE_DEPTH', 60, 1, 100_000),
     ipnStoreGatherMs: r.int('IPN_STORE_GATHER_MS', 2, 0, 50),
     jobLockMs: r.int('JOB_LOCK_MS', 30_000, 500, 600_000),
     orderWebhookUrl: r.optionalString('ORDER_WEBHOOK_URL'),

@@ -263,7 +263,7 @@ export const SERVICE_VARIABLES: Record<string, VariableNotes> = {
   },
   NOTIFICATION_QUEUE_DEPTH: {
     meaning:
-      'verification jobs (of up to 25 notifications each) the inbox relay lets wait in Redis; a longer backlog waits in Postgres',
+      'verification jobs (of up to 100 notifications each) the inbox relay lets wait in Redis; a longer backlog waits in Postgres',
     apps: ['worker'],
   },
   JOB_LOCK_MS: {

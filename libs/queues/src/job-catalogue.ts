@@ -132,13 +132,13 @@ export interface QueueWorkerSettings {
 }
 
 /** Notifications per verification job at most: a batch's lookups run side by side. */
-export const NOTIFICATIONS_PER_JOB = 25;
+export const NOTIFICATIONS_PER_JOB = 100;
 
 /** How each queue's worker runs (one worker per queue per worker process). */
 export const QUEUE_WORKERS: Record<QueueName, QueueWorkerSettings> = {
-  // Up to 8 batches of 25: as many lookups in flight as 200 one-notification jobs, for the
-  // queue's moves of 8.
-  [QUEUES.notificationBatches]: { concurrency: 8, lookupRateLimited: false },
+  // Up to 4 batches of 100: as many lookups in flight as 400 one-notification jobs, for the
+  // queue's moves of 4 (the gateway transport's sockets bound them further).
+  [QUEUES.notificationBatches]: { concurrency: 4, lookupRateLimited: false },
   [QUEUES.notifications]: { concurrency: 50, lookupRateLimited: true, drainOnly: true },
   [QUEUES.orderSync]: { concurrency: 20, lookupRateLimited: true },
   [QUEUES.registration]: { concurrency: 1, lookupRateLimited: false },

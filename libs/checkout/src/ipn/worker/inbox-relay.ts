@@ -25,8 +25,14 @@ const BATCH = 500;
 /** The relay looks at least this often, signal or not (stuck rows, retries of unmatched ones). */
 const MAX_INTERVAL_MS = 1000;
 const RELISTEN_AFTER_MS = 1000;
-/** After a signal, wait this long for more: one claim and one queue call carry many rows. */
-const GATHER_MS = 20;
+/**
+ * After a signal, wait this long for more, unless a job's worth has come: one queue call, one job
+ * and its moves in the queue, one read and one write of its orders then carry many rows. No one
+ * waits on a verification (the shop's answer was sent when the row was stored, a customer's return
+ * looks the order up itself), and at a few hundred notifications a second a job of 60 costs the
+ * worker about a third less CPU per notification than jobs of 12.
+ */
+export const RELAY_GATHER_MS = 100;
 /** While the queue is full, look again this soon for room. */
 const ROOM_RETRY_MS = 50;
 /** Handed-over rows a relay keeps waiting for room at most; beyond, they come due and are claimed. */
@@ -406,10 +412,17 @@ export class InboxRelay implements BackgroundLoop, LostJobs {
           this.handedOver.push({ id, orderKey, traceParent, dueAt: signal.dueAt });
         }
       }
+      if (this.handedOver.length >= NOTIFICATIONS_PER_JOB && !this.heldBack) {
+        // A full job's worth: no reason to wait for more.
+        clearTimeout(this.gather);
+        this.gather = undefined;
+        this.wake();
+        return;
+      }
       this.gather ??= setTimeout(() => {
         this.gather = undefined;
         this.wake();
-      }, GATHER_MS);
+      }, RELAY_GATHER_MS);
     });
     client.on('error', retry);
     client.on('end', () => retry());
