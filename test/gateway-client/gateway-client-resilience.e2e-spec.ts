@@ -126,6 +126,32 @@ describe('GatewayClient against the sandbox: timeouts, retries, rate limit, obse
       await register.getSingleMetricAsString('gateway_client_call_duration_seconds'),
     ).toContain('operation="submitOrder"');
   });
+
+  it('below the info level logs only the calls that failed, and still counts every one', async () => {
+    const entries: unknown[] = [];
+    const logger = {
+      log: (entry: unknown) => entries.push(entry),
+      warn: (entry: unknown) => entries.push(entry),
+    };
+    const client = clientFor(sandbox, {
+      logger,
+      logsSuccesses: false,
+      tokenStore: new InMemoryTokenStore(),
+      tokenStoreKey: 'quiet',
+    });
+    const before = await callCount('getTransactionStatus', 'success');
+    const found = await client.getTransactionStatus(UNKNOWN_ORDER);
+    await client
+      .submitOrder(orderFor(IpnId('00000000-0000-4000-8000-00000000dead')))
+      .catch(() => undefined);
+
+    // The answer is the call's, whatever the log does.
+    expect(found.kind).toBe('not_found');
+    expect(entries).toEqual([
+      expect.objectContaining({ operation: 'submitOrder', outcome: 'rejected' }),
+    ]);
+    expect(await callCount('getTransactionStatus', 'success')).toBe(before + 1);
+  });
 });
 
 async function callCount(operation: string, outcome: string): Promise<number> {

@@ -33,6 +33,8 @@ export function gatewayAccountsFromConfig(
   );
 }
 
+const LEVELS_WITH_INFO = new Set(['info', 'debug', 'trace']);
+
 function gatewayClientFor(
   config: ServiceConfig,
   account: GatewayAccount,
@@ -56,6 +58,8 @@ function gatewayClientFor(
       redis?.client || !shared ? new RedisTokenStore(redis?.client ?? null, logger) : shared,
     tokenStoreKey: tokenStoreKey(config.queuePrefix, baseUrl, consumerKey),
     logger,
+    // A success is an info line ('log'): below that level it would be built to be dropped.
+    logsSuccesses: LEVELS_WITH_INFO.has(config.logLevel),
   });
 }
 
