@@ -1,10 +1,11 @@
 /**
  * The split floor's worker half, for bench:ipn to measure beside the service: what the service's
  * worker must at least do with what its api stored, with no framework. It listens for the api
- * half's signal (bench/floor-ipn.ts /ipn/split), queues the handed-over rows on a BullMQ queue,
- * 100 to a job (gathered as the service's relay gathers them), and its BullMQ worker verifies them as the floor does (bench/floor-ipn-verify.ts:
- * one lookup per order at a time, a completion applied once with the rows it answers). No relay claims, retries, dead letters, throttle,
- * merchant events, metrics or logs.
+ * half's signal (bench/floor-ipn.ts /ipn/split), gathers the handed-over rows as the service's
+ * relay does (up to 100 ms, or until a job's worth has come), queues them on a BullMQ queue 100 to
+ * a job, and its BullMQ worker verifies them as the floor does (bench/floor-ipn-verify.ts: one
+ * lookup per order at a time, a completion applied once with the rows it answers). No relay
+ * claims, retries, dead letters, throttle, merchant events, metrics or logs.
  *
  * Started by bench/ipn-load.ts with PORT (its health route), DATABASE_URL, REDIS_URL,
  * QUEUE_PREFIX, GATEWAY_URL, GATEWAY_TOKEN. Not part of the service.
