@@ -135,7 +135,7 @@ describe('GatewayClient against the sandbox: timeouts, retries, rate limit, obse
     };
     const client = clientFor(sandbox, {
       logger,
-      logsSuccesses: false,
+      logsSuccesses: () => false,
       tokenStore: new InMemoryTokenStore(),
       tokenStoreKey: 'quiet',
     });

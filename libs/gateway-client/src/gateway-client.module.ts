@@ -2,6 +2,7 @@ import { Logger, Module } from '@nestjs/common';
 import { GatewayAccount, SERVICE_CONFIG, ServiceConfig } from '@app/config';
 import { GatewayAccounts } from './gateway-accounts';
 import { RedisConnection } from '@app/queues';
+import { infoLinesLogged } from '@app/common';
 import { GatewayClient } from './gateway-client';
 import { RedisTokenStore, TokenStore, tokenStoreKey } from './token-store';
 
@@ -33,8 +34,6 @@ export function gatewayAccountsFromConfig(
   );
 }
 
-const LEVELS_WITH_INFO = new Set(['info', 'debug', 'trace']);
-
 function gatewayClientFor(
   config: ServiceConfig,
   account: GatewayAccount,
@@ -58,8 +57,8 @@ function gatewayClientFor(
       redis?.client || !shared ? new RedisTokenStore(redis?.client ?? null, logger) : shared,
     tokenStoreKey: tokenStoreKey(config.queuePrefix, baseUrl, consumerKey),
     logger,
-    // A success is an info line ('log'): below that level it would be built to be dropped.
-    logsSuccesses: LEVELS_WITH_INFO.has(config.logLevel),
+    // A success is an info line (Nest's `log`).
+    logsSuccesses: infoLinesLogged,
   });
 }
 

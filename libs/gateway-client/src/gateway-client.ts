@@ -57,10 +57,11 @@ export interface GatewayClientOptions {
   tokenRefreshMarginMs?: number;
   logger?: GatewayLogger;
   /**
-   * Whether a call that succeeded is logged (the logger's level lets `log` lines through; default
-   * true). Failures are always given to the logger. A call no one would read costs no line built.
+   * Whether a call that succeeded is logged now (the logger's level lets `log` lines through;
+   * default always). Failures are always given to the logger. A line no one would read is not
+   * built.
    */
-  logsSuccesses?: boolean;
+  logsSuccesses?: () => boolean;
   fetchImpl?: FetchLike;
   /** RegisterIPN's rate limit: about one success per 8 s, HTTP 409 otherwise. */
   ipnRetry?: { minIntervalMs: number; maxAttempts: number };
@@ -116,7 +117,7 @@ export class GatewayClient {
   private readonly http: GatewayHttp;
   private readonly tokens: TokenManager;
   private readonly logger: GatewayLogger;
-  private readonly logsSuccesses: boolean;
+  private readonly logsSuccesses: () => boolean;
   private readonly backoff: BackoffOptions;
   private readonly ipnRetry: { minIntervalMs: number; maxAttempts: number };
   private lastIpnRegistrationAt: number | null = null;
@@ -126,7 +127,7 @@ export class GatewayClient {
   constructor(private readonly options: GatewayClientOptions) {
     this.http = new GatewayHttp(options.baseUrl, options.timeoutMs, options.fetchImpl);
     this.logger = options.logger ?? silentLogger;
-    this.logsSuccesses = options.logsSuccesses ?? true;
+    this.logsSuccesses = options.logsSuccesses ?? (() => true);
     this.account = options.account ?? 'default';
     this.backoff = { ...DEFAULT_BACKOFF, ...options.retry };
     this.ipnRetry = options.ipnRetry ?? { minIntervalMs: 8000, maxAttempts: 3 };
@@ -322,7 +323,7 @@ export class GatewayClient {
       const account = this.account;
       metrics.calls.inc({ operation, outcome, account });
       metrics.duration.observe({ operation, outcome, account }, seconds);
-      if (outcome !== 'success' || this.logsSuccesses) {
+      if (outcome !== 'success' || this.logsSuccesses()) {
         const entry = {
           msg: 'gateway call',
           account,

@@ -23,6 +23,14 @@ export function loggedRequest(request: LoggedRequest): LoggedRequest {
 }
 
 /**
+ * Whether the app's logger writes info lines (Nest's `log`): a line below its level need not be
+ * built. False before the logger is made (nothing would write it).
+ */
+export function infoLinesLogged(): boolean {
+  return PinoLogger.root?.isLevelEnabled('info') ?? false;
+}
+
+/**
  * The request log line, one per answered request, from one Fastify hook for every route: what,
  * how it ended and how long it took (`req`, `res.statusCode`, `responseTime` in ms; "request
  * errored" for a 5xx). Health checks write none, nor a hot route that does not need it. Written
@@ -32,16 +40,15 @@ export function loggedRequest(request: LoggedRequest): LoggedRequest {
  */
 export function logRequests(fastify: FastifyInstance): void {
   fastify.addHook('onResponse', (request, reply, done) => {
-    const logger = PinoLogger.root;
     if (
-      logger?.isLevelEnabled('info') &&
+      infoLinesLogged() &&
       !request.url.startsWith('/health') &&
       !hotRouteSkips(request, 'requestLog')
     ) {
       // The raw request and answer, as pino-http logs them: the logger's serializers (its `req`
       // and `res`) say what of them is written.
       (request.raw as { id?: string }).id = request.id;
-      logger.info(
+      PinoLogger.root.info(
         { req: request.raw, res: reply.raw, responseTime: Math.round(reply.elapsedTime) },
         reply.statusCode >= 500 ? 'request errored' : 'request completed',
       );
