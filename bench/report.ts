@@ -102,8 +102,8 @@ function ipnSection(result: Json | null): string[] {
     'once, in one framework-free process), and the split floor: the same work split as the service',
     "splits it, with no framework (the floor's `/ipn/split` stores, acknowledges and signals in one",
     'statement; `bench/floor-ipn-worker.ts` listens, gathers the rows as the relay does and queues',
-    'them 100 to a BullMQ job, and its',
-    'worker looks up and applies as the floor does). "Final" is when every order is settled after',
+    'them 100 to a BullMQ job, and its worker looks up and applies as the floor does). "Final" is',
+    'when every order is settled after',
     'the last notification was sent. At the first rate the service and the floors run in alternated stages',
     '(`BENCH_ROUNDS`, 3 by default), each on orders of its own: the work per notification is the',
     "stage's at the median of the CPU (api and worker together; the floor's own), the latencies",
@@ -392,9 +392,9 @@ function floorSection(
     'carries a status token (an HMAC). What a notification pays for beyond the floor: the api',
     "and the worker are apart (the api's signal hands the stored row over; a row no worker took",
     'from it is claimed with a lease once due), the notifications are BullMQ jobs (up to 100 to a',
-    "job, the api's signals gathered for up to 100 ms: one job's moves in Redis, one round trip to the shared lookup-rate window and one",
-    "reservation of the orders' lookup intervals per batch), and the order change writes a",
-    'merchant event (the floor announces nothing).',
+    "job, the api's signals gathered for up to 100 ms: one job's moves in Redis, one round trip",
+    "to the shared lookup-rate window and one reservation of the orders' lookup intervals per",
+    'batch), and the order change writes a merchant event (the floor announces nothing).',
     '',
   );
   return lines;
