@@ -70,6 +70,17 @@ export function cpuMs(pid: number): number {
   return fields ? ms(Number(fields[11]) + Number(fields[12])) : 0;
 }
 
+/**
+ * CPU milliseconds the whole machine has spent busy (every core: user, nice, system, interrupts,
+ * steal; not idle or waiting on I/O), from /proc/stat.
+ */
+export function machineBusyMs(): number {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const ticks = fields.map(Number);
+  const total = ticks.slice(0, 8).reduce((sum, value) => sum + value, 0);
+  return ms(total - ticks[3] - ticks[4]);
+}
+
 /** Pids of the processes named `name` (the executable: postgres, redis-server). */
 export function pidsOf(name: string): number[] {
   try {

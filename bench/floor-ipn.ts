@@ -108,10 +108,21 @@ const STORE_AND_SIGNAL = {
            FROM stored`,
 };
 
-/** The api's inbox batching (ipn-inbox.ts): a 2 ms gather, at most 2 INSERTs under way, 200 rows each. */
-const GATHER_MS = 2;
-const MAX_WRITING = 2;
-const MAX_ROWS = 200;
+/**
+ * The api's inbox batching (ipn-inbox.ts): a 2 ms gather, at most 2 INSERTs under way, 200 rows
+ * each. FLOOR_STORE_GATHER_MS, FLOOR_STORE_WRITING and FLOOR_STORE_ROWS try another batching on
+ * the floor alone (whether a different one would take more notifications within the p99).
+ */
+const batching = (name: string, fallback: number): number => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < (name === 'FLOOR_STORE_GATHER_MS' ? 0 : 1)) {
+    throw new Error(`${name} must be a whole number (got ${process.env[name]})`);
+  }
+  return value;
+};
+const GATHER_MS = batching('FLOOR_STORE_GATHER_MS', 2);
+const MAX_WRITING = batching('FLOOR_STORE_WRITING', 2);
+const MAX_ROWS = batching('FLOOR_STORE_ROWS', 200);
 
 /** Stores notifications with one of the batched statements: resolves once a row is committed. */
 function batchedStore(statement: {

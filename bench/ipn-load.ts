@@ -51,6 +51,7 @@ import {
   databaseWorkPer,
   groupCpuMs,
   itemsPerStatement,
+  machineBusyMs,
   median,
   medianBy,
   medians,
@@ -121,12 +122,53 @@ interface Stage {
   p50: number;
   p99: number;
   lastSentAt: number;
+  /** Cores in use during the stage, when the process answering was named to fire. */
+  cores?: StageCores;
+}
+
+/**
+ * Where the machine's cores went while a stage ran, in cores (CPU ms per ms of the stage): the
+ * process answering, PostgreSQL, this generator, and the whole machine (everything else too).
+ */
+interface StageCores extends Record<string, number> {
+  answering: number;
+  postgres: number;
+  generator: number;
+  machine: number;
+}
+
+/** CPU readings to take before and after a stage, for its StageCores. */
+function coreReadings(answering: ChildProcess): () => StageCores {
+  const read = () => {
+    const own = process.cpuUsage();
+    return {
+      answering: cpuMs(answering.pid as number),
+      postgres: groupCpuMs('postgres'),
+      generator: (own.user + own.system) / 1000,
+      machine: machineBusyMs(),
+      at: performance.now(),
+    };
+  };
+  const before = read();
+  return () => {
+    const after = read();
+    const per = (key: 'answering' | 'postgres' | 'generator' | 'machine') =>
+      Number(((after[key] - before[key]) / (after.at - before.at)).toFixed(2));
+    return {
+      answering: per('answering'),
+      postgres: per('postgres'),
+      generator: per('generator'),
+      machine: per('machine'),
+    };
+  };
 }
 
 /** Stages of one rate as one: their medians, every notification sent and acknowledged summed. */
 function medianStage(stages: Stage[]): Stage {
+  const cores = stages.flatMap((stage) => (stage.cores ? [stage.cores] : []));
   return {
     ...medians(stages.map(({ perSecond, p50, p99 }) => ({ perSecond, p50, p99 }))),
+    ...(cores.length > 0 ? { cores: medians(cores) } : {}),
     sent: stages.reduce((sum, stage) => sum + stage.sent, 0),
     ok: stages.reduce((sum, stage) => sum + stage.ok, 0),
     lastSentAt: Math.max(...stages.map((stage) => stage.lastSentAt)),
@@ -137,9 +179,15 @@ function medianStage(stages: Stage[]): Stage {
  * Fires the notifications at a fixed rate regardless of answers (bench/open-loop.ts); latency is
  * measured from each planned send. An acknowledgement counts when it is HTTP 200 with status 200.
  */
-async function fire(url: string, rate: number, notifications: Notification[]): Promise<Stage> {
+async function fire(
+  url: string,
+  rate: number,
+  notifications: Notification[],
+  answering?: ChildProcess,
+): Promise<Stage> {
   profiling.loadBegins();
   const target = new URL(url);
+  const cores = answering ? coreReadings(answering) : undefined;
   const result = await fireOpenLoop(
     target.origin,
     notifications.map((n) => ({
@@ -158,8 +206,10 @@ async function fire(url: string, rate: number, notifications: Notification[]): P
   result.statuses.forEach((status, index) => {
     if (status === 200 && JSON.parse(result.bodies[index]).status === 200) ok += 1;
   });
+  const used = cores?.();
   if (TRACE) printTrace(result.latencies, rate);
   return {
+    ...(used ? { cores: used } : {}),
     sent: notifications.length,
     ok,
     perSecond: ok / result.elapsedSeconds,
@@ -229,7 +279,7 @@ async function main(): Promise<void> {
   };
   try {
     processes.startSandbox(sandboxPort, { SANDBOX_CONTROL: 'true' });
-    processes.start('bare', ['-r', '@swc-node/register', '-e', BARE_ROUTE], {
+    const bareRoute = processes.start('bare', ['-r', '@swc-node/register', '-e', BARE_ROUTE], {
       BARE_PORT: String(barePort),
     });
     const apiProcess = processes.startApp('api', { ...serviceEnv, PORT: String(apiPort) });
@@ -659,6 +709,7 @@ async function main(): Promise<void> {
       p99_ms: Number(stage.p99.toFixed(2)),
       ok: stage.ok,
       sent: stage.sent,
+      ...(stage.cores ? { cores: stage.cores } : {}),
     });
     const met = (stage: Stage) => stage.ok === stage.sent && stage.p99 <= P99_LIMIT_MS;
     worker.kill('SIGSTOP');
@@ -674,12 +725,14 @@ async function main(): Promise<void> {
         const aloneStages: Stage[] = [];
         const storedStages: Stage[] = [];
         const fireBare = async () =>
-          bareStages.push(await fire(`http://127.0.0.1:${barePort}/ipn`, rate, notifications));
+          bareStages.push(
+            await fire(`http://127.0.0.1:${barePort}/ipn`, rate, notifications, bareRoute),
+          );
         const fireApi = async () =>
-          aloneStages.push(await fire(`${api}/v1/ipn/${secret}`, rate, notifications));
+          aloneStages.push(await fire(`${api}/v1/ipn/${secret}`, rate, notifications, apiProcess));
         // The floor's store-and-acknowledge route: what storing before the answer costs alone.
         const fireStored = async () =>
-          storedStages.push(await fire(`${floorUrl}/stored`, rate, notifications));
+          storedStages.push(await fire(`${floorUrl}/stored`, rate, notifications, floor));
         const contenders = floor ? [fireBare, fireApi, fireStored] : [fireBare, fireApi];
         for (let round = 0; round < ROUNDS; round += 1) {
           for (const run of round % 2 === 0 ? contenders : [...contenders].reverse()) {

@@ -169,6 +169,7 @@ function ipnSection(result: Json | null): string[] {
         '',
         `What the api alone must do, without a framework: the floor's store-and-acknowledge route (\`bench/floor-ipn.ts\` \`/ipn/stored\`: each notification stored, its INSERT batched as the api batches its own, and answered after the commit, as the api may not acknowledge what it has not stored), fired in the same stages, acknowledged in full with p99 ≤ 25 ms up to ${n(stored.within25ms, 0)}/s, ${share.toFixed(2)}× the bare route's; at any latency it answered at most ${n(stored.busiest, 0)}/s.`,
       );
+      lines.push(...coresAtGoalRate(result, aloneGoal.floor * 0.5));
     }
   }
   const first = rates[0];
@@ -192,6 +193,36 @@ function ipnSection(result: Json | null): string[] {
   }
   lines.push('');
   return lines;
+}
+
+/**
+ * Where the machine's cores went at the ramp's first step at or above the rate the api-alone goal
+ * asks for (half the bare route's): the bare route, the api and the storing floor, each in its
+ * own stages. Runs that did not read the cores show nothing.
+ */
+function coresAtGoalRate(result: Json, goalRate: number): string[] {
+  const step = ((result.api_alone ?? []) as Json[]).find(
+    (alone) => Number(alone.rate) >= goalRate && alone.cores !== undefined,
+  );
+  if (!step) return [];
+  const row = (name: string, stage: Json | undefined) => {
+    const cores = stage?.cores as Json | undefined;
+    if (!stage || !cores) return [];
+    return [
+      `| ${name} | ${n(stage.per_second, 0)} | ${n(stage.p99_ms)} | ${n(cores.answering, 2)} | ${n(cores.postgres, 2)} | ${n(cores.generator, 2)} | ${n(cores.machine, 2)} |`,
+    ];
+  };
+  const machine = result.machine as Json;
+  return [
+    '',
+    `At ${n(step.rate, 0)}/s, the first step at or above the ${n(goalRate, 0)}/s the goal asks for, where the ${String(machine.cores)} cores went (CPU ms per ms of the stage, the median stage of each):`,
+    '',
+    '| answered by | acks/s | p99 ms | its process | PostgreSQL | load generator | whole machine |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...row('bare route', step.bare_route as Json),
+    ...row('storing floor', step.stored_floor as Json | undefined),
+    ...row('api alone', step),
+  ];
 }
 
 /**
