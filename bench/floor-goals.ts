@@ -82,12 +82,16 @@ function rateWithin25ms(runs: { rate: number; p99: number; ok: boolean }[]): num
 
 /**
  * The floor's store-and-acknowledge route in the api-alone ramp (what the api alone must do,
- * framework-free): the highest rate it acknowledged in full with p99 ≤ 25 ms, and the most it
- * answered at any latency; null when the run did not fire it.
+ * framework-free; or `unflushed_floor`, the same committed without waiting for the disk): the
+ * highest rate it acknowledged in full with p99 ≤ 25 ms, and the most it answered at any latency;
+ * null when the run did not fire it.
  */
-export function storedFloorRates(result: Json): { within25ms: number; busiest: number } | null {
+export function storedFloorRates(
+  result: Json,
+  route: 'stored_floor' | 'unflushed_floor' = 'stored_floor',
+): { within25ms: number; busiest: number } | null {
   const stages = ((result.api_alone ?? []) as Json[])
-    .map((run) => ({ rate: num(run.rate), stage: run.stored_floor as Json | undefined }))
+    .map((run) => ({ rate: num(run.rate), stage: run[route] as Json | undefined }))
     .filter((run): run is { rate: number; stage: Json } => run.stage !== undefined);
   if (stages.length === 0) return null;
   return {

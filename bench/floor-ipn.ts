@@ -10,7 +10,8 @@
  * dead letters, the lookup reservation shared by workers, merchant events, metrics and logs.
  *
  * A second route, /ipn/stored, is what the api alone must do, for the api-alone ramp: store and
- * acknowledge after the commit, with the api's batching of the INSERTs, and nothing more.
+ * acknowledge after the commit, with the api's batching of the INSERTs, and nothing more;
+ * /ipn/unflushed is the same without waiting for the commit to reach disk (a trial, not a design).
  * A third, /ipn/split, is the api half of the split floor: stored as /ipn/stored, and handed in
  * the same statement to bench/floor-ipn-worker.ts, which verifies through a BullMQ queue: the
  * least the service's own design (an api that stores, a worker that verifies) must do.
@@ -124,11 +125,23 @@ const GATHER_MS = batching('FLOOR_STORE_GATHER_MS', 2);
 const MAX_WRITING = batching('FLOOR_STORE_WRITING', 2);
 const MAX_ROWS = batching('FLOOR_STORE_ROWS', 200);
 
+/**
+ * The same connections, committing without waiting for the WAL to reach disk, for /ipn/unflushed:
+ * what the flush alone costs the acknowledgement's latency. Never a design: an acknowledged
+ * notification could be lost in a crash.
+ */
+const unflushedPool = new Pool({
+  connectionString: env('DATABASE_URL'),
+  max: 10,
+  options: '-c synchronous_commit=off',
+});
+app.addHook('onClose', async () => unflushedPool.end());
+
 /** Stores notifications with one of the batched statements: resolves once a row is committed. */
-function batchedStore(statement: {
-  name: string;
-  text: string;
-}): (values: StoredValues) => Promise<void> {
+function batchedStore(
+  statement: { name: string; text: string },
+  on: Pool = pool,
+): (values: StoredValues) => Promise<void> {
   let waiting: { values: StoredValues; stored: (error?: unknown) => void }[] = [];
   let writing = 0;
   let gathering: NodeJS.Timeout | null = null;
@@ -138,8 +151,7 @@ function batchedStore(statement: {
       const batch = waiting.slice(0, MAX_ROWS);
       waiting = waiting.slice(MAX_ROWS);
       writing += 1;
-      pool
-        .query({ ...statement, values: [0, 1, 2, 3].map((c) => batch.map((w) => w.values[c])) })
+      on.query({ ...statement, values: [0, 1, 2, 3].map((c) => batch.map((w) => w.values[c])) })
         .then(
           () => batch.forEach((w) => w.stored()),
           (error: unknown) => batch.forEach((w) => w.stored(error)),
@@ -161,6 +173,7 @@ function batchedStore(statement: {
 }
 
 const storeOnly = batchedStore(STORE_MANY);
+const storeUnflushed = batchedStore(STORE_MANY, unflushedPool);
 const storeAndSignal = batchedStore(STORE_AND_SIGNAL);
 
 /**
@@ -172,6 +185,17 @@ app.post('/ipn/stored', async (req, reply) => {
   const body = req.body as Notification;
   if (!isStorable(body)) return reply.code(400).send({ status: 500 });
   await storeOnly(storedValues(body));
+  return acknowledgement(body);
+});
+
+/**
+ * /ipn/stored, its commit not waiting for the disk: a trial beside it in the api-alone ramp, to
+ * show what of the acknowledgement's tail is the flush that storing before acknowledging needs.
+ */
+app.post('/ipn/unflushed', async (req, reply) => {
+  const body = req.body as Notification;
+  if (!isStorable(body)) return reply.code(400).send({ status: 500 });
+  await storeUnflushed(storedValues(body));
   return acknowledgement(body);
 });
 

@@ -13,7 +13,8 @@
  * the highest rate each met, and their ratio, are never capped by the rates chosen. With the
  * floor, each step also fires at its store-and-acknowledge route (bench/floor-ipn.ts /ipn/stored:
  * framework-free, its INSERTs batched as the api's, answered after the commit), what the api
- * alone must do. Each step
+ * alone must do, and at /ipn/unflushed, the same committed without waiting for the disk (a
+ * trial: what of the tail is the flush). Each step reads where the cores went. Each step
  * notifies at most BENCH_ALONE_ORDERS (5,000) paid orders, the rest repeats: a repeat costs the
  * api the same INSERT. BENCH_ALONE_MAX=0 leaves the ramp out.
  *
@@ -724,6 +725,7 @@ async function main(): Promise<void> {
         const bareStages: Stage[] = [];
         const aloneStages: Stage[] = [];
         const storedStages: Stage[] = [];
+        const unflushedStages: Stage[] = [];
         const fireBare = async () =>
           bareStages.push(
             await fire(`http://127.0.0.1:${barePort}/ipn`, rate, notifications, bareRoute),
@@ -733,7 +735,12 @@ async function main(): Promise<void> {
         // The floor's store-and-acknowledge route: what storing before the answer costs alone.
         const fireStored = async () =>
           storedStages.push(await fire(`${floorUrl}/stored`, rate, notifications, floor));
-        const contenders = floor ? [fireBare, fireApi, fireStored] : [fireBare, fireApi];
+        // The same, its commit not waiting for the disk: what of the tail the flush is.
+        const fireUnflushed = async () =>
+          unflushedStages.push(await fire(`${floorUrl}/unflushed`, rate, notifications, floor));
+        const contenders = floor
+          ? [fireBare, fireApi, fireStored, fireUnflushed]
+          : [fireBare, fireApi];
         for (let round = 0; round < ROUNDS; round += 1) {
           for (const run of round % 2 === 0 ? contenders : [...contenders].reverse()) {
             await run();
@@ -742,11 +749,13 @@ async function main(): Promise<void> {
         const bare = medianStage(bareStages);
         const alone = medianStage(aloneStages);
         const stored = storedStages.length > 0 ? medianStage(storedStages) : null;
+        const unflushed = unflushedStages.length > 0 ? medianStage(unflushedStages) : null;
         (results.api_alone as Record<string, unknown>[]).push({
           rate,
           ...figuresOf(alone),
           bare_route: figuresOf(bare),
           ...(stored ? { stored_floor: figuresOf(stored) } : {}),
+          ...(unflushed ? { unflushed_floor: figuresOf(unflushed) } : {}),
         });
         lines.push(
           `${String(rate).padStart(5)}/s | api alone ${alone.perSecond.toFixed(0).padStart(5)}/s ` +
@@ -756,6 +765,10 @@ async function main(): Promise<void> {
             (stored
               ? ` | floor storing ${stored.perSecond.toFixed(0).padStart(5)}/s ` +
                 `p50 ${stored.p50.toFixed(1).padStart(5)} p99 ${stored.p99.toFixed(1).padStart(5)} ms`
+              : '') +
+            (unflushed
+              ? ` | unflushed ${unflushed.perSecond.toFixed(0).padStart(5)}/s ` +
+                `p99 ${unflushed.p99.toFixed(1).padStart(5)} ms`
               : ''),
         );
         process.stdout.write(`${lines[lines.length - 1]}\n`);

@@ -169,6 +169,13 @@ function ipnSection(result: Json | null): string[] {
         '',
         `What the api alone must do, without a framework: the floor's store-and-acknowledge route (\`bench/floor-ipn.ts\` \`/ipn/stored\`: each notification stored, its INSERT batched as the api batches its own, and answered after the commit, as the api may not acknowledge what it has not stored), fired in the same stages, acknowledged in full with p99 ≤ 25 ms up to ${n(stored.within25ms, 0)}/s, ${share.toFixed(2)}× the bare route's; at any latency it answered at most ${n(stored.busiest, 0)}/s.`,
       );
+      const unflushed = storedFloorRates(result, 'unflushed_floor');
+      if (unflushed) {
+        lines.push(
+          '',
+          `The same route committing without waiting for the disk (\`/ipn/unflushed\`, a trial and never a design: a crash could lose what it acknowledged), in the same stages: p99 ≤ 25 ms up to ${n(unflushed.within25ms, 0)}/s, ${(aloneGoal.floor > 0 ? unflushed.within25ms / aloneGoal.floor : 0).toFixed(2)}× the bare route's; at any latency at most ${n(unflushed.busiest, 0)}/s. What lies between the two is the wait for the disk that storing before acknowledging needs.`,
+        );
+      }
       lines.push(...coresAtGoalRate(result, aloneGoal.floor * 0.5));
     }
   }
@@ -221,6 +228,7 @@ function coresAtGoalRate(result: Json, goalRate: number): string[] {
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...row('bare route', step.bare_route as Json),
     ...row('storing floor', step.stored_floor as Json | undefined),
+    ...row('storing floor, unflushed (trial)', step.unflushed_floor as Json | undefined),
     ...row('api alone', step),
   ];
 }
