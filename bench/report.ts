@@ -173,7 +173,7 @@ function ipnSection(result: Json | null): string[] {
       if (unflushed) {
         lines.push(
           '',
-          `The same route committing without waiting for the disk (\`/ipn/unflushed\`, a trial and never a design: a crash could lose what it acknowledged), in the same stages: p99 ≤ 25 ms up to ${n(unflushed.within25ms, 0)}/s, ${(aloneGoal.floor > 0 ? unflushed.within25ms / aloneGoal.floor : 0).toFixed(2)}× the bare route's; at any latency at most ${n(unflushed.busiest, 0)}/s. What lies between the two is the wait for the disk that storing before acknowledging needs.`,
+          `The same route committing without waiting for the disk (\`/ipn/unflushed\`, a trial and never a design: a crash could lose what it acknowledged), in the same stages: p99 ≤ 25 ms up to ${n(unflushed.within25ms, 0)}/s, ${(aloneGoal.floor > 0 ? unflushed.within25ms / aloneGoal.floor : 0).toFixed(2)}× the bare route's; at any latency at most ${n(unflushed.busiest, 0)}/s. Between the two is what waiting for the disk adds.`,
         );
       }
       lines.push(...coresAtGoalRate(result, aloneGoal.floor * 0.5));
