@@ -111,8 +111,9 @@ const STORE_AND_SIGNAL = {
 
 /**
  * The api's inbox batching (ipn-inbox.ts): a 2 ms gather, at most 2 INSERTs under way, 200 rows
- * each. FLOOR_STORE_GATHER_MS, FLOOR_STORE_WRITING and FLOOR_STORE_ROWS try another batching on
- * the floor alone (whether a different one would take more notifications within the p99).
+ * each. FLOOR_STORE_GATHER_MS, FLOOR_STORE_WRITING and FLOOR_STORE_ROWS try another batching in
+ * this process only (its stored, unflushed and split routes): whether a different one would take
+ * more notifications within the p99.
  */
 const batching = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? fallback);
@@ -126,7 +127,7 @@ const MAX_WRITING = batching('FLOOR_STORE_WRITING', 2);
 const MAX_ROWS = batching('FLOOR_STORE_ROWS', 200);
 
 /**
- * The same connections, committing without waiting for the WAL to reach disk, for /ipn/unflushed:
+ * Connections of its own that commit without waiting for the WAL to reach disk, for /ipn/unflushed:
  * what the flush alone costs the acknowledgement's latency. Never a design: an acknowledged
  * notification could be lost in a crash.
  */
