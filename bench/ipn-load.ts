@@ -129,7 +129,8 @@ interface Stage {
 
 /**
  * Where the machine's cores went while a stage ran, in cores (CPU ms per ms of the stage): the
- * process answering, PostgreSQL, this generator, and the whole machine (everything else too).
+ * process answering, PostgreSQL, this generator (building its requests, sending them, reading
+ * the answers) and the whole machine (everything else too).
  */
 interface StageCores extends Record<string, number> {
   answering: number;
@@ -203,11 +204,12 @@ async function fire(
     rate,
     { connections: CONNECTIONS, keepBodies: true },
   );
+  // Read before the answers are checked: that work is the generator's after the stage.
+  const used = cores?.();
   let ok = 0;
   result.statuses.forEach((status, index) => {
     if (status === 200 && JSON.parse(result.bodies[index]).status === 200) ok += 1;
   });
-  const used = cores?.();
   if (TRACE) printTrace(result.latencies, rate);
   return {
     ...(used ? { cores: used } : {}),
