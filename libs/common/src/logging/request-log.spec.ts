@@ -104,15 +104,37 @@ describe('logRequests: the request log line', () => {
     before = lines().length;
   });
 
-  /** The lines written since the test began, once the answer's line (if any) is out. */
-  const linesOf = async (path: string, headers: Record<string, string> = {}) => {
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  /**
+   * The lines written since the test began, once the answer's line (if any) is out. The file is
+   * written asynchronously: a line that must come (`awaited`) is waited for, up to 5 s, since on a
+   * busy machine it can take far longer than the 50 ms that are enough to see that none comes.
+   */
+  const linesOf = async (
+    path: string,
+    headers: Record<string, string> = {},
+    awaited?: (line: Line) => boolean,
+  ) => {
     const answer = await app.inject({ method: 'GET', url: path, headers });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let waited = 0; awaited && waited < 5000; waited += 50) {
+      if (lines().slice(before).some(awaited)) break;
+      await pause(50);
+    }
+    await pause(50);
     return { status: answer.statusCode, written: lines().slice(before) };
   };
 
+  /** The request log line of the request named `id`. */
+  const completedLine = (id: string) => (line: Line) =>
+    line.msg === 'request completed' && line.req?.id === id;
+
   it('names the request, its status and time, and a line inside names the request too', async () => {
-    const { status, written } = await linesOf('/plain?x=1', { 'x-request-id': 'plain-1' });
+    const { status, written } = await linesOf(
+      '/plain?x=1',
+      { 'x-request-id': 'plain-1' },
+      completedLine('plain-1'),
+    );
     expect(status).toBe(200);
     const completed = written.filter((line) => line.msg === 'request completed');
     expect(completed).toHaveLength(1);
@@ -127,7 +149,11 @@ describe('logRequests: the request log line', () => {
   });
 
   it('writes one line for a hot route that needs it, without a request-bound logger', async () => {
-    const { written } = await linesOf('/hot-logged', { 'x-request-id': 'hot-1' });
+    const { written } = await linesOf(
+      '/hot-logged',
+      { 'x-request-id': 'hot-1' },
+      completedLine('hot-1'),
+    );
     expect(written.filter((line) => line.msg === 'request completed')).toEqual([
       expect.objectContaining({ req: { id: 'hot-1', method: 'GET', url: '/hot-logged' } }),
     ]);
