@@ -4,7 +4,13 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkoutGoals, goalTable, ipnGoals, storedFloorRates } from './floor-goals';
+import {
+  API_ALONE_SHARE,
+  checkoutGoals,
+  goalTable,
+  ipnGoals,
+  storedFloorRates,
+} from './floor-goals';
 import {
   BudgetedOperation,
   OPERATION_BUDGETS,
@@ -176,7 +182,7 @@ function ipnSection(result: Json | null): string[] {
           `The same route committing without waiting for the disk (\`/ipn/unflushed\`, a trial and never a design: a crash could lose what it acknowledged), in the same stages: p99 ≤ 25 ms up to ${n(unflushed.within25ms, 0)}/s, ${(aloneGoal.floor > 0 ? unflushed.within25ms / aloneGoal.floor : 0).toFixed(2)}× the bare route's; at any latency at most ${n(unflushed.busiest, 0)}/s. Between the two is what waiting for the disk adds.`,
         );
       }
-      lines.push(...coresAtGoalRate(result, aloneGoal.floor * 0.5));
+      lines.push(...coresAtGoalRate(result, aloneGoal.floor * API_ALONE_SHARE));
     }
   }
   const first = rates[0];
