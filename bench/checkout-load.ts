@@ -14,7 +14,9 @@
  * Before the stages, the service and the floor each take checkouts for BENCH_WARM_SECONDS (10 by
  * default): a long-running process's cost per checkout is what it spends once its JIT has
  * settled, and on a two-core machine the api's takes about five seconds of load to (the floor's,
- * a tenth of the code, about one).
+ * a tenth of the code, about one). Each measured stage is then preceded by the same load on its
+ * contender, not counted (BENCH_REWARM_SECONDS): it comes back from the idle time the other's
+ * stage gave it.
  *
  * BENCH_PROFILE=1 has the api and the floor write V8 CPU profiles and puts where their time went,
  * layer by layer, in bench/results/checkout-profile.json (the page's profile table); a profiled
@@ -49,6 +51,13 @@ import { ratioLines } from './floor-goals';
 const LEVELS = (process.env.BENCH_LEVELS ?? '1,8,32,64').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARM_SECONDS = Number(process.env.BENCH_WARM_SECONDS ?? 10);
+/**
+ * Seconds of checkouts at the stage's concurrency, not counted, that the contender of each
+ * measured stage takes right before it (BENCH_REWARM_SECONDS, a stage's length by default; 0
+ * leaves it out): while the other's stage runs it sits idle, and a full GC of an idle process
+ * throws away optimised code whose objects it collected, which its next stage would pay for again.
+ */
+const REWARM_SECONDS = Number(process.env.BENCH_REWARM_SECONDS ?? SECONDS);
 const ROUNDS = benchRounds();
 const SHOP_KEY = `bench_${randomBytes(8).toString('hex')}`;
 const WITH_FLOOR = process.env.BENCH_FLOOR !== '0';
@@ -246,6 +255,7 @@ async function main(): Promise<void> {
       pid: number,
       one: () => Promise<boolean>,
     ): Promise<Stage> => {
+      if (REWARM_SECONDS > 0) await load(concurrency, REWARM_SECONDS, one);
       const before = await settledReading(() => workSoFar(pid));
       const result = await load(concurrency, SECONDS, one);
       const after = await settledReading(() => workSoFar(pid));

@@ -73,6 +73,16 @@ const DUPLICATES = Number(process.env.BENCH_DUPLICATES ?? 0.2);
  * as long-running ones have, and no warm-up work is left to count in a stage.
  */
 const WARM_NOTIFICATIONS = Number(process.env.BENCH_WARM_NOTIFICATIONS ?? 2000);
+/**
+ * Seconds of notifications, at the stage's rate and not counted, that the contender of each
+ * measured stage of the first rate (the service, the floor, the split floor) takes right before
+ * it (BENCH_REWARM_SECONDS, a stage's length by default; 0 leaves it out). While the others' stages
+ * run, a contender sits idle, and a full GC of an idle process throws away optimised code whose
+ * objects it collected (V8's trace: "marking dependent code ... reason: weak objects"): without
+ * this, the first stage after such a pause paid for its JIT again (about a third more CPU per
+ * notification for the service, with far more code to optimise again than the floors).
+ */
+const REWARM_SECONDS = Number(process.env.BENCH_REWARM_SECONDS ?? SECONDS);
 /** Kept-alive sockets the generator fires on (one request in flight on each). */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const WITH_FLOOR = process.env.BENCH_FLOOR !== '0';
@@ -451,6 +461,15 @@ async function main(): Promise<void> {
       return (Date.now() - lastSentAt) / 1000;
     }
 
+    /** The contender at `url` back under load before its stage (REWARM_SECONDS, not counted). */
+    async function rewarm(url: string, rate: number): Promise<void> {
+      const count = Math.round(rate * REWARM_SECONDS);
+      if (count <= 0) return;
+      const orders = await paidOrders(Math.round(count * (1 - DUPLICATES)));
+      const stage = await fire(url, rate, withDuplicates(orders, count));
+      await finalAfter(orders, stage.lastSentAt);
+    }
+
     /**
      * A stage through a floor at `url`, for orders of its own: its latencies, finality and work
      * per notification, the CPU of each of its processes as cpu_ms_<name>.
@@ -464,6 +483,7 @@ async function main(): Promise<void> {
       const orders = await paidOrders(Math.round(count * (1 - DUPLICATES)));
       const notifications = withDuplicates(orders, count);
       const names = Object.keys(children);
+      await rewarm(url, rate);
       const counted = async () => ({
         database: await databaseCounters(db, stores.database),
         cpu: names.map((name) => cpuMs(children[name].pid as number)),
@@ -574,6 +594,7 @@ async function main(): Promise<void> {
     /** Another stage through the service at this rate, on orders of its own. */
     async function serviceStage(rate: number, count: number): Promise<ServiceWork> {
       const orders = await paidOrders(Math.round(count * (1 - DUPLICATES)));
+      await rewarm(`${api}/v1/ipn/${secret}`, rate);
       const before = await settledReading(workSoFar);
       const service = await fire(`${api}/v1/ipn/${secret}`, rate, withDuplicates(orders, count));
       return serviceWork(orders, count, rate, before, service);
@@ -601,7 +622,10 @@ async function main(): Promise<void> {
       const bare = await fire(`http://127.0.0.1:${barePort}/ipn`, rate, notifications);
       // The first rate's work per notification: counters around its stage (published late).
       let before: Work | undefined;
-      if (index === 0) before = await settledReading(workSoFar);
+      if (index === 0) {
+        await rewarm(`${api}/v1/ipn/${secret}`, rate);
+        before = await settledReading(workSoFar);
+      }
       const service = await fire(`${api}/v1/ipn/${secret}`, rate, notifications);
       let finality = '';
       const atRate: Record<string, unknown> = {

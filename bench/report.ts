@@ -63,7 +63,10 @@ function checkoutSection(result: Json | null): string[] {
     'concurrency (`BENCH_ROUNDS`, 3 by default: service then floor, floor then service, ...), and',
     'each figure is the median of its stages. Both are warmed first with checkouts for',
     '`BENCH_WARM_SECONDS` (10 by default): the figures are those of a process whose JIT has',
-    'settled, as a long-running one has.',
+    'settled, as a long-running one has. Each measured stage comes right after the same load on',
+    'its contender, not counted (`BENCH_REWARM_SECONDS`, a stage by default): while the other',
+    "contender's stage runs, a process sits idle, and a full GC of an idle process throws away",
+    'optimised code whose objects it collected, which its next stage would pay for again.',
     '',
   );
   if (!result) return [...lines, 'No run recorded yet.', ''];
@@ -118,7 +121,11 @@ function ipnSection(result: Json | null): string[] {
     '(`RATE_LIMIT_IPN_PER_MINUTE`) is raised out of the way for the run: it still counts each.',
     'Before the stages the service, the floor and the split floor each settle',
     '`BENCH_WARM_NOTIFICATIONS` (2,000 by default) sent at 500/s, so that every process has',
-    'settled its JIT and no warm-up work is left over to count in a stage.',
+    'settled its JIT and no warm-up work is left over to count in a stage. Each measured stage of',
+    'the first rate comes right after the same load on its contender, not counted',
+    "(`BENCH_REWARM_SECONDS`, a stage by default): while the others' stages run, a process sits",
+    'idle, and a full GC of an idle process throws away optimised code whose objects it',
+    'collected, which its next stage would pay for again.',
     '',
   );
   if (!result) return [...lines, 'No run recorded yet.', ''];
