@@ -29,6 +29,7 @@ import {
 
 const LOOKUPS_PER_SECOND = 4;
 const ORDERS = 10;
+const LOOKUP_INTERVAL_MS = 3000;
 
 /**
  * Verification runs a batch of notifications per job: a burst costs the queue a few jobs, not
@@ -42,6 +43,8 @@ describe('IPN verification in batches', () => {
     env: {
       GATEWAY_LOOKUPS_PER_SECOND: String(LOOKUPS_PER_SECOND),
       POLL_SCHEDULE_SECONDS: '600',
+      // Long enough for a test to see a job that waits for it.
+      ORDER_LOOKUP_INTERVAL_MS: String(LOOKUP_INTERVAL_MS),
     },
   });
 
@@ -199,6 +202,101 @@ describe('IPN verification in batches', () => {
       await control.close();
     }
   }, 60_000);
+  /**
+   * Notifies the orders of `checkouts` in one job (the queue paused until it holds them), after
+   * reserving the lookup interval of those in `reserved` as a lookup of theirs just now would:
+   * the queue's jobs once the job has run, and the rows' ids.
+   */
+  async function batchAfterLookups(
+    checkouts: { reference: string; orderTrackingId: string }[],
+    reserved: { reference: string }[],
+  ) {
+    const { service, dataSource } = suite;
+    const control = queueOf<VerifyNotificationsData>(QUEUES.notificationBatches);
+    try {
+      await control.pause();
+      await Promise.all(
+        checkouts.map((checkout) =>
+          notify(service, { trackingId: checkout.orderTrackingId, reference: checkout.reference }),
+        ),
+      );
+      const [batch] = await waitFor('the notifications queued in one job', async () => {
+        const jobs = await control.getJobs(['waiting', 'paused' as 'waiting']);
+        const queued = jobs.flatMap((job) => job.data.notifications);
+        return queued.length === checkouts.length && jobs.length === 1 ? jobs : null;
+      });
+      const ids = (await dataSource.query(
+        'SELECT id FROM orders WHERE merchant_reference = ANY($1)',
+        [reserved.map((checkout) => checkout.reference)],
+      )) as { id: string }[];
+      const throttle = suite.service.workerApp!.get(LookupThrottle);
+      for (const { id } of ids) expect(await throttle.reserve(id)).toBe(0);
+      await control.resume();
+      return { batch, control };
+    } catch (error) {
+      await control.resume();
+      await control.close();
+      throw error;
+    }
+  }
+
+  /** The queue's unfinished jobs that hold any of these rows. */
+  async function jobsHolding(control: Queue<VerifyNotificationsData>, rows: { id: string }[]) {
+    const jobs = await control.getJobs(['delayed', 'waiting', 'active']);
+    return jobs.filter((job) =>
+      job.data.notifications.some((n) => rows.some((row) => row.id === n.notificationId)),
+    );
+  }
+
+  it("puts the notifications of a batch that wait for their orders' lookup intervals together in one delayed job", async () => {
+    const { service, dataSource } = suite;
+    const checkouts = await paidSilently(service, 3);
+    const [free, ...waiting] = checkouts;
+    await service.sandbox.control.resetRequests();
+    const { batch, control } = await batchAfterLookups(checkouts, waiting);
+    try {
+      await waitForStatus(dataSource, free.reference, 'completed', 20_000);
+      const rows = await inboxOfEach(dataSource, waiting);
+      const later = await waitFor('the waiting notifications split off', async () => {
+        const holding = (await jobsHolding(control, rows)).filter((job) => job.id !== batch.id);
+        return holding.length > 0 ? holding : null;
+      });
+      // One job for both, not one each.
+      expect(later).toHaveLength(1);
+      expect(later[0].data.notifications.map((n) => n.notificationId).sort()).toEqual(
+        rows.map((row) => row.id).sort(),
+      );
+      expect(await later[0].isDelayed()).toBe(true);
+      for (const checkout of waiting) {
+        await waitForStatus(dataSource, checkout.reference, 'completed', 20_000);
+      }
+      // Each order looked up once: the reservation stood for a lookup that was never sent.
+      for (const checkout of checkouts) {
+        expect(await lookupsOf(service, checkout.orderTrackingId)).toBe(1);
+      }
+    } finally {
+      await control.close();
+    }
+  }, 60_000);
+
+  it('delays the batch itself when every notification of it waits for its order', async () => {
+    const { service, dataSource } = suite;
+    const checkouts = await paidSilently(service, 2);
+    await service.sandbox.control.resetRequests();
+    const { batch, control } = await batchAfterLookups(checkouts, checkouts);
+    try {
+      await waitFor('the batch delayed', async () => (await batch.isDelayed()) || null);
+      const rows = await inboxOfEach(dataSource, checkouts);
+      expect((await jobsHolding(control, rows)).map((job) => job.id)).toEqual([batch.id]);
+      for (const checkout of checkouts) {
+        await waitForStatus(dataSource, checkout.reference, 'completed', 20_000);
+        expect(await lookupsOf(service, checkout.orderTrackingId)).toBe(1);
+      }
+    } finally {
+      await control.close();
+    }
+  }, 60_000);
+
   it("runs the previous release's one-notification jobs left on its queue when a worker starts", async () => {
     const { service, dataSource } = suite;
     const [checkout] = await paidSilently(service, 1);

@@ -42,9 +42,10 @@ export interface VerifyNotificationData {
 
 /**
  * Verify a batch of stored notifications, each as VerifyNotificationData says: one job, one
- * read of their rows, one lookup per order. A notification of the batch that fails or has to
- * wait (its order's lookup interval, the lookup rate) is split off into a job of its own, retried
- * as a one-notification batch is: by BullMQ, with the catalogue's attempts and backoff.
+ * read of their rows, one lookup per order. A notification of the batch that fails is split off
+ * into a job of its own, retried as a one-notification batch is: by BullMQ, with the catalogue's
+ * attempts and backoff. Those that wait for their orders' lookup intervals go on together in one
+ * delayed job (the lookup rate's wait is spent in the job).
  */
 export interface VerifyNotificationsData {
   notifications: VerifyNotificationData[];

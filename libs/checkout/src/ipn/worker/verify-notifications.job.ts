@@ -27,9 +27,9 @@ interface Left {
  * per order). Each counts as one lookup against GATEWAY_LOOKUPS_PER_SECOND, all of them in one
  * round trip to the window every worker shares; those beyond the second's limit wait in the job
  * for the next window. A notification that failed, or whose order was looked up less than
- * ORDER_LOOKUP_INTERVAL_MS ago, is split off into a job of its own, which BullMQ retries (a
- * failure) or delays (the interval) as it does any one-notification batch; a row whose retries
- * ran out is marked failed.
+ * ORDER_LOOKUP_INTERVAL_MS ago, is split off: a failure into a job of its own, which BullMQ
+ * retries, and those waiting for their orders' intervals together into one delayed job (a job
+ * whose notifications all wait is delayed itself); a row whose retries ran out is marked failed.
  */
 @Injectable()
 @QueueJob('verify-notifications')
@@ -64,28 +64,39 @@ export class VerifyNotificationsJob implements QueueJobHandler<'verify-notificat
     const settled = await Promise.all(verifying);
     const left = settled.filter((outcome): outcome is Left => outcome !== undefined);
     if (left.length === 0) return;
-    if (notifications.length === 1) {
-      const [only] = left;
-      if (only.error) throw only.error;
-      return { runLaterMs: only.laterMs };
+    const failed = left.filter(({ error }) => error !== undefined);
+    const intervals = left.filter(({ error }) => error === undefined);
+    const longestWaitMs = Math.max(0, ...intervals.map(({ laterMs }) => laterMs));
+    if (failed.length === 0 && intervals.length === notifications.length) {
+      // Every one waits for its order's interval: the job itself comes back after the longest.
+      return { runLaterMs: longestWaitMs };
     }
-    for (const { notification, error } of left) {
-      if (error) {
-        this.logger.warn(
-          { notificationId: notification.notificationId },
-          `notification split off to be retried: ${error.message}`,
-        );
-      }
+    if (notifications.length === 1) throw failed[0].error;
+    for (const { notification, error } of failed) {
+      this.logger.warn(
+        { notificationId: notification.notificationId },
+        `notification split off to be retried: ${(error as Error).message}`,
+      );
     }
-    // Should the queue not take them, the batch fails and is retried whole (its done rows are
-    // skipped); the split jobs' ids are fixed, so a second try adds none twice.
-    await this.jobs.addLater(
-      'verify-notifications',
-      left.map(({ notification, laterMs }) => ({
+    // A failed one goes into a job of its own, retried with its own attempts. Those waiting for
+    // their orders' intervals go together into one job, delayed by the longest wait (at most the
+    // interval): in a stream of repeats, one job and its moves in the queue for them all instead
+    // of one each. Should the queue not take them, the batch fails and is retried whole (its done
+    // rows are skipped); the jobs' ids are fixed by their rows, so a second try adds none twice.
+    await this.jobs.addLater('verify-notifications', [
+      ...failed.map(({ notification, laterMs }) => ({
         data: { notifications: [notification] },
         delayMs: laterMs,
       })),
-    );
+      ...(intervals.length > 0
+        ? [
+            {
+              data: { notifications: intervals.map(({ notification }) => notification) },
+              delayMs: longestWaitMs,
+            },
+          ]
+        : []),
+    ]);
   }
 
   async exhausted({ notifications }: VerifyNotificationsData, error: Error): Promise<void> {
