@@ -9,7 +9,8 @@
  * other cores) against the bare route, at rates ramped geometrically (BENCH_ALONE_FROM, 2,000/s,
  * times BENCH_ALONE_FACTOR, 1.25) until the bare route stops acknowledging every notification with
  * p99 <= 25 ms at BENCH_ALONE_MISSES (2) steps running, or BENCH_ALONE_MAX (60,000/s) is passed
- * (each step BENCH_ROUNDS stages of each, alternated; its latencies and rate the medians):
+ * (each step BENCH_ROUNDS stages of each, alternated, each right after the same load on its
+ * contender, not counted; its latencies and rate the medians):
  * the highest rate each met, and their ratio, are never capped by the rates chosen. With the
  * floor, each step also fires at its store-and-acknowledge route (bench/floor-ipn.ts /ipn/stored:
  * framework-free, its INSERTs batched as the api's, answered after the commit), what the api
@@ -75,8 +76,8 @@ const DUPLICATES = Number(process.env.BENCH_DUPLICATES ?? 0.2);
 const WARM_NOTIFICATIONS = Number(process.env.BENCH_WARM_NOTIFICATIONS ?? 2000);
 /**
  * Seconds of notifications, at the stage's rate and not counted, that the contender of each
- * measured stage of the first rate (the service, the floor, the split floor) takes right before
- * it (BENCH_REWARM_SECONDS, a stage's length by default; 0 leaves it out). While the others' stages
+ * measured stage of the first rate (the service, the floor, the split floor) and of the api-alone
+ * ramp takes right before it (BENCH_REWARM_SECONDS, a stage's length by default; 0 leaves it out). While the others' stages
  * run, a contender sits idle, and a full GC of an idle process throws away optimised code whose
  * objects it collected (V8's trace: "marking dependent code ... reason: weak objects"): without
  * this, the first stage after such a pause paid for its JIT again (about a third more CPU per
@@ -726,6 +727,7 @@ async function main(): Promise<void> {
       max: ALONE_MAX,
       misses: ALONE_MISSES,
       rounds: ROUNDS,
+      rewarm_seconds: REWARM_SECONDS,
       capped: true,
     };
     let missed = 0;
@@ -752,18 +754,24 @@ async function main(): Promise<void> {
         const aloneStages: Stage[] = [];
         const storedStages: Stage[] = [];
         const unflushedStages: Stage[] = [];
+        // Each measured stage right after the same load on its contender, not counted, as at the
+        // first rate: the worker is paused, so the warming load is these notifications again (a
+        // repeat costs the api the same INSERT) and nothing waits for their orders.
+        const measured = async (url: string, answering?: ChildProcess) => {
+          if (warmNotifications.length > 0) await fire(url, rate, warmNotifications);
+          return fire(url, rate, notifications, answering);
+        };
+        const warmNotifications = notifications.slice(0, Math.round(rate * REWARM_SECONDS));
         const fireBare = async () =>
-          bareStages.push(
-            await fire(`http://127.0.0.1:${barePort}/ipn`, rate, notifications, bareRoute),
-          );
+          bareStages.push(await measured(`http://127.0.0.1:${barePort}/ipn`, bareRoute));
         const fireApi = async () =>
-          aloneStages.push(await fire(`${api}/v1/ipn/${secret}`, rate, notifications, apiProcess));
+          aloneStages.push(await measured(`${api}/v1/ipn/${secret}`, apiProcess));
         // The floor's store-and-acknowledge route: what storing before the answer costs alone.
         const fireStored = async () =>
-          storedStages.push(await fire(`${floorUrl}/stored`, rate, notifications, floor));
+          storedStages.push(await measured(`${floorUrl}/stored`, floor));
         // The same, its commit not waiting for the disk: what of the tail the flush is.
         const fireUnflushed = async () =>
-          unflushedStages.push(await fire(`${floorUrl}/unflushed`, rate, notifications, floor));
+          unflushedStages.push(await measured(`${floorUrl}/unflushed`, floor));
         const contenders = floor
           ? [fireBare, fireApi, fireStored, fireUnflushed]
           : [fireBare, fireApi];
