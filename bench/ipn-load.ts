@@ -448,17 +448,31 @@ async function main(): Promise<void> {
     /** Waits until every one of these orders is completed; seconds after `lastSentAt`. */
     async function finalAfter(orders: Notification[], lastSentAt: number): Promise<number> {
       const references = orders.map((o) => o.reference);
+      let left = orders.length;
       await waitUntil(
         'every order final',
         async () => {
-          const left = await db.query(
+          const { rows } = await db.query<{ n: number }>(
             `SELECT count(*)::int AS n FROM orders WHERE merchant_reference = ANY($1) AND status <> 'completed'`,
             [references],
           );
-          return left.rows[0].n === 0;
+          left = rows[0].n;
+          return left === 0;
         },
         120_000,
-      );
+      ).catch(async (error: Error) => {
+        // What their notifications came to, for whoever reads why.
+        const { rows } = await db.query<{ status: string; n: number }>(
+          `SELECT n.status, count(*)::int AS n FROM ipn_notifications n
+             JOIN orders o ON o.order_tracking_id = n.order_tracking_id
+            WHERE o.merchant_reference = ANY($1) AND o.status <> 'completed' GROUP BY n.status`,
+          [references],
+        );
+        const rowsSeen = rows.map((row) => `${row.n} ${row.status}`).join(', ') || 'none';
+        throw new Error(
+          `${error.message}: ${left} of ${orders.length} left; their notifications: ${rowsSeen}`,
+        );
+      });
       return (Date.now() - lastSentAt) / 1000;
     }
 
