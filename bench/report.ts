@@ -446,7 +446,8 @@ function floorSection(
     'from it is claimed with a lease once due), the notifications are BullMQ jobs (up to 100 to a',
     "job, the api's signals gathered for up to 100 ms: one job's moves in Redis, one round trip",
     "to the shared lookup-rate window and one reservation of the orders' lookup intervals per",
-    'batch), and the order change writes a merchant event (the floor announces nothing).',
+    "batch; a batch's repeats for orders looked up within the interval go on together in one",
+    'delayed job), and the order change writes a merchant event (the floor announces nothing).',
     '',
   );
   return lines;
