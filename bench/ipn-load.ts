@@ -77,11 +77,12 @@ const WARM_NOTIFICATIONS = Number(process.env.BENCH_WARM_NOTIFICATIONS ?? 2000);
 /**
  * Seconds of notifications, at the stage's rate and not counted, that the contender of each
  * measured stage of the first rate (the service, the floor, the split floor) and of the api-alone
- * ramp takes right before it (BENCH_REWARM_SECONDS, a stage's length by default; 0 leaves it out). While the others' stages
- * run, a contender sits idle, and a full GC of an idle process throws away optimised code whose
- * objects it collected (V8's trace: "marking dependent code ... reason: weak objects"): without
- * this, the first stage after such a pause paid for its JIT again (about a third more CPU per
- * notification for the service, with far more code to optimise again than the floors).
+ * ramp takes right before it (BENCH_REWARM_SECONDS, a stage's length by default; 0 leaves it
+ * out). While the others' stages run, a contender sits idle, and a full GC of an idle process
+ * throws away optimised code whose objects it collected (V8's trace: "marking dependent code ...
+ * reason: weak objects"): without this, the first stage after such a pause paid for its JIT again
+ * (about a third more CPU per notification for the service, with far more code to optimise again
+ * than the floors).
  */
 const REWARM_SECONDS = Number(process.env.BENCH_REWARM_SECONDS ?? SECONDS);
 /** Kept-alive sockets the generator fires on (one request in flight on each). */
@@ -771,11 +772,11 @@ async function main(): Promise<void> {
         // Each measured stage right after the same load on its contender, not counted, as at the
         // first rate: the worker is paused, so the warming load is these notifications again (a
         // repeat costs the api the same INSERT) and nothing waits for their orders.
+        const warmNotifications = notifications.slice(0, Math.round(rate * REWARM_SECONDS));
         const measured = async (url: string, answering?: ChildProcess) => {
           if (warmNotifications.length > 0) await fire(url, rate, warmNotifications);
           return fire(url, rate, notifications, answering);
         };
-        const warmNotifications = notifications.slice(0, Math.round(rate * REWARM_SECONDS));
         const fireBare = async () =>
           bareStages.push(await measured(`http://127.0.0.1:${barePort}/ipn`, bareRoute));
         const fireApi = async () =>

@@ -203,9 +203,9 @@ describe('IPN verification in batches', () => {
     }
   }, 60_000);
   /**
-   * Notifies the orders of `checkouts` in one job (the queue paused until it holds them), after
-   * reserving the lookup interval of those in `reserved` as a lookup of theirs just now would:
-   * the queue's jobs once the job has run, and the rows' ids.
+   * Notifies the orders of `checkouts` in one job (the queue paused until it holds them), reserves
+   * the lookup interval of those in `reserved` as a lookup of theirs just now would, and lets the
+   * job run: that job, and the queue (for the test to look into and close).
    */
   async function batchAfterLookups(
     checkouts: { reference: string; orderTrackingId: string }[],
