@@ -171,7 +171,7 @@ export default tseslint.config(
   },
   ...importRules,
   {
-    files: ['scripts/**/*.js', 'bench/**/*.js', 'test/support/**/*.js'],
+    files: ['scripts/**/*.js', 'bench/**/*.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );
