@@ -23,7 +23,6 @@ const shared = {
 module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  testSequencer: '<rootDir>/test/support/test-order.js',
   testTimeout: 30_000,
   // The global teardown still drops the run's database; an app that failed to close (reported by
   // test/support/service.ts) must not keep a CI run waiting after the summary.

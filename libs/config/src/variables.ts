@@ -371,12 +371,6 @@ export const SCRIPT_VARIABLES: Record<string, OtherVariable> = {
     apps: ['tests'],
     fallback: '1',
   },
-  TEST_ORDER: {
-    meaning:
-      "`reverse` runs the suites in the reverse of Jest's order (`.ci/run`'s second pass, beside the first)",
-    apps: ['tests'],
-    fallback: '',
-  },
   SKIP_BROWSER_TESTS: {
     meaning: '`1` skips the browser suites (where Chromium cannot be installed)',
     apps: ['tests'],
