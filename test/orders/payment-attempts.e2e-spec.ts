@@ -21,7 +21,8 @@ describe('payment attempts: the customer tries again on the same order', () => {
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    service = await startService({ worker: true });
+    // A short gateway timeout: the test of a creation call that times out waits for each try.
+    service = await startService({ worker: true, env: { PESAPAL_TIMEOUT_MS: '1500' } });
     dataSource = await openTestDataSource(4);
   }, 60_000);
 
@@ -363,7 +364,7 @@ describe('payment attempts: the customer tries again on the same order', () => {
     await waitForStatus(reference, 'failed');
     // The new attempt's creation call times out (its outcome at the gateway is unknown), and the
     // workers cannot repair it yet (lookups by reference fail).
-    await service.sandbox.control.fault('SubmitOrderRequest', 'timeout', { delayMs: 6000 });
+    await service.sandbox.control.fault('SubmitOrderRequest', 'timeout', { delayMs: 2500 });
     await service.sandbox.control.fault('GetTransactionByMerchantReference', 'http500');
     try {
       const retry = await tryAgain(reference, { method: 'hosted' });
