@@ -110,21 +110,22 @@ const STORE_AND_SIGNAL = {
 };
 
 /**
- * The api's inbox batching (ipn-inbox.ts): a 2 ms gather, at most 2 INSERTs under way, 200 rows
+ * The api's inbox batching (ipn-inbox.ts), with the api's settings when the run sets them: a
+ * gather of IPN_STORE_GATHER_MS (2 ms), at most IPN_STORE_WRITERS INSERTs under way (8), 200 rows
  * each. FLOOR_STORE_GATHER_MS, FLOOR_STORE_WRITING and FLOOR_STORE_ROWS try another batching in
  * this process only (its stored, unflushed and split routes): whether a different one would take
  * more notifications within the p99.
  */
-const batching = (name: string, fallback: number): number => {
-  const value = Number(process.env[name] ?? fallback);
+const batching = (name: string, fallback: string | undefined, byDefault: number): number => {
+  const value = Number(process.env[name] ?? fallback ?? byDefault);
   if (!Number.isInteger(value) || value < (name === 'FLOOR_STORE_GATHER_MS' ? 0 : 1)) {
     throw new Error(`${name} must be a whole number (got ${process.env[name]})`);
   }
   return value;
 };
-const GATHER_MS = batching('FLOOR_STORE_GATHER_MS', 2);
-const MAX_WRITING = batching('FLOOR_STORE_WRITING', 2);
-const MAX_ROWS = batching('FLOOR_STORE_ROWS', 200);
+const GATHER_MS = batching('FLOOR_STORE_GATHER_MS', process.env.IPN_STORE_GATHER_MS, 2);
+const MAX_WRITING = batching('FLOOR_STORE_WRITING', process.env.IPN_STORE_WRITERS, 8);
+const MAX_ROWS = batching('FLOOR_STORE_ROWS', undefined, 200);
 
 /**
  * Connections of its own that commit without waiting for the WAL to reach disk, for /ipn/unflushed:

@@ -128,6 +128,14 @@ describe('loadServiceConfig', () => {
     ]);
   });
 
+  it('stores notifications in up to 8 statements at once by default, 1 to 64', () => {
+    expect(loadServiceConfig({}).ipnStoreWriters).toBe(8);
+    expect(loadServiceConfig({ IPN_STORE_WRITERS: '2' }).ipnStoreWriters).toBe(2);
+    expect(problemsOf({ IPN_STORE_WRITERS: '0' })).toEqual([
+      'IPN_STORE_WRITERS must be an integer between 1 and 64 (got "0")',
+    ]);
+  });
+
   describe('merchant webhooks', () => {
     const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 

@@ -177,6 +177,8 @@ export interface ServiceConfig extends LoggingConfig {
   notificationQueueDepth: number;
   /** The api waits this long for more notifications to store with one (one commit for all). */
   ipnStoreGatherMs: number;
+  /** Statements storing notifications the api has under way at once, each with its own commit. */
+  ipnStoreWriters: number;
   /** BullMQ job lock: a job held by a worker that died is picked up again after this long. */
   jobLockMs: number;
   /** The bootstrap webhook endpoint (ORDER_WEBHOOK_URL), kept beside those admins create. */
@@ -320,6 +322,7 @@ export function loadServiceConfig(
     unmatchedRetryMs: r.int('IPN_UNMATCHED_RETRY_MS', 5000, 10, 3_600_000),
     notificationQueueDepth: r.int('NOTIFICATION_QUEUE_DEPTH', 60, 1, 100_000),
     ipnStoreGatherMs: r.int('IPN_STORE_GATHER_MS', 2, 0, 50),
+    ipnStoreWriters: r.int('IPN_STORE_WRITERS', 8, 1, 64),
     jobLockMs: r.int('JOB_LOCK_MS', 30_000, 500, 600_000),
     orderWebhookUrl: r.optionalString('ORDER_WEBHOOK_URL'),
     orderWebhookSecrets: r.list('ORDER_WEBHOOK_SECRET', []),

@@ -261,6 +261,11 @@ export const SERVICE_VARIABLES: Record<string, VariableNotes> = {
       'the api waits this long for more notifications to store in the same statement and commit before acknowledging (`0`: at once); fewer commits for that much latency',
     apps: ['api'],
   },
+  IPN_STORE_WRITERS: {
+    meaning:
+      'statements storing notifications the api has under way at once, each a connection of its pool and a commit of its own; while they are all waiting for their commits, new notifications gather for the next one',
+    apps: ['api'],
+  },
   NOTIFICATION_QUEUE_DEPTH: {
     meaning:
       'verification jobs (of up to 100 notifications each) the inbox relay lets wait in Redis; a longer backlog waits in Postgres',

@@ -29,7 +29,6 @@ export interface InboxEntry {
 }
 
 const MAX_BATCH = 200;
-const MAX_PARALLEL_WRITES = 2;
 
 /**
  * One statement for any number of notifications, parsed once per connection. The rows go as one
@@ -126,7 +125,7 @@ export class IpnInbox {
   ) {
     this.writes = new StatementBatch((entries) => this.insert(entries), {
       maxBatch: MAX_BATCH,
-      maxParallel: MAX_PARALLEL_WRITES,
+      maxParallel: config.ipnStoreWriters,
       gatherMs: config.ipnStoreGatherMs,
       observe: (items) =>
         serviceMetrics.sharedStatementItems.observe({ statement: 'inbox_store' }, items),
