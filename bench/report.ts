@@ -189,6 +189,20 @@ function ipnSection(result: Json | null): string[] {
           `The same route committing without waiting for the disk (\`/ipn/unflushed\`, a trial and never a design: a crash could lose what it acknowledged), in the same stages: p99 ≤ 25 ms up to ${n(unflushed.within25ms, 0)}/s, ${(aloneGoal.floor > 0 ? unflushed.within25ms / aloneGoal.floor : 0).toFixed(2)}× the bare route's; at any latency at most ${n(unflushed.busiest, 0)}/s. Between the two is what waiting for the disk adds.`,
         );
       }
+      if (share < API_ALONE_SHARE) {
+        // The api's durable store alone, without the framework, missed the goal itself.
+        const unflushedShare =
+          unflushed && aloneGoal.floor > 0 ? unflushed.within25ms / aloneGoal.floor : 0;
+        const withoutTheDisk = !unflushed
+          ? ''
+          : unflushedShare >= API_ALONE_SHARE
+            ? ' The same route meets it once its commit does not wait for the disk: that wait, which an acknowledgement that may not be lost cannot skip, is what stands between.'
+            : ' So does the same route when its commit does not wait for the disk.';
+        lines.push(
+          '',
+          `So on this machine the goal is out of the reach of committing each notification to PostgreSQL before acknowledging it, as the service does so that a fault loses none: the storing floor, that commit with no framework around it and batched as the api batches, misses it.${withoutTheDisk}`,
+        );
+      }
       lines.push(...coresAtGoalRate(result, aloneGoal.floor * API_ALONE_SHARE));
     }
   }
