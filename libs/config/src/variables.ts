@@ -263,7 +263,7 @@ export const SERVICE_VARIABLES: Record<string, VariableNotes> = {
   },
   IPN_STORE_WRITERS: {
     meaning:
-      'statements storing notifications the api has under way at once, each a connection of its pool and a commit of its own; while they are all waiting for their commits, new notifications gather for the next one',
+      'statements storing notifications the api has under way at once, each a connection of its pool and a commit of its own, and never more than half of `DATABASE_POOL_SIZE`; while they are all waiting for their commits, new notifications gather for the next one',
     apps: ['api'],
   },
   NOTIFICATION_QUEUE_DEPTH: {

@@ -31,6 +31,16 @@ export interface InboxEntry {
 const MAX_BATCH = 200;
 
 /**
+ * The inbox's statements under way at once: IPN_STORE_WRITERS, but never more than half the api's
+ * pool, so that a burst of notifications leaves connections to the checkouts and reads beside it.
+ */
+export function inboxWriters(
+  config: Pick<ServiceConfig, 'ipnStoreWriters' | 'databasePoolSize'>,
+): number {
+  return Math.max(1, Math.min(config.ipnStoreWriters, Math.floor(config.databasePoolSize.api / 2)));
+}
+
+/**
  * One statement for any number of notifications, parsed once per connection. The rows go as one
  * JSON array of arrays ($1, each in the INSERT's column order): one native JSON.stringify, where
  * an array parameter per column has the driver quote every value in JavaScript, and the payload
@@ -125,7 +135,7 @@ export class IpnInbox {
   ) {
     this.writes = new StatementBatch((entries) => this.insert(entries), {
       maxBatch: MAX_BATCH,
-      maxParallel: config.ipnStoreWriters,
+      maxParallel: inboxWriters(config),
       gatherMs: config.ipnStoreGatherMs,
       observe: (items) =>
         serviceMetrics.sharedStatementItems.observe({ statement: 'inbox_store' }, items),
