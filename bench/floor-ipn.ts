@@ -117,9 +117,10 @@ const STORE_AND_SIGNAL = {
  * more notifications within the p99.
  */
 const batching = (name: string, fallback: string | undefined, byDefault: number): number => {
-  const value = Number(process.env[name] ?? fallback ?? byDefault);
+  const given = process.env[name] ?? fallback;
+  const value = Number(given ?? byDefault);
   if (!Number.isInteger(value) || value < (name === 'FLOOR_STORE_GATHER_MS' ? 0 : 1)) {
-    throw new Error(`${name} must be a whole number (got ${process.env[name]})`);
+    throw new Error(`${name} must be a whole number (got ${given})`);
   }
   return value;
 };
