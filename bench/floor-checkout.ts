@@ -9,7 +9,8 @@
  * gateway client's retries and parsing, logging, metrics, idempotency, the reference's twin).
  *
  * Started by bench/checkout-load.ts with: PORT, DATABASE_URL (migrated by the api), GATEWAY_URL,
- * GATEWAY_TOKEN, IPN_ID, SHOP_KEY, CALLBACK_URL. Not part of the service.
+ * GATEWAY_TOKEN, IPN_ID, SHOP_KEY, CALLBACK_URL, and the api's DATABASE_POOL_SIZE when the run
+ * sets one. Not part of the service.
  */
 import { Agent } from 'node:http';
 import Fastify from 'fastify';
@@ -23,7 +24,16 @@ const shopKey = `Bearer ${env('SHOP_KEY')}`;
 const ipnId = env('IPN_ID');
 const callbackUrl = env('CALLBACK_URL');
 const agent = new Agent({ keepAlive: true, maxSockets: 128, scheduling: 'lifo' });
-const pool = new Pool({ connectionString: env('DATABASE_URL'), max: 10 });
+/**
+ * As many connections as the api keeps (DATABASE_POOL_SIZE, 20 by default), so both queue their
+ * statements alike: with fewer, 16 checkouts at once would wait in this process's pool instead of
+ * running as backends beside each other on the shared cores.
+ */
+const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 20);
+if (!Number.isInteger(poolSize) || poolSize < 1) {
+  throw new Error(`DATABASE_POOL_SIZE must be a whole number (got ${process.env.DATABASE_POOL_SIZE})`);
+}
+const pool = new Pool({ connectionString: env('DATABASE_URL'), max: poolSize });
 
 const RECORD = {
   name: 'floor-record',
