@@ -31,7 +31,9 @@ const agent = new Agent({ keepAlive: true, maxSockets: 128, scheduling: 'lifo' }
  */
 const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 20);
 if (!Number.isInteger(poolSize) || poolSize < 1) {
-  throw new Error(`DATABASE_POOL_SIZE must be a whole number (got ${process.env.DATABASE_POOL_SIZE})`);
+  throw new Error(
+    `DATABASE_POOL_SIZE must be a whole number (got ${process.env.DATABASE_POOL_SIZE})`,
+  );
 }
 const pool = new Pool({ connectionString: env('DATABASE_URL'), max: poolSize });
 
