@@ -25,15 +25,9 @@ import {
 } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { TransformationType } from 'class-transformer';
-import type { MetadataStorage as TransformMetadata } from 'class-transformer/types/MetadataStorage';
+import { defaultMetadataStorage } from '@app/checkout/http/body-instances';
 
 type Constructor = abstract new (...args: never[]) => unknown;
-
-// class-transformer keeps its @Transform metadata here and exports no typed path to it.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
-  defaultMetadataStorage: TransformMetadata;
-};
 
 /**
  * The limits the api enforces on what it is sent, copied from the request classes' class-validator

@@ -112,6 +112,12 @@ function rulesOf(target: RuledClass): ClassRules {
   return rules;
 }
 
+/** The properties `target` has class-validator rules for, or null when it has none at all. */
+export function ruledProperties(target: RuledClass): ReadonlySet<string> | null {
+  const rules = rulesOf(target);
+  return rules.any ? rules.known : null;
+}
+
 /** Not decided here: class-validator itself has to say (a promise, an array to validate each of). */
 const UNDECIDED = undefined;
 type Verdict = boolean | typeof UNDECIDED;

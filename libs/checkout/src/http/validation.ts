@@ -6,6 +6,7 @@ import {
 } from '@nestjs/common';
 import type { ValidatorOptions } from 'class-validator';
 import { FieldProblem } from '../errors/checkout-error';
+import { bodyInstanceOf, NOT_BUILT } from './body-instances';
 import { passesEveryRule } from './body-rules';
 
 /** Flattens class-validator's tree into "customer.email: must be an email" pairs. */
@@ -55,6 +56,14 @@ class CheckoutValidationPipe extends ValidationPipe {
       throw new BadRequestException({
         errors: [{ field: found, reason: 'must not contain the NUL character (\\u0000)' }],
       });
+    }
+    // A body that passes every rule is answered with the instance class-transformer would
+    // build, built without it (bodyInstanceOf); any other takes Nest's way, which names what fails.
+    if (metadata.type === 'body') {
+      const entity = bodyInstanceOf(metadata.metatype, value);
+      if (entity !== NOT_BUILT && passesEveryRule(entity, this.validatorOptions) === true) {
+        return entity;
+      }
     }
     return super.transform(value, metadata);
   }

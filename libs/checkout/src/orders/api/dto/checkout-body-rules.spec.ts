@@ -1,9 +1,15 @@
-import { ArgumentMetadata, BadRequestException } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
+import { ArgumentMetadata, BadRequestException, ValidationPipe } from '@nestjs/common';
+import * as classTransformer from 'class-transformer';
+import { Expose, plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validate, ValidatorOptions } from 'class-validator';
+import { bodyInstanceOf, NOT_BUILT } from '../../../http/body-instances';
 import { passesEveryRule } from '../../../http/body-rules';
-import { checkoutValidationPipe } from '../../../http/validation';
-import { CreateCheckoutDto, CreateMobileMoneyCheckoutDto } from './create-checkout.dto';
+import { checkoutValidationPipe, fieldProblems } from '../../../http/validation';
+import {
+  CreateCheckoutDto,
+  CreateMobileMoneyCheckoutDto,
+  CustomerDto,
+} from './create-checkout.dto';
 // Every DTO of the api, so that their rules are in class-validator's storage.
 import '../../../index';
 
@@ -222,5 +228,97 @@ describe('the api pipe with passesEveryRule', () => {
         { field: 'amount', reason: 'must be a positive amount with at most 2 decimals' },
       ]),
     });
+  });
+});
+
+describe('bodyInstanceOf', () => {
+  const cases: [string, new () => object, object][] = [
+    ['a hosted checkout', CreateCheckoutDto, HOSTED],
+    ['a mobile-money checkout', CreateMobileMoneyCheckoutDto, MOBILE],
+  ];
+
+  it.each(cases)(
+    'builds what class-transformer builds for every variant of %s it builds',
+    (_name, dto, valid) => {
+      let built = 0;
+      for (const body of corpus(valid)) {
+        const instance = bodyInstanceOf(dto, structuredClone(body));
+        if (instance === NOT_BUILT) continue;
+        built += 1;
+        // toStrictEqual tells classes apart, nested ones too, and undefined from absent.
+        expect(instance).toStrictEqual(plainToInstance(dto, structuredClone(body)));
+      }
+      expect(built).toBeGreaterThan(50);
+    },
+  );
+
+  it('leaves to class-transformer what it does not follow', () => {
+    class Renamed {
+      @Expose({ name: 'full_name' })
+      name?: string;
+    }
+    expect(bodyInstanceOf(Renamed, { full_name: 'x' })).toBe(NOT_BUILT);
+    const hosted = structuredClone(HOSTED);
+    for (const body of [
+      { ...hosted, unknown_field: 'x' },
+      { ...hosted, toString: 'x' },
+      { ...hosted, description: ['x'] },
+      { ...hosted, customer: new Date() },
+      { ...hosted, customer: Object.create(null) as object },
+      { ...hosted, amount: { value: 1 } },
+    ]) {
+      expect(bodyInstanceOf(CreateCheckoutDto, body)).toBe(NOT_BUILT);
+    }
+    expect(bodyInstanceOf(CreateCheckoutDto, ['x'])).toBe(NOT_BUILT);
+    expect(bodyInstanceOf(Object, {})).toBe(NOT_BUILT);
+    expect(bodyInstanceOf(undefined, hosted)).toBe(NOT_BUILT);
+    expect(bodyInstanceOf(CustomerDto, { email: 'a@b.co' })).toBeInstanceOf(CustomerDto);
+  });
+});
+
+describe('the api pipe against Nest’s own', () => {
+  const body = (metatype: new () => object): ArgumentMetadata => ({ type: 'body', metatype });
+  const nests = new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    validationError: { target: false, value: false },
+    exceptionFactory: (errors) => new BadRequestException({ errors: fieldProblems(errors) }),
+  });
+  const outcome = (pipe: ValidationPipe, value: unknown, metadata: ArgumentMetadata) =>
+    pipe.transform(value, metadata).then(
+      (entity: unknown) => ({ entity }),
+      (error: unknown) => ({ refused: (error as BadRequestException).getResponse() }),
+    );
+
+  it.each([
+    ['a hosted checkout', CreateCheckoutDto, HOSTED],
+    ['a mobile-money checkout', CreateMobileMoneyCheckoutDto, MOBILE],
+  ] as [string, new () => object, object][])(
+    'answers every variant of %s as Nest’s ValidationPipe does',
+    async (_name, dto, valid) => {
+      const pipe = checkoutValidationPipe();
+      for (const variant of corpus(valid)) {
+        const ours = await outcome(pipe, structuredClone(variant), body(dto));
+        const theirs = await outcome(nests, structuredClone(variant), body(dto));
+        expect(ours).toStrictEqual(theirs);
+      }
+    },
+  );
+
+  it('builds a valid checkout without class-transformer, and an invalid one with it', async () => {
+    const pipe = checkoutValidationPipe();
+    const transforms = jest.spyOn(classTransformer, 'plainToInstance');
+    try {
+      const dto = await pipe.transform(structuredClone(HOSTED), body(CreateCheckoutDto));
+      expect(dto).toBeInstanceOf(CreateCheckoutDto);
+      expect(transforms).not.toHaveBeenCalled();
+      await expect(
+        pipe.transform({ ...structuredClone(HOSTED), amount: '-1' }, body(CreateCheckoutDto)),
+      ).rejects.toBeInstanceOf(BadRequestException);
+      expect(transforms).toHaveBeenCalledTimes(1);
+    } finally {
+      transforms.mockRestore();
+    }
   });
 });
