@@ -1,5 +1,95 @@
+import { Controller, Post } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
+import { SkipThrottle, Throttle, ThrottlerException, ThrottlerStorage } from '@nestjs/throttler';
 import { CountHits, RateLeases } from '@app/queues';
-import { SourceAddressCeiling } from './rate-limits';
+import { CheckoutRateGuard, SourceAddressCeiling } from './rate-limits';
+
+describe('CheckoutRateGuard', () => {
+  @Controller('v1/things')
+  class Things {
+    @Post()
+    plain(): void {}
+
+    @Post('few')
+    @Throttle({ default: { limit: 2, ttl: 1_000 } })
+    few(): void {}
+
+    @Post('free')
+    @SkipThrottle()
+    free(): void {}
+  }
+
+  /** The guard over a store counting per key, and what it set on each answer. */
+  async function guarded() {
+    const hits = new Map<string, number>();
+    const storage: ThrottlerStorage = {
+      increment: async (key, ttl, limit) => {
+        const total = (hits.get(key) ?? 0) + 1;
+        hits.set(key, total);
+        const blocked = total > limit;
+        return {
+          totalHits: total,
+          timeToExpire: ttl / 1000,
+          isBlocked: blocked,
+          timeToBlockExpire: blocked ? ttl / 1000 : 0,
+        };
+      },
+    };
+    const guard = new CheckoutRateGuard(
+      { throttlers: [{ name: 'default', ttl: 60_000, limit: () => 3 }] },
+      storage,
+      new Reflector(),
+    );
+    await guard.onModuleInit();
+    const request = async (method: keyof Things, url = '/v1/things') => {
+      const headers: Record<string, unknown> = {};
+      const reply = { header: (name: string, value: unknown) => (headers[name] = value) };
+      const context = new ExecutionContextHost(
+        [{ url, ip: '10.0.0.1', headers: { authorization: 'Bearer shop-key' } }, reply],
+        Things,
+        Things.prototype[method],
+      );
+      const allowed = await guard.canActivate(context).catch((error: unknown) => error);
+      return { allowed, headers };
+    };
+    return { request, hits };
+  }
+
+  it("counts each route under the throttler's limit, and refuses past it with Retry-After", async () => {
+    const { request } = await guarded();
+    const first = await request('plain');
+    expect(first.allowed).toBe(true);
+    expect(first.headers).toMatchObject({ 'X-RateLimit-Limit': 3, 'X-RateLimit-Remaining': 2 });
+    for (let i = 0; i < 2; i += 1) expect((await request('plain')).allowed).toBe(true);
+    const refused = await request('plain');
+    expect(refused.allowed).toBeInstanceOf(ThrottlerException);
+    expect(refused.headers).toMatchObject({ 'Retry-After': 60 });
+  });
+
+  it("honours a route's @Throttle and @SkipThrottle, read once for all its requests", async () => {
+    const { request, hits } = await guarded();
+    const reads = jest.spyOn(Reflector.prototype, 'getAllAndOverride');
+    try {
+      expect((await request('few')).allowed).toBe(true);
+      expect((await request('few')).headers).toMatchObject({ 'X-RateLimit-Limit': 2 });
+      expect((await request('few')).allowed).toBeInstanceOf(ThrottlerException);
+      for (let i = 0; i < 5; i += 1) expect((await request('free')).allowed).toBe(true);
+      // Six settings of one throttler, for each of the two routes: none read again.
+      expect(reads).toHaveBeenCalledTimes(12);
+    } finally {
+      reads.mockRestore();
+    }
+    expect([...hits.values()]).toEqual([3]);
+  });
+
+  it('leaves health and metrics uncounted', async () => {
+    const { request, hits } = await guarded();
+    expect((await request('plain', '/health/live')).allowed).toBe(true);
+    expect((await request('plain', '/metrics')).allowed).toBe(true);
+    expect(hits.size).toBe(0);
+  });
+});
 
 describe('SourceAddressCeiling', () => {
   it('lets an address make its minute’s worth, then asks it to wait until the window ends', () => {

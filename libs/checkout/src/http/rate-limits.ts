@@ -1,6 +1,19 @@
 import { ExecutionContext, Inject, Injectable, Logger, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ThrottlerGuard, ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
+import {
+  ThrottlerGuard,
+  ThrottlerModule,
+  ThrottlerOptions,
+  ThrottlerStorage,
+} from '@nestjs/throttler';
+import {
+  THROTTLER_BLOCK_DURATION,
+  THROTTLER_KEY_GENERATOR,
+  THROTTLER_LIMIT,
+  THROTTLER_SKIP,
+  THROTTLER_TRACKER,
+  THROTTLER_TTL,
+} from '@nestjs/throttler/dist/throttler.constants';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import { DataSource } from 'typeorm';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
@@ -72,6 +85,71 @@ function limitedAs(url: string): 'shop' | 'admin' | null {
  */
 @Injectable()
 export class CheckoutRateGuard extends ThrottlerGuard {
+  /** Each route's @SkipThrottle and @Throttle settings per throttler, read at its first request. */
+  private readonly routeSettings = new WeakMap<object, WeakMap<object, RouteThrottle[]>>();
+
+  /**
+   * ThrottlerGuard's own check, with each route's decorator settings read once rather than on
+   * every request (ten metadata lookups a request, each through the class's prototype chain):
+   * decorators are all set as the classes load.
+   */
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (await this.shouldSkip(context)) return true;
+    for (const route of this.settingsOf(context.getHandler(), context.getClass())) {
+      const { throttler } = route;
+      const skipIf = throttler.skipIf ?? this.commonOptions.skipIf;
+      if (route.skip || skipIf?.(context)) continue;
+      const limit = numberOf(
+        await valueOf(context, route.limit ?? throttler.limit),
+        'limit',
+        throttler,
+      );
+      const ttl = numberOf(await valueOf(context, route.ttl ?? throttler.ttl), 'ttl', throttler);
+      const blockDuration = numberOf(
+        await valueOf(context, route.blockDuration ?? throttler.blockDuration ?? ttl),
+        'blockDuration',
+        throttler,
+      );
+      await this.handleRequest({
+        context,
+        limit,
+        ttl,
+        throttler,
+        blockDuration,
+        getTracker: route.getTracker ?? throttler.getTracker ?? this.commonOptions.getTracker!,
+        generateKey: route.generateKey ?? throttler.generateKey ?? this.commonOptions.generateKey!,
+      });
+    }
+    return true;
+  }
+
+  private settingsOf(handler: object, controller: object): RouteThrottle[] {
+    let byController = this.routeSettings.get(handler);
+    if (!byController) {
+      byController = new WeakMap();
+      this.routeSettings.set(handler, byController);
+    }
+    let settings = byController.get(controller);
+    if (!settings) {
+      const read = <T>(key: string, throttler: ThrottlerOptions): T | undefined =>
+        this.reflector.getAllAndOverride<T | undefined>(key + throttler.name, [
+          handler as () => void,
+          controller as () => void,
+        ]);
+      settings = this.throttlers.map((throttler) => ({
+        throttler,
+        skip: read<boolean>(THROTTLER_SKIP, throttler) ?? false,
+        limit: read(THROTTLER_LIMIT, throttler),
+        ttl: read(THROTTLER_TTL, throttler),
+        blockDuration: read(THROTTLER_BLOCK_DURATION, throttler),
+        getTracker: read(THROTTLER_TRACKER, throttler),
+        generateKey: read(THROTTLER_KEY_GENERATOR, throttler),
+      }));
+      byController.set(controller, settings);
+    }
+    return settings;
+  }
+
   protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<TrackedRequest>();
     return limitedAs(request.url ?? '') === null;
@@ -87,6 +165,35 @@ export class CheckoutRateGuard extends ThrottlerGuard {
     const request = context.switchToHttp().getRequest<TrackedRequest>();
     return `${limitedAs(request.url ?? '')}:${tracker}`;
   }
+}
+
+/** One throttler's settings on a route: what its decorators set, else the throttler's own. */
+interface RouteThrottle {
+  throttler: ThrottlerOptions;
+  skip: boolean;
+  limit: ThrottlerOptions['limit'] | undefined;
+  ttl: ThrottlerOptions['ttl'] | undefined;
+  blockDuration: ThrottlerOptions['blockDuration'] | undefined;
+  getTracker: ThrottlerOptions['getTracker'];
+  generateKey: ThrottlerOptions['generateKey'];
+}
+
+/** A setting given as a value or as a function of the request, as ThrottlerGuard resolves it. */
+function valueOf(context: ExecutionContext, value: unknown): unknown {
+  return typeof value === 'function'
+    ? (value as (context: ExecutionContext) => unknown)(context)
+    : value;
+}
+
+/** A number, or the error ThrottlerGuard raises for anything else. */
+function numberOf(value: unknown, option: string, throttler: ThrottlerOptions): number {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof number !== 'number' || Number.isNaN(number)) {
+    throw new Error(
+      `Invalid "${option}" for the "${throttler.name}" throttler: expected a number, got ${JSON.stringify(value)}.`,
+    );
+  }
+  return number;
 }
 
 /** Requests a minute the route's key (or address) may make. */
