@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { StatusTokens } from './status-tokens';
 
 describe('StatusTokens', () => {
@@ -8,6 +9,13 @@ describe('StatusTokens', () => {
     expect(token).toMatch(/^pst_[A-Za-z0-9_-]{43}$/);
     expect(tokens.issue('ORDER-1')).toBe(token);
     expect(tokens.issue('ORDER-2')).not.toBe(token);
+  });
+
+  it('is the HMAC-SHA256 of the reference under the secret, so every release answers the same token', () => {
+    const mac = createHmac('sha256', 'a-secret-of-thirty-two-characters!!')
+      .update('order-status\nORDER-1')
+      .digest('base64url');
+    expect(tokens.issue('ORDER-1')).toBe(`pst_${mac}`);
   });
 
   it("accepts an order's own token and refuses another order's, a changed one and other shapes", () => {

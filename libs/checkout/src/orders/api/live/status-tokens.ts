@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, KeyObject, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { SERVICE_CONFIG, ServiceConfig } from '@app/config';
 
@@ -11,10 +11,11 @@ const PREFIX = 'pst_';
  */
 @Injectable()
 export class StatusTokens {
-  private readonly secret: string;
+  /** The secret as a key object, made once: createHmac would make one from the text each call. */
+  private readonly secret: KeyObject;
 
   constructor(@Inject(SERVICE_CONFIG) config: Pick<ServiceConfig, 'statusTokenSecret'>) {
-    this.secret = config.statusTokenSecret;
+    this.secret = createSecretKey(Buffer.from(config.statusTokenSecret, 'utf8'));
   }
 
   issue(merchantReference: string): string {
