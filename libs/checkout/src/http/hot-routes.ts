@@ -222,15 +222,28 @@ function hotHandler(
       }
       void reply.status(plan.status);
       // Set in place, never resolved to: the reply is a thenable that settles once it is sent.
-      const args: unknown[] = [];
-      await Promise.all(
-        plan.args.map(async ({ extract, piped }, index) => {
-          let value = extract(request, reply, context);
-          // As Nest does: each global pipe in turn, on what the one before returned.
-          if (piped) for (const pipe of globals.pipes) value = await pipe.transform(value, piped);
-          args[index] = value;
-        }),
-      );
+      const args: unknown[] = new Array(plan.args.length);
+      // As Nest does, the piped arguments side by side; the others (headers, the reply) as they are.
+      let piping: Promise<void>[] | null = null;
+      for (let index = 0; index < plan.args.length; index += 1) {
+        const { extract, piped } = plan.args[index];
+        let value: unknown;
+        try {
+          value = extract(request, reply, context);
+        } catch (error) {
+          // Rejected beside the pipes under way, as Nest's own Promise.all would: none goes unheard.
+          (piping ??= []).push(Promise.reject(error));
+          continue;
+        }
+        if (piped && globals.pipes.length > 0) {
+          (piping ??= []).push(
+            throughPipes(globals.pipes, value, piped).then((result) => {
+              args[index] = result;
+            }),
+          );
+        } else args[index] = value;
+      }
+      if (piping) await Promise.all(piping);
       const result: unknown = await plan.handler.apply(plan.instance, args);
       return reply.send(result);
     } catch (error) {
@@ -238,6 +251,16 @@ function hotHandler(
       return reply;
     }
   };
+}
+
+/** As Nest does: each global pipe in turn, on what the one before returned. */
+async function throughPipes(
+  pipes: PipeTransform[],
+  value: unknown,
+  metadata: ArgumentMetadata,
+): Promise<unknown> {
+  for (const pipe of pipes) value = await pipe.transform(value, metadata);
+  return value;
 }
 
 /** Only what these routes use is served; anything else of Nest's on the method stops the start. */
