@@ -446,8 +446,15 @@ async function main(): Promise<void> {
       );
     }
 
-    /** Waits until every one of these orders is completed; seconds after `lastSentAt`. */
-    async function finalAfter(orders: Notification[], lastSentAt: number): Promise<number> {
+    /**
+     * Waits until every one of these orders is completed; seconds after `lastSentAt`. `through`
+     * names who took their notifications, for the message when some never are.
+     */
+    async function finalAfter(
+      orders: Notification[],
+      lastSentAt: number,
+      through: string,
+    ): Promise<number> {
       const references = orders.map((o) => o.reference);
       let left = orders.length;
       await waitUntil(
@@ -471,7 +478,8 @@ async function main(): Promise<void> {
         );
         const rowsSeen = rows.map((row) => `${row.n} ${row.status}`).join(', ') || 'none';
         throw new Error(
-          `${error.message}: ${left} of ${orders.length} left; their notifications: ${rowsSeen}`,
+          `${error.message} (notifications through ${through}): ${left} of ${orders.length} left; ` +
+            `their notifications: ${rowsSeen}`,
         );
       });
       return (Date.now() - lastSentAt) / 1000;
@@ -483,7 +491,8 @@ async function main(): Promise<void> {
       if (count <= 0) return;
       const orders = await paidOrders(Math.round(count * (1 - DUPLICATES)));
       const stage = await fire(url, rate, withDuplicates(orders, count));
-      await finalAfter(orders, stage.lastSentAt);
+      // The service's URL holds its IPN path secret: named, not shown.
+      await finalAfter(orders, stage.lastSentAt, url.startsWith(api) ? 'the service' : url);
     }
 
     /**
@@ -507,7 +516,7 @@ async function main(): Promise<void> {
       });
       const from = await settledReading(counted);
       const stage = await fire(url, rate, notifications);
-      const final = await finalAfter(orders, stage.lastSentAt);
+      const final = await finalAfter(orders, stage.lastSentAt, url);
       const to = await settledReading(counted);
       const each = (a: number, b: number) => Number(costPer(a, b, count, 3));
       const figures: Record<string, number> = {
@@ -582,7 +591,7 @@ async function main(): Promise<void> {
       service: Stage,
     ) {
       const references = orders.map((o) => o.reference);
-      const final = await finalAfter(orders, service.lastSentAt);
+      const final = await finalAfter(orders, service.lastSentAt, 'the service');
       const doubled = await db.query(
         `SELECT count(*)::int AS n FROM (
            SELECT e.order_id FROM order_events e JOIN orders o ON o.id = e.order_id
@@ -619,15 +628,15 @@ async function main(): Promise<void> {
     // Warm the servers (JIT, connection pools) before measuring, each settling its warm-up.
     const warm = await paidOrders(WARM_NOTIFICATIONS);
     await fire(`${api}/v1/ipn/${secret}`, 500, warm);
-    await finalAfter(warm, Date.now());
+    await finalAfter(warm, Date.now(), 'the service');
     await fire(`http://127.0.0.1:${barePort}/ipn`, 500, warm);
     if (floor) {
       const floorWarm = await paidOrders(WARM_NOTIFICATIONS);
       await fire(floorUrl, 500, floorWarm);
-      await finalAfter(floorWarm, Date.now());
+      await finalAfter(floorWarm, Date.now(), floorUrl);
       const splitWarm = await paidOrders(WARM_NOTIFICATIONS);
       await fire(`${floorUrl}/split`, 500, splitWarm);
-      await finalAfter(splitWarm, Date.now());
+      await finalAfter(splitWarm, Date.now(), `${floorUrl}/split`);
     }
 
     const lines: string[] = [];
