@@ -1,3 +1,4 @@
+import '@app/common/runtime/heap-policy';
 import './tracing';
 import 'reflect-metadata';
 import { loadOrExit, loadServiceConfig } from '@app/config';
