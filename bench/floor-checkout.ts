@@ -15,7 +15,7 @@
 import { Agent } from 'node:http';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
-import { requiredEnv as env, serveFloor } from './floor-support';
+import { requiredEnv as env, serveFloor, wholeNumberEnv } from './floor-support';
 import { call } from './processes';
 
 const gateway = `${env('GATEWAY_URL')}/Transactions/SubmitOrderRequest`;
@@ -29,13 +29,10 @@ const agent = new Agent({ keepAlive: true, maxSockets: 128, scheduling: 'lifo' }
  * statements alike: with fewer, 16 checkouts at once would wait in this process's pool instead of
  * running as backends beside each other on the shared cores.
  */
-const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 20);
-if (!Number.isInteger(poolSize) || poolSize < 1) {
-  throw new Error(
-    `DATABASE_POOL_SIZE must be a whole number (got ${process.env.DATABASE_POOL_SIZE})`,
-  );
-}
-const pool = new Pool({ connectionString: env('DATABASE_URL'), max: poolSize });
+const pool = new Pool({
+  connectionString: env('DATABASE_URL'),
+  max: wholeNumberEnv('DATABASE_POOL_SIZE', undefined, 20, 1),
+});
 
 const RECORD = {
   name: 'floor-record',

@@ -21,7 +21,7 @@
  */
 import Fastify from 'fastify';
 import { Pool } from 'pg';
-import { requiredEnv as env, serveFloor } from './floor-support';
+import { requiredEnv as env, serveFloor, wholeNumberEnv } from './floor-support';
 import { SPLIT_FLOOR_CHANNEL, verifyOnce } from './floor-ipn-verify';
 
 const pool = new Pool({ connectionString: env('DATABASE_URL'), max: 10 });
@@ -116,17 +116,9 @@ const STORE_AND_SIGNAL = {
  * this process only (its stored, unflushed and split routes): whether a different one would take
  * more notifications within the p99.
  */
-const batching = (name: string, fallback: string | undefined, byDefault: number): number => {
-  const given = process.env[name] ?? fallback;
-  const value = Number(given ?? byDefault);
-  if (!Number.isInteger(value) || value < (name === 'FLOOR_STORE_GATHER_MS' ? 0 : 1)) {
-    throw new Error(`${name} must be a whole number (got ${given})`);
-  }
-  return value;
-};
-const GATHER_MS = batching('FLOOR_STORE_GATHER_MS', process.env.IPN_STORE_GATHER_MS, 2);
-const MAX_WRITING = batching('FLOOR_STORE_WRITING', process.env.IPN_STORE_WRITERS, 8);
-const MAX_ROWS = batching('FLOOR_STORE_ROWS', undefined, 200);
+const GATHER_MS = wholeNumberEnv('FLOOR_STORE_GATHER_MS', process.env.IPN_STORE_GATHER_MS, 2, 0);
+const MAX_WRITING = wholeNumberEnv('FLOOR_STORE_WRITING', process.env.IPN_STORE_WRITERS, 8, 1);
+const MAX_ROWS = wholeNumberEnv('FLOOR_STORE_ROWS', undefined, 200, 1);
 
 /**
  * Connections of its own that commit without waiting for the WAL to reach disk, for /ipn/unflushed:

@@ -8,6 +8,24 @@ export function requiredEnv(name: string): string {
   return value;
 }
 
+/**
+ * A whole-number setting: the variable `name`, else `fallback` (a setting of the api the floor
+ * follows), else `byDefault`; anything else stops the floor with the value it read.
+ */
+export function wholeNumberEnv(
+  name: string,
+  fallback: string | undefined,
+  byDefault: number,
+  least: number,
+): number {
+  const given = process.env[name] ?? fallback;
+  const value = Number(given ?? byDefault);
+  if (!Number.isInteger(value) || value < least) {
+    throw new Error(`${name} must be a whole number of at least ${least} (got ${given})`);
+  }
+  return value;
+}
+
 /** Listens on PORT with a health route for the bench to wait on; SIGTERM closes it and its pool. */
 export function serveFloor(app: FastifyInstance, pool: Pool): void {
   app.get('/health', async () => ({ status: 'ok' }));
