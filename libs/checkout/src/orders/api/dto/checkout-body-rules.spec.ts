@@ -56,6 +56,12 @@ const MOBILE = {
   network: 'mpesa',
 };
 
+/** Each checkout body class with a valid body of it: every corpus starts from one. */
+const CHECKOUTS: [string, new () => object, object][] = [
+  ['a hosted checkout', CreateCheckoutDto, HOSTED],
+  ['a mobile-money checkout', CreateMobileMoneyCheckoutDto, MOBILE],
+];
+
 /** Values a field is set to, one at a time: types, bounds and shapes the rules tell apart. */
 const REPLACEMENTS: unknown[] = [
   undefined,
@@ -124,12 +130,7 @@ async function classValidatorPasses(entity: object, options = PIPE_OPTIONS): Pro
 }
 
 describe('passesEveryRule', () => {
-  const cases: [string, new () => object, object][] = [
-    ['a hosted checkout', CreateCheckoutDto, HOSTED],
-    ['a mobile-money checkout', CreateMobileMoneyCheckoutDto, MOBILE],
-  ];
-
-  it.each(cases)(
+  it.each(CHECKOUTS)(
     'answers what class-validator answers for every variant of %s',
     async (_name, dto, valid) => {
       const verdicts = { passed: 0, failed: 0 };
@@ -232,12 +233,7 @@ describe('the api pipe with passesEveryRule', () => {
 });
 
 describe('bodyInstanceOf', () => {
-  const cases: [string, new () => object, object][] = [
-    ['a hosted checkout', CreateCheckoutDto, HOSTED],
-    ['a mobile-money checkout', CreateMobileMoneyCheckoutDto, MOBILE],
-  ];
-
-  it.each(cases)(
+  it.each(CHECKOUTS)(
     'builds what class-transformer builds for every variant of %s it builds',
     (_name, dto, valid) => {
       let built = 0;
@@ -291,10 +287,7 @@ describe('the api pipe against Nest’s own', () => {
       (error: unknown) => ({ refused: (error as BadRequestException).getResponse() }),
     );
 
-  it.each([
-    ['a hosted checkout', CreateCheckoutDto, HOSTED],
-    ['a mobile-money checkout', CreateMobileMoneyCheckoutDto, MOBILE],
-  ] as [string, new () => object, object][])(
+  it.each(CHECKOUTS)(
     'answers every variant of %s as Nest’s ValidationPipe does',
     async (_name, dto, valid) => {
       const pipe = checkoutValidationPipe();
