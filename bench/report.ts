@@ -196,11 +196,11 @@ function ipnSection(result: Json | null): string[] {
         const withoutTheDisk = !unflushed
           ? ''
           : unflushedShare >= API_ALONE_SHARE
-            ? ' The same route meets it once its commit does not wait for the disk: that wait, which an acknowledgement that may not be lost cannot skip, is what stands between.'
+            ? ' The same route meets it once its commit does not wait for the disk, a wait an acknowledgement that may not be lost cannot skip.'
             : ' So does the same route when its commit does not wait for the disk.';
         lines.push(
           '',
-          `So on this machine the goal is out of the reach of committing each notification to PostgreSQL before acknowledging it, as the service does so that a fault loses none: the storing floor, that commit with no framework around it and batched as the api batches, misses it.${withoutTheDisk}`,
+          `In this run the storing floor itself misses the goal: each notification committed to PostgreSQL before it is acknowledged, as the service must so that a fault loses none, with no framework around it and batched as the api batches.${withoutTheDisk}`,
         );
       }
       lines.push(...coresAtGoalRate(result, aloneGoal.floor * API_ALONE_SHARE));
