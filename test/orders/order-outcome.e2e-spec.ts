@@ -146,7 +146,8 @@ describe('applying lookup outcomes to orders (real Postgres)', () => {
     );
     sent.mockRestore();
     expect(writes).toHaveLength(1);
-    expect((writes[0][0] as { values: unknown[][] }).values[0]).toHaveLength(4);
+    // Its one parameter of rows holds the four orders.
+    expect(JSON.parse((writes[0][0] as { values: string[] }).values[0])).toHaveLength(4);
 
     expect(results.map((result) => result.kind)).toEqual([
       'transitioned',

@@ -26,16 +26,6 @@ export function driverPool(dataSource: DataSource): DriverPool {
 }
 
 /**
- * Rows of values turned into one array per column: the parameters of a statement that takes any
- * number of rows as `unnest($1::type[], $2::type[], ...)`, parsed once whatever the batch size.
- */
-export function asColumns(rows: readonly (readonly unknown[])[]): unknown[][] {
-  const columns: unknown[][] = (rows[0] ?? []).map(() => []);
-  for (const row of rows) row.forEach((value, column) => columns[column].push(value));
-  return columns;
-}
-
-/**
  * What PostgreSQL answers when a pooler in transaction mode hands a named statement to a server
  * connection that never parsed it (26000: "prepared statement ... does not exist") or to one that
  * already did for another client (42P05: "... already exists"). Either way nothing ran.

@@ -110,40 +110,71 @@ const JOURNAL_COLUMNS: readonly (readonly [string, string])[] = [
   ['attempt', 'int'],
 ];
 
+/** A journalledBatchStatement and how its rows become its one parameter. */
+export interface JournalledBatch {
+  readonly text: string;
+  /**
+   * The rows (each the change's values, its journalParams, then the trailing ones, in the
+   * statement's column order) as the statement's $1: one JSON array of objects keyed by column.
+   */
+  records(rows: readonly (readonly unknown[])[]): string;
+}
+
 /**
- * journalledStatement for many orders at once, one parsed statement for any batch size: each
- * parameter is a column (an array), read as the rows of `v`: first the change's own columns, then
- * the journal's (each row's journalParams), then `trailing` ones the caller's later CTEs need.
- * `change` is an `UPDATE orders o ... FROM v ... RETURNING o.id, ...` (the CTE `changed`); every
- * changed order gets its timeline event and its merchant event from its row of `v`. `rest` gets
- * the next free parameter number and adds its CTEs (each starting with a comma) and the final
- * SELECT.
+ * journalledStatement for many orders at once, one parsed statement for any batch size: the rows
+ * come as one JSON parameter ($1, made by `records`), read as the rows of `v`: first the change's
+ * own columns, then the journal's (each row's journalParams), then `trailing` ones the caller's
+ * later CTEs need. One native JSON.stringify per batch, where an array parameter per column has
+ * the driver quote and escape every value (and format every date) in JavaScript. `change` is an
+ * `UPDATE orders o ... FROM v ... RETURNING o.id, ...` (the CTE `changed`); every changed order
+ * gets its timeline event and its merchant event from its row of `v`. `rest` gets the next free
+ * parameter number and adds its CTEs (each starting with a comma) and the final SELECT.
  */
 export function journalledBatchStatement(
   changeColumns: readonly (readonly [string, string])[],
   trailing: readonly (readonly [string, string])[],
   change: string,
   rest: (nextParam: number) => string,
-): string {
+): JournalledBatch {
   const columns = [...changeColumns, ...JOURNAL_COLUMNS, ...trailing];
-  const arrays = columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ');
-  const names = columns.map(([name]) => name).join(', ');
+  // The journal's jsonb values arrive as their JSON text (journalParams writes them so): text
+  // columns of the record, read as jsonb where they are inserted.
+  const record = [
+    ...changeColumns,
+    ...JOURNAL_COLUMNS.map(([name, type]) => [name, type === 'jsonb' ? 'text' : type] as const),
+    ...trailing,
+  ]
+    .map(([name, type]) => `${name} ${type}`)
+    .join(', ');
+  const names = columns.map(([name]) => name);
   const handed = handedOverAtWrite('v.announced_type');
-  return `WITH v AS (SELECT * FROM unnest(${arrays}) AS v(${names})),
+  const text = `WITH v AS (SELECT * FROM json_to_recordset($1::json) AS v(${record})),
      changed AS (${change}),
      event AS (
        INSERT INTO order_events
          (order_id, type, source, from_status, to_status, actor, gateway_record, details, attempt)
        SELECT v.id, v.event_type, v.event_source, v.from_status, v.to_status, v.actor,
-              v.gateway_record, v.details, v.attempt
+              v.gateway_record::jsonb, v.details::jsonb, v.attempt
          FROM v JOIN changed USING (id) WHERE v.event_type IS NOT NULL),
      announced AS (
        INSERT INTO outbox_events (order_id, type, payload, relayed_at, last_error)
-       SELECT v.id, v.announced_type, v.announced_payload, ${handed.relayedAt}, ${handed.lastError}
+       SELECT v.id, v.announced_type, v.announced_payload::jsonb, ${handed.relayedAt},
+              ${handed.lastError}
          FROM v JOIN changed USING (id) ${handed.join}
         WHERE v.announced_type IS NOT NULL)${paymentLinkTally(
           'SELECT v.id, v.from_status, v.to_status FROM v JOIN changed USING (id)',
-        )}${rest(columns.length + 1)}`;
+        )}${rest(2)}`;
+  return {
+    text,
+    records: (rows) =>
+      JSON.stringify(
+        rows.map((row) => {
+          const byName: Record<string, unknown> = {};
+          for (let i = 0; i < names.length; i += 1) byName[names[i]] = row[i] ?? null;
+          return byName;
+        }),
+      ),
+  };
 }
 
 /** A link's payment ends its hold on a use when it is paid, fails or is closed unpaid. */

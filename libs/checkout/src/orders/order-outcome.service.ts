@@ -16,7 +16,6 @@ import {
   PaymentAttemptEntity,
   PreparedStatement,
   RefundEntity,
-  asColumns,
   OPEN_NOTIFICATION_STATUSES_SQL,
   runPrepared,
   StatementBatch,
@@ -68,38 +67,36 @@ const WRITE_OUTCOME_LOCKED = journalledStatement(
 );
 
 /**
- * The same write for any number of orders at once (a column per array parameter, so one parsed
+ * The same write for any number of orders at once (their rows one JSON parameter, so one parsed
  * statement serves every batch size), each with its journal rows, and marking applied the inbox
  * rows its lookup answered: the order's notifications received up to the lookup's start and the
  * ones that joined it. An order whose version moved on changes nothing, and marks nothing.
  */
-const WRITE_OUTCOMES: PreparedStatement = {
-  name: 'order-outcomes-write',
-  text: journalledBatchStatement(
-    [
-      ['id', 'uuid'],
-      ['version', 'int'],
-      ['status', 'varchar'],
-      ['payment_method', 'varchar'],
-      ['payment_account', 'varchar'],
-      ['confirmation_code', 'varchar'],
-      ['paid_amount', 'numeric'],
-      ['paid_currency', 'varchar'],
-      ['paid_at', 'timestamptz'],
-      ['failure_reason', 'varchar'],
-      ['failed_at', 'timestamptz'],
-      ['reversed_at', 'timestamptz'],
-      ['next_poll_at', 'timestamptz'],
-      ['last_checked_at', 'timestamptz'],
-      ['order_tracking_id', 'varchar'],
-      ['submission_status', 'varchar'],
-      ['updated_at', 'timestamptz'],
-    ],
-    [
-      ['cover_tracking_id', 'varchar'],
-      ['cover_up_to', 'timestamptz'],
-    ],
-    `UPDATE orders o
+const OUTCOMES_BATCH = journalledBatchStatement(
+  [
+    ['id', 'uuid'],
+    ['version', 'int'],
+    ['status', 'varchar'],
+    ['payment_method', 'varchar'],
+    ['payment_account', 'varchar'],
+    ['confirmation_code', 'varchar'],
+    ['paid_amount', 'numeric'],
+    ['paid_currency', 'varchar'],
+    ['paid_at', 'timestamptz'],
+    ['failure_reason', 'varchar'],
+    ['failed_at', 'timestamptz'],
+    ['reversed_at', 'timestamptz'],
+    ['next_poll_at', 'timestamptz'],
+    ['last_checked_at', 'timestamptz'],
+    ['order_tracking_id', 'varchar'],
+    ['submission_status', 'varchar'],
+    ['updated_at', 'timestamptz'],
+  ],
+  [
+    ['cover_tracking_id', 'varchar'],
+    ['cover_up_to', 'timestamptz'],
+  ],
+  `UPDATE orders o
         SET status = v.status, payment_method = v.payment_method,
             payment_account = v.payment_account, confirmation_code = v.confirmation_code,
             paid_amount = v.paid_amount, paid_currency = v.paid_currency, paid_at = v.paid_at,
@@ -110,7 +107,7 @@ const WRITE_OUTCOMES: PreparedStatement = {
             version = o.version + 1
        FROM v WHERE o.id = v.id AND o.version = v.version
      RETURNING o.id, o.version`,
-    (next) => `,
+  (next) => `,
      answered AS (
        SELECT n.id, v.id AS order_id
          FROM v JOIN changed USING (id)
@@ -118,7 +115,7 @@ const WRITE_OUTCOMES: PreparedStatement = {
            ON n.order_tracking_id = v.cover_tracking_id AND n.received_at <= v.cover_up_to
        UNION
        SELECT j.id, j.order_id
-         FROM unnest($${next}::uuid[], $${next + 1}::uuid[]) AS j(id, order_id)
+         FROM json_to_recordset($${next}::json) AS j(id uuid, order_id uuid)
          JOIN changed ON changed.id = j.order_id),
      covered AS (
        UPDATE ipn_notifications n
@@ -130,7 +127,11 @@ const WRITE_OUTCOMES: PreparedStatement = {
      SELECT changed.id, changed.version,
             ARRAY(SELECT covered.id FROM covered WHERE covered.order_id = changed.id) AS covered
        FROM changed`,
-  ),
+);
+
+const WRITE_OUTCOMES: PreparedStatement = {
+  name: 'order-outcomes-write',
+  text: OUTCOMES_BATCH.text,
 };
 
 /**
@@ -470,9 +471,9 @@ export class OrderOutcomeService {
   private async writeOutcomes(batch: OutcomeWrite[]): Promise<OutcomeWritten[]> {
     // In one order of ids, so that two workers' batches lock their orders alike (no deadlock).
     const sorted = [...batch].sort((a, b) => (a.orderId < b.orderId ? -1 : 1));
-    // The order's and the journal's parameters, then the cover's two; a lookup nobody waits on
+    // The order's and the journal's values, then the cover's two; a lookup nobody waits on
     // (a poll) marks no notifications.
-    const orders = asColumns(
+    const records = OUTCOMES_BATCH.records(
       sorted.map(({ values, cover }) => {
         const waited = cover !== undefined && cover.notificationIds.size > 0;
         return [
@@ -482,17 +483,13 @@ export class OrderOutcomeService {
         ];
       }),
     );
-    const joined = asColumns(
-      sorted.flatMap(({ orderId, cover }) =>
-        [...(cover?.notificationIds ?? [])].map((id) => [id, orderId]),
-      ),
+    const joined = sorted.flatMap(({ orderId, cover }) =>
+      [...(cover?.notificationIds ?? [])].map((id) => ({ id, order_id: orderId })),
     );
-    // No notification joined any of them: still two (empty) columns.
-    const [joinedIds = [], joinedOrders = []] = joined;
     const rows = await runPrepared<{ id: string; version: number; covered: string[] }>(
       this.dataSource,
       WRITE_OUTCOMES,
-      [...orders, joinedIds, joinedOrders],
+      [records, JSON.stringify(joined)],
     );
     const byId = new Map(rows.map((row) => [row.id, row]));
     return batch.map(({ orderId }) => {
