@@ -136,16 +136,14 @@ export function journalledBatchStatement(
   change: string,
   rest: (nextParam: number) => string,
 ): JournalledBatch {
-  const columns = [...changeColumns, ...JOURNAL_COLUMNS, ...trailing];
   // The journal's jsonb values arrive as their JSON text (journalParams writes them so): text
   // columns of the record, read as jsonb where they are inserted.
-  const record = [
+  const columns = [
     ...changeColumns,
     ...JOURNAL_COLUMNS.map(([name, type]) => [name, type === 'jsonb' ? 'text' : type] as const),
     ...trailing,
-  ]
-    .map(([name, type]) => `${name} ${type}`)
-    .join(', ');
+  ];
+  const record = columns.map(([name, type]) => `${name} ${type}`).join(', ');
   const names = columns.map(([name]) => name);
   const handed = handedOverAtWrite('v.announced_type');
   const text = `WITH v AS (SELECT * FROM json_to_recordset($1::json) AS v(${record})),
