@@ -160,6 +160,21 @@ describe('applying lookup outcomes to orders (real Postgres)', () => {
       expect((await outboxOf(order.id)).map((e) => e.type)).toContain('order.completed');
     }
     expect((await eventsOf(orders[1].id)).map((e) => e.toStatus)).toEqual(['completed']);
+    // Written through the batch: its values typed as the columns are, its jsonb ones as objects.
+    const paid = await reload(orders[1].id);
+    expect(paid).toMatchObject({ paidAmount: '1500.00', paidCurrency: 'KES', failureReason: null });
+    expect(paid.paidAt?.toISOString()).toBe('2026-01-02T09:30:00.000Z');
+    const [event] = await eventsOf(orders[1].id);
+    expect(event.gatewayRecord).toMatchObject({ status_code: 1 });
+    expect(event.details).toEqual({});
+    const [merchantEvent] = await outboxOf(orders[1].id);
+    expect(merchantEvent.payload).toMatchObject({
+      order: {
+        reference: orders[1].merchantReference,
+        status: 'completed',
+        paid_amount: '1500.00',
+      },
+    });
     expect((await eventsOf(orders[3].id)).map((e) => e.toStatus).sort()).toEqual([
       'completed',
       'failed',

@@ -25,7 +25,9 @@ import {
   announcement,
   journalledBatchStatement,
   journalledStatement,
+  JournalEntry,
   journalParams,
+  journalValues,
   OrderJournal,
 } from './order-journal';
 import {
@@ -149,7 +151,7 @@ export interface InboxCover {
 
 interface OutcomeWrite {
   orderId: string;
-  /** The statement's parameters for this order, its id first. */
+  /** The order's row of the statement (its change's values, then its journalValues), id first. */
   values: unknown[];
   cover: InboxCover | undefined;
 }
@@ -420,8 +422,8 @@ export class OrderOutcomeService {
     const { order } = plan;
     order.updatedAt = new Date();
     const transition = plan.kind === 'transition' ? plan : null;
-    const announced = transition ? (ANNOUNCED[transition.to] ?? null) : null;
-    const values = [
+    const announcedType = transition ? (ANNOUNCED[transition.to] ?? null) : null;
+    const change = [
       order.id,
       version,
       order.status,
@@ -439,27 +441,29 @@ export class OrderOutcomeService {
       order.orderTrackingId,
       order.submissionStatus,
       order.updatedAt,
-      ...journalParams(
-        transition && {
-          type: 'status_changed',
-          source,
-          attempt: order.attemptNumber,
-          fromStatus: transition.from,
-          toStatus: transition.to,
-          gatewayRecord: transition.record.raw,
-          details: transition.record.paymentStatusCode
-            ? { payment_status_code: transition.record.paymentStatusCode }
-            : {},
-        },
-        announced && announcement(announced, order, refund),
-      ),
     ];
+    const entry: JournalEntry | null = transition && {
+      type: 'status_changed',
+      source,
+      attempt: order.attemptNumber,
+      fromStatus: transition.from,
+      toStatus: transition.to,
+      gatewayRecord: transition.record.raw,
+      details: transition.record.paymentStatusCode
+        ? { payment_status_code: transition.record.paymentStatusCode }
+        : {},
+    };
+    const announced = announcedType && announcement(announcedType, order, refund);
     if (manager) {
-      const rows = (await manager.query(WRITE_OUTCOME_LOCKED, values)) as { version: number }[];
+      const rows = (await manager.query(WRITE_OUTCOME_LOCKED, [
+        ...change,
+        ...journalParams(entry, announced),
+      ])) as { version: number }[];
       if (rows.length === 0) return false;
       order.version = rows[0].version;
       return true;
     }
+    const values = [...change, ...journalValues(entry, announced)];
     const written = await this.writes.submit({ orderId: order.id, values, cover });
     if (!written) return false;
     order.version = written.version;
