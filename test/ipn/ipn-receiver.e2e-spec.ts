@@ -44,6 +44,27 @@ describe('IPN receiver and verification (api + worker + sandbox over HTTP)', () 
   });
   afterEach(() => service.sandbox.control.reset());
 
+  it('applies a lookup answer holding what PostgreSQL cannot store, kept with U+FFFD in its place', async () => {
+    const checkout = await hostedCheckout(service);
+    // A declined mobile-money payment's record carries its processor's code as sent: here with
+    // a lone surrogate and a NUL, escaped in the gateway's JSON, which no jsonb or text column
+    // takes as they are.
+    await service.sandbox.control.settle(
+      checkout.orderTrackingId,
+      'failed',
+      'mobile_money',
+      'declined\uD800-\u0000',
+    );
+    const order = await waitForStatus(dataSource, checkout.reference, 'failed');
+    expect(await transitionsOf(dataSource, order.id)).toEqual(['pending->failed']);
+    const [event] = await dataSource.query<{ record: Record<string, unknown> }[]>(
+      `SELECT gateway_record AS record FROM order_events
+        WHERE order_id = $1 AND to_status = 'failed'`,
+      [order.id],
+    );
+    expect(event.record.payment_status_code).toBe('declined\uFFFD-\uFFFD');
+  });
+
   it('answers 404 for a wrong secret and stores nothing', async () => {
     const before = await dataSource.getRepository(IpnNotificationEntity).count();
     const answer = await request(ipnUrl(service, 'not-the-secret')).post('').send({

@@ -10,3 +10,4 @@ export * from './webhook-secret';
 export * from './payment-attempt';
 export * from './bounded-text';
 export * from './operator-permissions';
+export * from './storable-text';

@@ -221,3 +221,18 @@ describe('gatewayErrorFromBody', () => {
     ).toBeInstanceOf(GatewayUnavailableError);
   });
 });
+
+describe('parseJsonBody', () => {
+  it('reads an answer as sent, with NUL and lone surrogates replaced by U+FFFD', () => {
+    expect(parseJsonBody('{"payment_account":"07\\u0000","description":"\\ud800ok"}')).toEqual({
+      payment_account: '07\uFFFD',
+      description: '\uFFFDok',
+    });
+    // A surrogate pair, escaped or not, is a character like any other.
+    expect(parseJsonBody('{"a":"\\ud83d\\ude00","b":"😀","status_code":1}')).toEqual({
+      a: '😀',
+      b: '😀',
+      status_code: 1,
+    });
+  });
+});

@@ -1,3 +1,4 @@
+import { mayHoldUnstorableText, storableJson } from '@app/domain';
 import {
   GatewayAuthError,
   GatewayError,
@@ -30,14 +31,20 @@ export function splitGatewayMessages(message: unknown): string[] {
     .filter((segment) => segment.length > 0);
 }
 
-/** Parses a body as JSON; undefined when it is empty, plain text or HTML. */
+/**
+ * Parses a body as JSON; undefined when it is empty, plain text or HTML. A string holding what
+ * PostgreSQL cannot store (an escaped NUL or lone surrogate) has it replaced by U+FFFD: the
+ * answer is kept (in an order's timeline, its columns) as the gateway sent it but for those.
+ */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
+  return mayHoldUnstorableText(text) ? storableJson(parsed) : parsed;
 }
 
 interface ErrorObject {

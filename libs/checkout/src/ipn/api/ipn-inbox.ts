@@ -1,5 +1,5 @@
 import { serviceMetrics } from '@app/common';
-import { cutText } from '@app/domain';
+import { cutText, mayHoldUnstorableText, storableJson, storableText } from '@app/domain';
 import { encodeInboxSignal, HANDOVER_SECONDS, INBOX_CHANNEL } from '../inbox-channel';
 import { NOTIFICATION_LAST_ERROR_MAX_LENGTH } from '../inbox-limits';
 import { randomUUID } from 'node:crypto';
@@ -65,33 +65,14 @@ const STORE: PreparedStatement = {
           WHERE EXISTS (SELECT 1 FROM stored WHERE status = 'received')`,
 };
 
-/**
- * What jsonb cannot take, as JSON.stringify writes it: an escaped NUL or a lone surrogate (a
- * surrogate pair is written as is, never escaped). It also matches a sender's literal "\\u0000"
- * text; such a batch just takes the cleaning path.
- */
-const UNSTORABLE_ESCAPE = /\\u(?:0000|d[89a-f])/i;
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** Deeper than any notification: a payload nested further is cut there. */
 const MAX_PAYLOAD_DEPTH = 8;
-
-/**
- * Text as PostgreSQL can keep it: no NUL (text cannot hold one) and no lone surrogate (not
- * UTF-8), each shown as U+FFFD, and at most `max` characters (the column's width). Whatever a
- * sender puts in a notification is then stored, so junk is kept for the operator, never a 500.
- */
-export function storableText(value: string, max?: number): string {
-  const clean = value.replace(LONE_SURROGATE, '\uFFFD').replaceAll('\u0000', '\uFFFD');
-  if (max === undefined || clean.length <= max) return clean;
-  return cutText(clean, max);
-}
 
 function storableNullable(value: string | null, max: number): string | null {
   return value === null ? null : storableText(value, max);
 }
 
-/** True when the payload nests deeper than MAX_PAYLOAD_DEPTH (storablePayload cuts it there). */
+/** True when the payload nests deeper than MAX_PAYLOAD_DEPTH (storableJson cuts it there). */
 function nestedTooDeep(value: unknown, depth = 0): boolean {
   if (value === null || typeof value !== 'object') return false;
   if (depth >= MAX_PAYLOAD_DEPTH) return true;
@@ -99,20 +80,6 @@ function nestedTooDeep(value: unknown, depth = 0): boolean {
     if (nestedTooDeep(item, depth + 1)) return true;
   }
   return false;
-}
-
-/** The payload with every key and string storable, as jsonb takes it. */
-export function storablePayload(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return storableText(value);
-  if (value === null || typeof value !== 'object') return value;
-  if (depth >= MAX_PAYLOAD_DEPTH) return '[nested too deep]';
-  if (Array.isArray(value)) return value.map((item) => storablePayload(item, depth + 1));
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).map(([key, item]) => [
-      storableText(key),
-      storablePayload(item, depth + 1),
-    ]),
-  );
 }
 
 /**
@@ -153,10 +120,7 @@ export class IpnInbox {
     // batch is storable as sent: one scan of its JSON tells, and only a batch that is not has
     // every string cleaned.
     let rows = this.rowsOf(entries, ids, false);
-    if (
-      UNSTORABLE_ESCAPE.test(rows.json) ||
-      entries.some((entry) => nestedTooDeep(entry.payload))
-    ) {
+    if (mayHoldUnstorableText(rows.json) || entries.some((entry) => nestedTooDeep(entry.payload))) {
       rows = this.rowsOf(entries, ids, true);
     }
     const dueAt = Date.now() + HANDOVER_SECONDS * 1000;
@@ -196,7 +160,7 @@ export class IpnInbox {
       text(entry.merchantReference, 150),
       text(entry.notificationType, 32),
       text(entry.httpMethod, 8),
-      clean ? storablePayload(entry.payload) : entry.payload,
+      clean ? storableJson(entry.payload, MAX_PAYLOAD_DEPTH) : entry.payload,
       text(entry.remoteAddress, 64),
       entry.status,
       text(entry.lastError, NOTIFICATION_LAST_ERROR_MAX_LENGTH),
