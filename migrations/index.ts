@@ -18,6 +18,7 @@ import { OperatorsAccess1796100000000 } from './1796100000000-OperatorsAccess';
 import { GatewayAccounts1796200000000 } from './1796200000000-GatewayAccounts';
 import { UnmatchedPayments1796310000000 } from './1796310000000-UnmatchedPayments';
 import { PaymentLinks1796400000000 } from './1796400000000-PaymentLinks';
+import { LongerConfirmationCodes1796500000000 } from './1796500000000-LongerConfirmationCodes';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -40,4 +41,5 @@ export const ALL_MIGRATIONS: (new () => MigrationInterface)[] = [
   GatewayAccounts1796200000000,
   UnmatchedPayments1796310000000,
   PaymentLinks1796400000000,
+  LongerConfirmationCodes1796500000000,
 ];

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { IpnId, MerchantReference, Money } from '@app/domain';
 import { GatewayClient } from '@app/gateway-client';
 import { OrderEntity } from '@app/persistence';
-import { SANDBOX_CREDENTIALS } from '../support/sandbox';
+import { SANDBOX_CREDENTIALS, type SettleDetails } from '../support/sandbox';
 import { startSeededApi } from '../support/seeded-api';
 import type { RunningService, ServiceOptions } from '../support/service';
 
@@ -118,8 +118,14 @@ export class AdminFixtures {
     order: OrderEntity,
     outcome: 'completed' | 'failed' | 'reversed',
     method: PaymentKind = 'card',
+    details?: SettleDetails,
   ): Promise<OrderEntity> {
-    await this.service.sandbox.control.settle(order.orderTrackingId as string, outcome, method);
+    await this.service.sandbox.control.settle(
+      order.orderTrackingId as string,
+      outcome,
+      method,
+      details,
+    );
     const response = await fetch(
       `${this.service.apiUrl}/v1/admin/orders/${order.merchantReference}/sync`,
       { method: 'POST', headers: this.service.adminAuth },

@@ -100,12 +100,9 @@ describe('GatewayClient against the sandbox: operations', () => {
 
   it('reads a declined mobile money payment as failed with its reason', async () => {
     const { orderTrackingId } = await client.submitOrder(orderFor(ipnId));
-    await sandbox.control.settle(
-      orderTrackingId,
-      'failed',
-      'mobile_money',
-      'request_terminated_by_user',
-    );
+    await sandbox.control.settle(orderTrackingId, 'failed', 'mobile_money', {
+      paymentStatusCode: 'request_terminated_by_user',
+    });
     const lookup = await client.getTransactionStatus(orderTrackingId);
     if (lookup.kind !== 'found') throw new Error(`expected found, got ${lookup.kind}`);
     expect(lookup.record).toMatchObject({

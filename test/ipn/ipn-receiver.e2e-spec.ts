@@ -49,12 +49,9 @@ describe('IPN receiver and verification (api + worker + sandbox over HTTP)', () 
     // A declined mobile-money payment's record carries its processor's code as sent: here with
     // a lone surrogate and a NUL, escaped in the gateway's JSON, which no jsonb or text column
     // takes as they are.
-    await service.sandbox.control.settle(
-      checkout.orderTrackingId,
-      'failed',
-      'mobile_money',
-      'declined\uD800-\u0000',
-    );
+    await service.sandbox.control.settle(checkout.orderTrackingId, 'failed', 'mobile_money', {
+      paymentStatusCode: 'declined\uD800-\u0000',
+    });
     const order = await waitForStatus(dataSource, checkout.reference, 'failed');
     expect(await transitionsOf(dataSource, order.id)).toEqual(['pending->failed']);
     const [event] = await dataSource.query<{ record: Record<string, unknown> }[]>(
@@ -211,12 +208,9 @@ describe('IPN receiver and verification (api + worker + sandbox over HTTP)', () 
       });
     expect(created.status).toBe(201);
     const trackingId = (created.body as { order_tracking_id: string }).order_tracking_id;
-    await service.sandbox.control.settle(
-      trackingId,
-      'failed',
-      'mobile_money',
-      'request_terminated_by_user',
-    );
+    await service.sandbox.control.settle(trackingId, 'failed', 'mobile_money', {
+      paymentStatusCode: 'request_terminated_by_user',
+    });
     const order = await waitForStatus(dataSource, ref, 'failed');
     expect(order.failureReason).toBe('request_terminated_by_user');
   });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { OrderEntity, OrderEventEntity, OutboxEventEntity, RefundEntity } from '@app/persistence';
 import { adminSuiteForTests } from '../admin/admin-fixtures';
@@ -75,6 +76,29 @@ describe('admin refunds (api + Postgres + sandbox gateway)', () => {
       .getRepository(RefundEntity)
       .findOneByOrFail({ orderId: paid.id });
     expect(reversed.status).toBe('reversed');
+  });
+
+  it('refunds a payment whose confirmation code is longer than 100 characters, sending it back exactly', async () => {
+    // The gateway gives confirmation codes no fixed length; a refund must quote the code whole.
+    const code = `RCPT${randomBytes(150).toString('hex')}`;
+    const paid = await the.fixtures.settle(await the.fixtures.hostedOrder(), 'completed', 'card', {
+      confirmationCode: code,
+      paymentAccount: `4761${'*'.repeat(90)}0010`,
+    });
+    expect(paid.status).toBe('completed');
+    expect(paid.confirmationCode).toBe(code);
+    // Shown only, never sent back: kept cut to its column.
+    expect(paid.paymentAccount).toBe(`4761${'*'.repeat(60)}`);
+
+    const response = await refund(paid.merchantReference, { amount: '1500.00' });
+    expect(response.status).toBe(201);
+    expect(response.body.refund).toMatchObject({ status: 'accepted', confirmation_code: code });
+    const sent = (await the.service.sandbox.control.requests()).recent.filter(
+      (r) => r.operation === 'RefundRequest',
+    );
+    expect(JSON.parse(sent[sent.length - 1].body as string)).toMatchObject({
+      confirmation_code: code,
+    });
   });
 
   it('asks for confirm_partial before a partial refund, then sends exactly that amount', async () => {

@@ -66,13 +66,20 @@ export interface NotificationRecordView {
   attempts: { at: string; httpStatus: number | null; error: string | null }[];
 }
 
+/** What a settlement's record says beyond its outcome; the sandbox chooses what is left out. */
+export interface SettleDetails {
+  paymentStatusCode?: string;
+  confirmationCode?: string;
+  paymentAccount?: string;
+}
+
 export interface SandboxControl {
   /** Settle an order as a customer would (completed | failed | reversed). */
   settle(
     orderTrackingId: string,
     outcome: 'completed' | 'failed' | 'reversed',
     method?: 'card' | 'mobile_money',
-    paymentStatusCode?: string,
+    details?: SettleDetails,
   ): Promise<SandboxOrderView>;
   order(orderTrackingId: string): Promise<SandboxOrderView>;
   /** One merchant's latest orders (up to 100), newest first. */
@@ -156,11 +163,13 @@ export async function startSandbox(
   const dispatcher = app.get(NotificationDispatcher);
 
   const control: SandboxControl = {
-    settle: (id, outcome, method = 'card', paymentStatusCode) =>
+    settle: (id, outcome, method = 'card', details = {}) =>
       call('POST', `/orders/${id}/outcome`, {
         outcome,
         method,
-        ...(paymentStatusCode === undefined ? {} : { payment_status_code: paymentStatusCode }),
+        payment_status_code: details.paymentStatusCode,
+        confirmation_code: details.confirmationCode,
+        payment_account: details.paymentAccount,
       }),
     order: (id) => call('GET', `/orders/${id}`),
     ordersOf: async (consumerKey) =>

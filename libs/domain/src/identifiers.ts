@@ -19,6 +19,19 @@ export const PushMerchantReference = (value: string): PushMerchantReference =>
 export const ConfirmationCode = (value: string): ConfirmationCode => value as ConfirmationCode;
 export const IpnId = (value: string): IpnId => value as IpnId;
 
+/**
+ * The longest confirmation code we keep. The gateway gives it "no fixed format or length" (22
+ * digits for cards, a short receipt for mobile money), and a refund must send it back exactly, so
+ * it is never cut: a longer one is refused as unreadable. 500 characters stay within what a
+ * btree index entry holds in any encoding (about 2,700 bytes).
+ */
+export const CONFIRMATION_CODE_MAX_LENGTH = 500;
+/**
+ * The gateway's payment method name and masked account (shown, never sent back): kept cut to
+ * this many characters, as their columns hold.
+ */
+export const PAYMENT_DETAIL_MAX_LENGTH = 64;
+
 /** The gateway declines ids of 51–150 characters with a generic message; we stop them first. */
 export const MERCHANT_REFERENCE_MAX_LENGTH = 50;
 export const MERCHANT_REFERENCE_PATTERN = /^[A-Za-z0-9._:/-]{1,50}$/;

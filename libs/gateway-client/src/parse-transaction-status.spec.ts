@@ -88,6 +88,28 @@ describe('parseTransactionLookup', () => {
     expect(lookup.record.createdAt.toISOString()).toBe('2024-03-18T15:25:46.123Z');
   });
 
+  it('keeps a confirmation code of any length up to 500 characters exactly, and cuts the shown payment details to 64', () => {
+    // 500 characters, one of them a pair of UTF-16 units: the column counts characters.
+    const code = `\u{1F600}${'7'.repeat(499)}`;
+    const lookup = parseTransactionLookup('getTransactionStatus', 200, {
+      ...completedCard,
+      confirmation_code: code,
+      payment_method: 'M'.repeat(80),
+      payment_account: `${'2547'.repeat(20)}`,
+    });
+    if (lookup.kind !== 'found') throw new Error(`read as ${lookup.kind}`);
+    expect(lookup.record.confirmationCode).toBe(code);
+    expect(lookup.record.paymentMethod).toBe('M'.repeat(64));
+    expect(lookup.record.paymentAccount).toBe('2547'.repeat(16));
+    // One character more cannot be kept exactly (a refund sends it back): the answer is refused.
+    expect(() =>
+      parseTransactionLookup('getTransactionStatus', 200, {
+        ...completedCard,
+        confirmation_code: `${code}7`,
+      }),
+    ).toThrow(/confirmation_code longer than 500 characters/);
+  });
+
   it('decides the outcome on status_code, never on the description casing', () => {
     const failed = {
       ...completedCard,

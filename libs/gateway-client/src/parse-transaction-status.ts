@@ -1,8 +1,11 @@
 import {
+  CONFIRMATION_CODE_MAX_LENGTH,
   ConfirmationCode,
+  cutText,
   MerchantReference,
   Money,
   OrderTrackingId,
+  PAYMENT_DETAIL_MAX_LENGTH,
   paymentOutcomeFromStatusCode,
 } from '@app/domain';
 import { parseEastAfricaDate } from './gateway-dates';
@@ -87,6 +90,15 @@ export function readTransactionRecord(
     throw malformed(`has an unreadable field: ${(cause as Error).message}`);
   }
   const confirmationCode = textOrNull(body.confirmation_code);
+  // Counted in characters, as the column counts them (a pair of UTF-16 units is one).
+  if (
+    confirmationCode !== null &&
+    cutText(confirmationCode, CONFIRMATION_CODE_MAX_LENGTH) !== confirmationCode
+  ) {
+    throw malformed(
+      `has a confirmation_code longer than ${CONFIRMATION_CODE_MAX_LENGTH} characters`,
+    );
+  }
   return {
     orderTrackingId: OrderTrackingId(order_tracking_id),
     merchantReference: MerchantReference(merchant_reference),
@@ -95,8 +107,8 @@ export function readTransactionRecord(
     statusDescription:
       typeof body.payment_status_description === 'string' ? body.payment_status_description : '',
     confirmationCode: confirmationCode === null ? null : ConfirmationCode(confirmationCode),
-    paymentMethod: textOrNull(body.payment_method),
-    paymentAccount: textOrNull(body.payment_account),
+    paymentMethod: cutText(textOrNull(body.payment_method), PAYMENT_DETAIL_MAX_LENGTH),
+    paymentAccount: cutText(textOrNull(body.payment_account), PAYMENT_DETAIL_MAX_LENGTH),
     amount,
     currency: amount.currency,
     createdAt,

@@ -207,8 +207,16 @@ export class ControlController {
       (outcome === 'failed' && method === 'mobile_money'
         ? 'request_terminated_by_user'
         : undefined);
+    const confirmationCode = stringField(fields, 'confirmation_code');
+    const account = stringField(fields, 'payment_account');
     try {
-      this.settlement.settle(order, { outcome, instrument, failureCode });
+      this.settlement.settle(order, {
+        outcome,
+        instrument,
+        failureCode,
+        ...(confirmationCode === undefined ? {} : { confirmationCode }),
+        ...(account === undefined ? {} : { account }),
+      });
     } catch (error) {
       if (!(error instanceof SettlementRefused)) throw error;
       return messageOnly(409, error.message);

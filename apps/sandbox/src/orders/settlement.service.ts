@@ -15,6 +15,8 @@ export interface SettleRequest {
   account?: string;
   /** payment_status_code of a failure, e.g. request_terminated_by_user. */
   failureCode?: string;
+  /** The payment's confirmation code, when not generated: the contract gives it no length. */
+  confirmationCode?: string;
 }
 
 export class SettlementRefused extends Error {}
@@ -43,11 +45,17 @@ export class SettlementService {
     if (order.state !== 'pending' && order.state !== 'failed') {
       throw new SettlementRefused(`order is ${order.state}`);
     }
+    if (
+      request.confirmationCode !== undefined &&
+      this.store.confirmationCodeTaken(request.confirmationCode)
+    ) {
+      throw new SettlementRefused('confirmation code taken by another payment');
+    }
     const previousCode = order.payment?.confirmationCode;
     order.payment = {
       instrument: request.instrument,
       account: request.account ?? this.defaultAccount(order, request.instrument),
-      confirmationCode: this.uniqueCode(request),
+      confirmationCode: request.confirmationCode ?? this.uniqueCode(request),
       statusCode: request.outcome === 'failed' ? (request.failureCode ?? '') : '',
       at: gatewayNow(),
     };

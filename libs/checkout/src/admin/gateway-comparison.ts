@@ -1,4 +1,4 @@
-import { cutText, OrderStatus, PaymentOutcome } from '@app/domain';
+import { CONFIRMATION_CODE_MAX_LENGTH, cutText, OrderStatus, PaymentOutcome } from '@app/domain';
 import { TransactionLookup, TransactionRecord } from '@app/gateway-client';
 import { EarlierAttemptStatus, OrderEntity, PaymentAttemptEntity } from '@app/persistence';
 
@@ -28,9 +28,10 @@ export interface GatewayMismatch {
 export const MISMATCH_PROBLEM_MAX_LENGTH = 500;
 /**
  * The longest text of the gateway's side a report keeps (its currency, confirmation code and
- * payment method arrive with no stated length): an order's confirmation_code column's length.
+ * payment method arrive with no stated length): the longest confirmation code we keep, so that a
+ * report shows every code whole.
  */
-export const GATEWAY_TEXT_MAX_LENGTH = 100;
+export const GATEWAY_TEXT_MAX_LENGTH = CONFIRMATION_CODE_MAX_LENGTH;
 
 /** What the gateway may say for each of our states without anything being wrong. */
 const CONSISTENT: Record<OrderStatus, PaymentOutcome[]> = {

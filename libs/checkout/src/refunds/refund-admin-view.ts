@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { REFUND_STATUSES, RefundStatus } from '@app/domain';
+import { CONFIRMATION_CODE_MAX_LENGTH, REFUND_STATUSES, RefundStatus } from '@app/domain';
 import { OrderEntity, RefundEntity } from '@app/persistence';
 import {
   AMOUNT,
@@ -118,9 +118,8 @@ export class AdminRefundResponse implements AdminRefundView {
   @ApiProperty({ ...MERCHANT_REFERENCE, nullable: true })
   order_reference!: string | null;
 
-  // refunds.confirmation_code: varchar(100).
   @ApiProperty(
-    text(100, {
+    text(CONFIRMATION_CODE_MAX_LENGTH, {
       example: '7840512343596574603009',
       description: 'The payment refunded (its confirmation code at the gateway)',
     }),

@@ -160,7 +160,7 @@ export class OrderEntity {
   pushAccountNumber!: string | null;
 
   @Index('idx_orders_confirmation_code')
-  @Column({ name: 'confirmation_code', type: 'varchar', length: 100, nullable: true })
+  @Column({ name: 'confirmation_code', type: 'varchar', length: 500, nullable: true })
   confirmationCode!: string | null;
 
   @Column({ name: 'payment_method', type: 'varchar', length: 64, nullable: true })

@@ -57,7 +57,7 @@ export class PaymentAttemptEntity {
   @Column({ name: 'failure_reason', type: 'varchar', length: 100, nullable: true })
   failureReason!: string | null;
 
-  @Column({ name: 'confirmation_code', type: 'varchar', length: 100, nullable: true })
+  @Column({ name: 'confirmation_code', type: 'varchar', length: 500, nullable: true })
   confirmationCode!: string | null;
 
   @AmountColumn({ name: 'paid_amount', nullable: true })

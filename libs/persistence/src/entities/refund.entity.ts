@@ -40,7 +40,7 @@ export class RefundEntity {
   order?: OrderEntity;
 
   @Index('uq_refunds_confirmation_code', { unique: true, where: NOT_REJECTED })
-  @Column({ name: 'confirmation_code', type: 'varchar', length: 100 })
+  @Column({ name: 'confirmation_code', type: 'varchar', length: 500 })
   confirmationCode!: string;
 
   @AmountColumn()

@@ -29,7 +29,7 @@ export class SubscriptionChargeEntity {
   orderTrackingId!: string;
 
   @Index('uq_subscription_charges_confirmation_code', { unique: true })
-  @Column({ name: 'confirmation_code', type: 'varchar', length: 100 })
+  @Column({ name: 'confirmation_code', type: 'varchar', length: 500 })
   confirmationCode!: string;
 
   @AmountColumn()

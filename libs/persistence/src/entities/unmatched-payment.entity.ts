@@ -50,7 +50,7 @@ export class UnmatchedPaymentEntity {
   @Column({ name: 'payment_account', type: 'varchar', length: 64, nullable: true })
   paymentAccount!: string | null;
 
-  @Column({ name: 'confirmation_code', type: 'varchar', length: 100, nullable: true })
+  @Column({ name: 'confirmation_code', type: 'varchar', length: 500, nullable: true })
   confirmationCode!: string | null;
 
   /** When the gateway says the payment was made. */

@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ORDER_STATUSES, OrderStatus } from '@app/domain';
+import { CONFIRMATION_CODE_MAX_LENGTH, ORDER_STATUSES, OrderStatus } from '@app/domain';
 import { AttemptRefundStatus, CheckoutKind, SubmissionStatus } from '@app/persistence';
 import {
   AMOUNT,
@@ -33,7 +33,7 @@ import { PENDING_MINUTES_MAX } from './admin.dto';
 import type { AdminOrderDetail as AdminOrderDetailView, AdminOrderView } from './admin-order-view';
 import { COUNT_CAP, type OrderPage } from './admin-orders.service';
 import { STUCK_REASONS, type StuckOrder, type StuckPage } from './stuck-orders.service';
-import { membersOf, CONFIRMATION_CODE_LENGTH } from './admin-response-schemas';
+import { membersOf } from './admin-response-schemas';
 
 /**
  * Documentation of the admin answers (OpenAPI only: the JSON is built by the views and services
@@ -110,7 +110,7 @@ export class AdminOrderResponse implements AdminOrderView {
   description!: string;
 
   @ApiProperty(
-    text(CONFIRMATION_CODE_LENGTH, { nullable: true, example: '7840512343596574603009' }),
+    text(CONFIRMATION_CODE_MAX_LENGTH, { nullable: true, example: '7840512343596574603009' }),
   )
   confirmation_code!: string | null;
 
@@ -322,7 +322,7 @@ export class AdminOrderAttempt implements AttemptView {
   )
   failure_reason!: string | null;
 
-  @ApiProperty(text(CONFIRMATION_CODE_LENGTH, { nullable: true, example: null }))
+  @ApiProperty(text(CONFIRMATION_CODE_MAX_LENGTH, { nullable: true, example: null }))
   confirmation_code!: string | null;
 
   @ApiProperty({ ...DATE_TIME, example: '2026-01-02T09:30:00.000Z' })

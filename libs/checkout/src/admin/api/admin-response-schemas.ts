@@ -13,8 +13,5 @@ export function membersOf<T extends string>(members: Record<T, true>): T[] {
   return Object.keys(members) as T[];
 }
 
-/** orders / payment_attempts / refunds .confirmation_code: varchar(100). */
-export const CONFIRMATION_CODE_LENGTH = 100;
-
 /** order_events.actor, reconciliation_reports.requested_by: an admin key's name, varchar(100). */
 export const ACTOR_LENGTH = 100;

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import {
+  CONFIRMATION_CODE_MAX_LENGTH,
   MERCHANT_EVENT_TYPES,
   MERCHANT_REFERENCE_MAX_LENGTH,
   ORDER_STATUSES,
@@ -35,12 +36,7 @@ import {
 } from '../reconciliation.service';
 import { INVARIANT_EXAMPLES, type InvariantViolations } from '../reconciliation-invariants';
 import { SINCE_HOURS_MAX } from './admin.dto';
-import {
-  Answer,
-  membersOf,
-  CONFIRMATION_CODE_LENGTH,
-  ACTOR_LENGTH,
-} from './admin-response-schemas';
+import { Answer, membersOf, ACTOR_LENGTH } from './admin-response-schemas';
 
 /**
  * Documentation of the admin answers (OpenAPI only: the JSON is built by the views and services
@@ -76,7 +72,7 @@ export class AdminGatewayMismatchOurs implements MismatchSide<'ours'> {
   paid_amount!: string | null;
 
   @ApiProperty(
-    text(CONFIRMATION_CODE_LENGTH, { nullable: true, example: '7840512343596574603009' }),
+    text(CONFIRMATION_CODE_MAX_LENGTH, { nullable: true, example: '7840512343596574603009' }),
   )
   confirmation_code!: string | null;
 }

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { CONFIRMATION_CODE_MAX_LENGTH } from '@app/domain';
 import {
   AMOUNT,
   ATTEMPT_REFUND_STATUSES,
@@ -48,8 +49,9 @@ export class AdminDoublePaymentRefund implements DoublePaymentRefundView {
   })
   attempt!: number;
 
-  // payment_attempts.confirmation_code: varchar(100).
-  @ApiProperty(text(100, { nullable: true, example: '7840512343596574603001' }))
+  @ApiProperty(
+    text(CONFIRMATION_CODE_MAX_LENGTH, { nullable: true, example: '7840512343596574603001' }),
+  )
   confirmation_code!: string | null;
 
   @ApiProperty({

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { CONFIRMATION_CODE_MAX_LENGTH } from '@app/domain';
 import { UNMATCHED_PAYMENT_STATUSES, UnmatchedPaymentStatus } from '@app/persistence';
 import {
   AMOUNT,
@@ -55,7 +56,9 @@ export class UnmatchedPaymentResponse implements UnmatchedPaymentView {
   @ApiProperty(text(64, { nullable: true, example: '444444******4444' }))
   payment_account!: string | null;
 
-  @ApiProperty(text(100, { nullable: true, example: '7840512343596574603001' }))
+  @ApiProperty(
+    text(CONFIRMATION_CODE_MAX_LENGTH, { nullable: true, example: '7840512343596574603001' }),
+  )
   confirmation_code!: string | null;
 
   @ApiProperty({ ...NULLABLE_DATE_TIME, description: 'When the gateway says it was paid' })

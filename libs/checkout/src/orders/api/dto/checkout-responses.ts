@@ -12,7 +12,7 @@ import {
   URL,
   UUID,
 } from '../../../http/documented-schemas';
-import { ORDER_STATUSES, REFUND_STATUSES } from '@app/domain';
+import { CONFIRMATION_CODE_MAX_LENGTH, ORDER_STATUSES, REFUND_STATUSES } from '@app/domain';
 import {
   ATTEMPT_NUMBER,
   ATTEMPTS_PER_ORDER_LIMIT,
@@ -65,8 +65,6 @@ const ORDER_STATUS_DOC = { type: String, example: 'pending', enum: ORDER_STATUSE
 const PUSH_MERCHANT_REFERENCE = text(100, { nullable: true });
 /** orders / payment_attempts .failure_reason: varchar(100), cut there by its writers. */
 const FAILURE_REASON = text(100, { nullable: true });
-/** orders / payment_attempts .confirmation_code: varchar(100). */
-const CONFIRMATION_CODE_LENGTH = 100;
 
 /** What a hosted checkout (or a new hosted attempt) answers: the page to send the customer to. */
 export class HostedCheckoutResponse {
@@ -177,7 +175,7 @@ export class AttemptResponse {
     string | null;
   @ApiProperty({ ...ORDER_STATUS_DOC, example: 'failed' }) status!: string;
   @ApiProperty({ ...FAILURE_REASON, example: null }) failure_reason!: string | null;
-  @ApiProperty(text(CONFIRMATION_CODE_LENGTH, { nullable: true, example: null }))
+  @ApiProperty(text(CONFIRMATION_CODE_MAX_LENGTH, { nullable: true, example: null }))
   confirmation_code!: string | null;
   @ApiProperty({ ...DATE_TIME, example: '2026-01-02T09:30:00.000Z' }) started_at!: string;
   @ApiProperty({ ...NULLABLE_DATE_TIME, example: null }) replaced_at!: string | null;
@@ -214,7 +212,7 @@ export class OrderResponse {
   // orders.description: varchar(100) (the checkout's Length(1, 100)).
   @ApiProperty(text(100, { example: 'Two bags of coffee' })) description!: string;
   @ApiProperty(
-    text(CONFIRMATION_CODE_LENGTH, { example: '7840512343596574603009', nullable: true }),
+    text(CONFIRMATION_CODE_MAX_LENGTH, { example: '7840512343596574603009', nullable: true }),
   )
   confirmation_code!: string | null;
   // orders.payment_method: varchar(64).
