@@ -22,8 +22,8 @@ import { currentTestRun } from '../support/test-servers';
  * workers' sweeps split them) and the nightly reconcile is scheduled once. On both queue
  * backends; without a Redis on the machine the Redis variant starts a redis-server of its own.
  */
-const ORDERS = 120;
-const UNNOTIFIED = 30;
+const ORDERS = 60;
+const UNNOTIFIED = 15;
 /** Seconds after its creation an order nobody notified is first looked up; then not for 10 min. */
 const FIRST_POLL_SECONDS = 10;
 

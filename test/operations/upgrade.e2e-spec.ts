@@ -25,7 +25,8 @@ import { currentTestRun } from '../support/test-servers';
  * no 5xx but a stopping process's 503 (retried elsewhere, as a load balancer or the shop client
  * does).
  */
-const LOADERS = 4;
+/** Two loaders keep payments in every step (hundreds in all); more only load the machine. */
+const LOADERS = 2;
 const HEADROOM_MS = 1_500;
 
 function previousRevision(): string {
