@@ -91,8 +91,10 @@ describe('IPN verification in batches', () => {
         expect(await lookupsOf(service, checkout.orderTrackingId)).toBe(1);
       }
 
-      // Ten lookups at four a second: the first second's window let four through, the rest
-      // waited for the windows after it.
+      // Ten lookups at four a second: each window let four through, the rest waited for the
+      // windows after it. A window counts its lookups when they are let through, and a loaded
+      // machine may make them a moment later: the last of one window and the first of the next
+      // can fall within one second, never more than two windows' worth.
       const { recent } = await service.sandbox.control.requests();
       const times = recent
         .filter((call) => call.operation === 'GetTransactionStatus')
@@ -100,7 +102,10 @@ describe('IPN verification in batches', () => {
         .sort((a, b) => a - b);
       expect(times).toHaveLength(ORDERS);
       const first = times[0];
-      expect(times.filter((at) => at < first + 900)).toHaveLength(LOOKUPS_PER_SECOND);
+      const busiestSecond = Math.max(
+        ...times.map((start) => times.filter((at) => at >= start && at < start + 1000).length),
+      );
+      expect(busiestSecond).toBeLessThanOrEqual(2 * LOOKUPS_PER_SECOND);
       expect(times[ORDERS - 1] - first).toBeGreaterThanOrEqual(1500);
     } finally {
       await control.close();
