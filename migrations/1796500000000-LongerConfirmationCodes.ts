@@ -1,8 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { alterBriefly } from './online-indexes';
 
-/** Every column that holds a gateway confirmation code. */
-const CONFIRMATION_CODE_COLUMNS = [
+/** The tables with a confirmation_code column (a gateway confirmation code). */
+const TABLES_WITH_A_CONFIRMATION_CODE = [
   'orders',
   'payment_attempts',
   'refunds',
@@ -25,7 +25,7 @@ export class LongerConfirmationCodes1796500000000 implements MigrationInterface 
   transaction = false as const;
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    for (const table of CONFIRMATION_CODE_COLUMNS) {
+    for (const table of TABLES_WITH_A_CONFIRMATION_CODE) {
       await alterBriefly(
         queryRunner,
         `ALTER TABLE "${table}" ALTER COLUMN "confirmation_code" TYPE character varying(500)`,
@@ -35,7 +35,7 @@ export class LongerConfirmationCodes1796500000000 implements MigrationInterface 
 
   /** Back to 100 characters: refused at the first table where a row holds a longer code. */
   public async down(queryRunner: QueryRunner): Promise<void> {
-    for (const table of [...CONFIRMATION_CODE_COLUMNS].reverse()) {
+    for (const table of [...TABLES_WITH_A_CONFIRMATION_CODE].reverse()) {
       await queryRunner.query(
         `ALTER TABLE "${table}" ALTER COLUMN "confirmation_code" TYPE character varying(100)`,
       );
